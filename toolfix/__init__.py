@@ -1,0 +1,135 @@
+"""toolfix: repair malformed LLM tool calls.
+
+Quick start::
+
+    from toolfix import repair
+    fixed = repair(model_message, tools)      # OpenAI message dict, Response, or raw text
+    fixed.tool_calls                          # valid calls, each with .repairs
+    fixed.invalid_tool_calls                  # what could not be repaired, with raw text
+
+The pipeline pieces (processors, executors, registry, message model) are
+re-exported here; everything else lives in private modules.
+"""
+
+from __future__ import annotations
+
+from ._api import arepair, as_response, repair
+from ._config import FixConfig, Limits, ToolCallJsonConfig
+from ._convert import (
+    message_to_openai,
+    messages_from_openai,
+    prompt_to_openai,
+    response_from_anthropic,
+    response_from_openai,
+    response_to_openai,
+)
+from ._errors import (
+    ConfigurationError,
+    ContextLengthExceededError,
+    ExecutorError,
+    InputTooLargeError,
+    InvalidArgumentsError,
+    LimitExceededError,
+    MalformedToolCallError,
+    NestingTooDeepError,
+    NumberTooLongError,
+    ProviderAuthenticationError,
+    ProviderBadResponseError,
+    ProviderRateLimitError,
+    ProviderTimeoutError,
+    TooManyCallsError,
+    ToolCallError,
+    ToolDefinitionError,
+    ToolfixError,
+    UnknownToolError,
+)
+from ._executor import ProcessingExecutor, PromptExecutor
+from ._formats import Candidate, ScanContext, ToolCallFormat, available_formats
+from ._manual import ManualToolCallFixProcessor
+from ._messages import (
+    FailureKind,
+    InvalidToolCallPart,
+    Message,
+    Part,
+    Prompt,
+    ReasoningPart,
+    RepairRecord,
+    Response,
+    TextPart,
+    ToolCallPart,
+    ToolChoice,
+    ToolResultPart,
+    Usage,
+)
+from ._processor import ChainProcessor, IdentityProcessor, ResponseProcessor
+from ._steploop import LoopControl, LoopHooks, LoopResult, Step, StepLoop, StopLoop, ToolRun
+from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ArgumentIssue",
+    "Candidate",
+    "ChainProcessor",
+    "ConfigurationError",
+    "ContextLengthExceededError",
+    "ExecutorError",
+    "FailureKind",
+    "FixConfig",
+    "IdentityProcessor",
+    "InputTooLargeError",
+    "InvalidArgumentsError",
+    "InvalidToolCallPart",
+    "LimitExceededError",
+    "Limits",
+    "LoopControl",
+    "LoopHooks",
+    "LoopResult",
+    "MalformedToolCallError",
+    "ManualToolCallFixProcessor",
+    "Message",
+    "NestingTooDeepError",
+    "NumberTooLongError",
+    "Part",
+    "ProcessingExecutor",
+    "Prompt",
+    "PromptExecutor",
+    "ProviderAuthenticationError",
+    "ProviderBadResponseError",
+    "ProviderRateLimitError",
+    "ProviderTimeoutError",
+    "ReasoningPart",
+    "RepairRecord",
+    "Response",
+    "ResponseProcessor",
+    "ScanContext",
+    "Step",
+    "StepLoop",
+    "StopLoop",
+    "TextPart",
+    "TooManyCallsError",
+    "ToolCallError",
+    "ToolCallFormat",
+    "ToolCallJsonConfig",
+    "ToolCallPart",
+    "ToolChoice",
+    "ToolDefinitionError",
+    "ToolDescriptor",
+    "ToolRegistry",
+    "ToolResultPart",
+    "ToolRun",
+    "ToolfixError",
+    "UnknownToolError",
+    "Usage",
+    "__version__",
+    "arepair",
+    "as_response",
+    "available_formats",
+    "message_to_openai",
+    "messages_from_openai",
+    "prompt_to_openai",
+    "repair",
+    "response_from_anthropic",
+    "response_from_openai",
+    "response_to_openai",
+]

@@ -1,0 +1,173 @@
+"""GLM 4.5 / 4.6 / 4.7 ``<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``.
+
+Chat template of ``zai-org/GLM-4.5`` / ``GLM-4.6`` and vLLM
+``vllm/tool_parsers/glm4_moe_tool_parser.py`` (GLM 4.7:
+``glm47_moe_tool_parser.py``)::
+
+    <tool_call>get_weather
+    <arg_key>city</arg_key>
+    <arg_value>Paris</arg_value>
+    </tool_call>
+
+GLM 4.5 puts newlines between the parts, GLM 4.6/4.7 may put none
+(``<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>``),
+and llama.cpp users report spaces instead. Values are untyped text (the
+template writes strings raw and other values as JSON), so candidates carry
+``string_values=True`` and the interpreter types them by the schema. Keys are
+stripped, values are kept verbatim.
+
+A ``<tool_call>`` whose body has no ``<arg_key>`` is left to the Hermes format,
+except a bare registry tool name closed by ``</tool_call>`` (a call without
+arguments).
+"""
+
+from __future__ import annotations
+
+from .._errors import TooManyCallsError
+from .._scan import skip_ws
+from ._base import Candidate, ScanContext, ToolCallFormat
+
+__all__ = ["GlmFormat"]
+
+_OPEN = "<tool_call>"
+_CLOSE = "</tool_call>"
+_KEY = "<arg_key>"
+_KEY_END = "</arg_key>"
+_VAL = "<arg_value>"
+_VAL_END = "</arg_value>"
+_MAX_NAME = 256
+_NAME_STOP = frozenset("<\n{}[]\"'")
+
+
+def _kinds(truncated: bool) -> tuple[str, ...]:
+    base = ("call_in_content", "native_markup")
+    return (*base, "truncated") if truncated else base
+
+
+class GlmFormat(ToolCallFormat):
+    """GLM-4.5+ ``<arg_key>``/``<arg_value>`` tool calls (runs before Hermes)."""
+
+    name = "glm"
+    markers = ("<arg_key>", "<tool_call>")
+    priority = 5
+    source = (
+        "https://huggingface.co/zai-org/GLM-4.5/blob/main/chat_template.jinja; "
+        "vllm-project/vllm vllm/tool_parsers/glm4_moe_tool_parser.py"
+    )
+
+    def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
+        out: list[Candidate] = []
+        pos = 0
+        while True:
+            start = text.find(_OPEN, pos)
+            if start == -1:
+                break
+            cand = self._one(text, start, ctx)
+            if cand is None:
+                pos = start + len(_OPEN)
+                continue
+            if len(out) >= ctx.limits.max_calls:
+                raise TooManyCallsError(
+                    f"more than {ctx.limits.max_calls} GLM tool calls",
+                    limit=ctx.limits.max_calls,
+                    actual=len(out) + 1,
+                    raw=text[start : start + 200],
+                )
+            out.append(cand)
+            pos = cand.end
+        return out
+
+    def _one(self, text: str, start: int, ctx: ScanContext) -> Candidate | None:
+        n = len(text)
+        i = start + len(_OPEN)
+        # ---- the name: up to a newline, a tag or a bracket (short)
+        j = skip_ws(text, i)
+        k = j
+        while k < n and k - j <= _MAX_NAME and text[k] not in _NAME_STOP:
+            k += 1
+        if k - j > _MAX_NAME:
+            return None
+        name = text[j:k].strip()
+        if not name or " " in name:
+            return None
+        p = skip_ws(text, k)
+        if text.startswith(_CLOSE, p):
+            # bare name: only a registry tool is a call without arguments
+            if not ctx.is_tool(name):
+                return None
+            end = p + len(_CLOSE)
+            return self._cand(text, start, end, name, {}, truncated=False)
+        if not text.startswith(_KEY, p):
+            if p >= n and ctx.is_tool(name):  # "<tool_call>get_time" then the output ended
+                return self._cand(text, start, n, name, {}, truncated=True)
+            return None
+        # ---- key/value pairs
+        args: dict[str, str] = {}
+        truncated = False
+        end = n
+        while True:
+            if text.startswith(_KEY, p):
+                ks = p + len(_KEY)
+                ke = text.find(_KEY_END, ks)
+                if ke == -1:
+                    truncated = True
+                    break
+                key = text[ks:ke].strip()
+                p = skip_ws(text, ke + len(_KEY_END))
+                if not text.startswith(_VAL, p):
+                    if p >= n:
+                        truncated = True
+                        break
+                    args[key] = ""  # key without a value: keep it visible to validation
+                    continue
+                vs = p + len(_VAL)
+                ve = text.find(_VAL_END, vs)
+                if ve == -1:
+                    # unterminated value: it runs to the call's end tag or the end of text
+                    ce = text.find(_CLOSE, vs)
+                    if ce == -1:
+                        args[key] = text[vs:]
+                        truncated = True
+                        break
+                    args[key] = text[vs:ce]
+                    end = ce + len(_CLOSE)
+                    break
+                args[key] = text[vs:ve]
+                p = skip_ws(text, ve + len(_VAL_END))
+            elif text.startswith(_CLOSE, p):
+                end = p + len(_CLOSE)
+                break
+            elif p >= n:
+                truncated = True
+                break
+            else:
+                # stray text inside the call: close at the next end tag if there is one
+                ce = text.find(_CLOSE, p)
+                if ce == -1:
+                    truncated = True
+                    break
+                end = ce + len(_CLOSE)
+                break
+        return self._cand(text, start, end, name, args, truncated=truncated)
+
+    def _cand(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        name: str,
+        args: dict[str, str],
+        *,
+        truncated: bool,
+    ) -> Candidate:
+        return Candidate(
+            start=start,
+            end=end,
+            format=self.name,
+            raw=text[start:end],
+            kinds=_kinds(truncated),
+            name=name,
+            arguments=args,
+            string_values=True,
+            truncated=truncated,
+        )

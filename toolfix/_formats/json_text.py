@@ -1,0 +1,167 @@
+"""Bare JSON, fenced JSON, JSON in prose, JSON lists of calls (the generic fallback).
+
+This format runs last, on whatever the native formats left. It finds:
+
+- code fences tagged ``json`` (or ``tool_call``, ``jsonc``...) or untagged, whose
+  body starts with ``{`` or ``[``: kinds ``("call_in_content", "code_fence")``;
+- bare objects ``{...}`` and lists of objects ``[{...}, ...]`` in prose: kinds
+  ``("call_in_content",)``;
+- glued objects ``{..}{..}`` / ``{..}\\n{..}`` (only whitespace, commas or
+  semicolons between): one candidate each, with ``"concatenated"``;
+- a value that never closes runs to the end of its region, with ``"truncated"``.
+
+Every candidate is ``explicit=False``: the interpreter only takes it when it is
+call-shaped, so a JSON example in an answer stays content. Fences in other
+languages (``python``, ``bash``, ``tool_code``...) are skipped whole: code is
+never scanned for JSON. The scan is linear: after a span the scan resumes at its
+end, and nothing inside a span is scanned again.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from .._scan import BracketSpan, find_bracket_end, find_fences, read_identifier, skip_ws
+from ._base import Candidate, ScanContext, ToolCallFormat
+
+__all__ = ["JsonTextFormat"]
+
+#: Fence info strings whose body may hold a JSON call ("" = untagged fence).
+JSON_FENCE_LANGS = frozenset(
+    {"", "json", "json5", "jsonc", "jsonl", "tool_call", "tool_calls", "function_call", "tool"}
+)
+
+_OPENERS = re.compile(r"[\[{]")
+_SEPARATORS = " \t\r\n,;"
+
+
+def _keyable(text: str, i: int, hi: int) -> bool:
+    """Could the ``{`` at ``i`` open a JSON(-ish) object with at least one key?
+
+    Accepts a quoted key, or an unquoted identifier followed by ``:``; refuses
+    ``{}``, ``{x}`` (LaTeX), ``{{ jinja }}`` and the like.
+    """
+    j = skip_ws(text, i + 1)
+    if j >= hi:
+        return False
+    c = text[j]
+    if c in "\"'":
+        return True
+    end = read_identifier(text, j, extra="_-$")
+    if end == j:
+        return False
+    k = skip_ws(text, end)
+    return k < hi and text[k] == ":"
+
+
+def _value_start(text: str, i: int, hi: int) -> bool:
+    """Does a JSON object, or a list whose first item is an object, start at ``i``?"""
+    if text[i] == "{":
+        return _keyable(text, i, hi)
+    j = skip_ws(text, i + 1)
+    return j < hi and text[j] == "{" and _keyable(text, j, hi)
+
+
+def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
+    """The value at ``first`` and the values glued after it (separators only between)."""
+    spans = [find_bracket_end(text, first, ctx.limits, stop=hi)]
+    while not spans[-1].truncated:
+        k = spans[-1].end
+        while k < hi and text[k] in _SEPARATORS:
+            k += 1
+        if k >= hi or text[k] not in "{[" or not _value_start(text, k, hi):
+            break
+        spans.append(find_bracket_end(text, k, ctx.limits, stop=hi))
+    return spans
+
+
+def _emit(
+    text: str,
+    spans: list[BracketSpan],
+    base_kinds: tuple[str, ...],
+    outer: tuple[int, int] | None,
+    out: list[Candidate],
+    name: str,
+) -> None:
+    """One candidate per span; spans made contiguous (separators go with the next one).
+
+    ``outer`` widens the first start / last end to a fence's backticks.
+    """
+    glued = len(spans) > 1
+    for idx, span in enumerate(spans):
+        start = span.start if idx == 0 else spans[idx - 1].end
+        end = span.end
+        if outer is not None:
+            if idx == 0:
+                start = outer[0]
+            if idx == len(spans) - 1:
+                end = outer[1]
+        kinds = base_kinds
+        if glued:
+            kinds = (*kinds, "concatenated")
+        if span.truncated:
+            kinds = (*kinds, "truncated")
+        out.append(
+            Candidate(
+                start=start,
+                end=end,
+                format=name,
+                raw=text[start:end],
+                kinds=kinds,
+                payload=text[span.start : span.end],
+                truncated=span.truncated,
+                explicit=False,
+            )
+        )
+
+
+class JsonTextFormat(ToolCallFormat):
+    """Generic JSON written into the text: fenced, bare, in prose, lists, glued objects."""
+
+    name = "json"
+    markers = ()
+    priority = 90
+    source: ClassVar[str] = (
+        "generic; fence and bare-JSON shapes as in the vLLM llama3_json / hermes fallbacks "
+        "(https://github.com/vllm-project/vllm/tree/main/vllm/entrypoints/openai/tool_parsers)"
+    )
+
+    def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
+        """Fenced JSON and bare JSON values in prose, in order, non-overlapping."""
+        out: list[Candidate] = []
+        pos = 0
+        for fence in find_fences(text):
+            self._scan_prose(text, pos, fence.start, ctx, out)
+            pos = fence.end
+            if fence.lang not in JSON_FENCE_LANGS:
+                continue  # code in another language: never scanned
+            first = skip_ws(text, fence.body_start)
+            if first >= fence.body_end or text[first] not in "{[":
+                continue
+            spans = _run(text, first, fence.body_end, ctx)
+            if fence.closed or spans[-1].truncated:
+                outer = (fence.start, fence.end)
+            else:
+                # unclosed fence but balanced JSON: prose after it stays prose
+                outer = (fence.start, spans[-1].end)
+                pos = spans[-1].end
+            _emit(text, spans, ("call_in_content", "code_fence"), outer, out, self.name)
+        self._scan_prose(text, pos, len(text), ctx, out)
+        return out
+
+    def _scan_prose(
+        self, text: str, lo: int, hi: int, ctx: ScanContext, out: list[Candidate]
+    ) -> None:
+        i = lo
+        while i < hi:
+            m = _OPENERS.search(text, i, hi)
+            if m is None:
+                return
+            i = m.start()
+            if not _value_start(text, i, hi):
+                i += 1
+                continue
+            spans = _run(text, i, hi, ctx)
+            _emit(text, spans, ("call_in_content",), None, out, self.name)
+            i = spans[-1].end

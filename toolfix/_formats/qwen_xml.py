@@ -1,0 +1,200 @@
+"""Qwen3-Coder XML calls, and the ``<function=name>{json}</function>`` form.
+
+Qwen3-Coder writes::
+
+    <tool_call>
+    <function=get_weather>
+    <parameter=city>
+    Paris
+    </parameter>
+    </function>
+    </tool_call>
+
+The ``<tool_call>`` wrapper is optional, several ``<function=`` blocks may share
+one wrapper, and a missing ``</parameter>``, ``</function>`` or ``</tool_call>``
+is tolerated (a value then runs to the next tag). Values are untyped text
+(``string_values=True``) with ONE leading and ONE trailing newline removed, as
+vLLM does. When the body after ``<function=name>`` is JSON instead of parameter
+tags (Functionary v3.1 / Llama 3.1 ``<function=name>{"a": 1}</function>``), the
+arguments are that JSON text.
+
+Sources: vLLM ``qwen3coder_tool_parser.py``
+(https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/tool_parsers/qwen3coder_tool_parser.py),
+the Qwen3-Coder chat template
+(https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct/blob/main/chat_template.jinja),
+and Meta's Llama 3.1 prompt format for ``<function=...>``
+(https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .._scan import MarkerFinder, find_bracket_end, skip_ws
+from ._base import Candidate, ScanContext, ToolCallFormat
+
+__all__ = ["QwenXmlFormat"]
+
+WRAP_OPEN = "<tool_call>"
+WRAP_CLOSE = "</tool_call>"
+FUNC = "<function="
+FUNC_CLOSE = "</function>"
+PARAM = "<parameter="
+PARAM_CLOSE = "</parameter>"
+_KINDS = ("call_in_content", "native_markup")
+_MAX_TAG_NAME = 256
+# what ends a parameter value when its </parameter> is missing
+_VALUE_ENDS = (PARAM_CLOSE, PARAM, FUNC_CLOSE, WRAP_CLOSE, FUNC)
+
+
+def _tag_name(text: str, i: int, stop: int) -> int:
+    """Index of the ``>`` closing ``<function=NAME>`` / ``<parameter=NAME>``, or -1."""
+    limit = min(stop, i + _MAX_TAG_NAME)
+    j = i
+    while j < limit:
+        ch = text[j]
+        if ch == ">":
+            return j
+        if ch in "<\n":
+            return -1
+        j += 1
+    return -1
+
+
+def _trim_newline(value: str) -> str:
+    if value.startswith("\n"):
+        value = value[1:]
+    if value.endswith("\n"):
+        value = value[:-1]
+    return value
+
+
+class QwenXmlFormat(ToolCallFormat):
+    """``<function=name><parameter=key>value</parameter></function>`` (Qwen3-Coder)."""
+
+    name = "qwen_xml"
+    markers = (FUNC,)
+    priority = 10
+    source: ClassVar[str] = (
+        "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/"
+        "tool_parsers/qwen3coder_tool_parser.py"
+    )
+
+    def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
+        """One candidate per ``<function=...>`` block, in order."""
+        out: list[Candidate] = []
+        finder = MarkerFinder(text)
+        n = len(text)
+        pos = 0
+        while pos < n:
+            at = finder.find(FUNC, pos)
+            if at == -1:
+                break
+            name_start = at + len(FUNC)
+            gt = _tag_name(text, name_start, n)
+            if gt == -1:
+                pos = name_start
+                continue
+            name = text[name_start:gt].strip().strip("\"'")
+            if not name or any(ch.isspace() for ch in name):
+                pos = gt + 1
+                continue
+            start = self._wrapper_start(text, at, out[-1].end if out else 0)
+            cand = self._function(text, finder, start, name, gt + 1, ctx)
+            if cand is None:
+                pos = gt + 1
+                continue
+            out.append(cand)
+            pos = cand.end
+        return out
+
+    @staticmethod
+    def _wrapper_start(text: str, at: int, lo: int) -> int:
+        """Include a ``<tool_call>`` (and whitespace) just before ``<function=``."""
+        j = at
+        while j > lo and text[j - 1].isspace():
+            j -= 1
+        if j - len(WRAP_OPEN) >= lo and text.startswith(WRAP_OPEN, j - len(WRAP_OPEN)):
+            return j - len(WRAP_OPEN)
+        return at
+
+    def _function(
+        self, text: str, finder: MarkerFinder, start: int, name: str, body: int, ctx: ScanContext
+    ) -> Candidate | None:
+        n = len(text)
+        first = skip_ws(text, body)
+        if first < n and text[first] in "{[":
+            # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
+            span = find_bracket_end(text, first, ctx.limits)
+            end = self._close_tags(text, span.end)
+            return self._make(
+                text, start, end, name, text[first : span.end], span.truncated, strings=False
+            )
+        args: dict[str, str] = {}
+        p = body
+        truncated = False
+        while True:
+            nxt, which = finder.first((PARAM, FUNC_CLOSE, WRAP_CLOSE, FUNC), p, n)
+            if which != PARAM:
+                # </function>, </tool_call>, the next <function=, or the end of the text
+                if which == "":
+                    truncated = not args or truncated
+                    end = n
+                elif which == FUNC:
+                    end = nxt
+                else:
+                    end = self._close_tags(text, nxt)
+                break
+            pname_start = nxt + len(PARAM)
+            gt = _tag_name(text, pname_start, n)
+            if gt == -1:
+                p = pname_start
+                continue
+            vstart = gt + 1
+            vend, vwhich = finder.first(_VALUE_ENDS, vstart, n)
+            args[text[pname_start:gt].strip()] = _trim_newline(text[vstart:vend])
+            if vwhich == PARAM_CLOSE:
+                p = vend + len(PARAM_CLOSE)
+            elif vwhich == "":
+                truncated = True
+                p = n
+            else:
+                p = vend
+        if not args and which in ("", FUNC) and not ctx.is_tool(name):
+            return None  # "<function=name>" mentioned in prose: no parameters, never closed
+        return self._make(text, start, end, name, args, truncated, strings=True)
+
+    @staticmethod
+    def _close_tags(text: str, i: int) -> int:
+        """Consume ``</function>`` and then ``</tool_call>`` (with whitespace) after ``i``."""
+        j = skip_ws(text, i)
+        if text.startswith(FUNC_CLOSE, j):
+            i = j + len(FUNC_CLOSE)
+            j = skip_ws(text, i)
+        if text.startswith(WRAP_CLOSE, j):
+            i = j + len(WRAP_CLOSE)
+        return i
+
+    def _make(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        name: str,
+        arguments: str | dict[str, str],
+        truncated: bool,
+        *,
+        strings: bool,
+    ) -> Candidate:
+        kinds = (*_KINDS, "truncated") if truncated else _KINDS
+        return Candidate(
+            start=start,
+            end=end,
+            format=self.name,
+            raw=text[start:end],
+            kinds=kinds,
+            name=name,
+            arguments=arguments,
+            string_values=strings,
+            truncated=truncated,
+        )

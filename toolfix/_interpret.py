@@ -1,0 +1,406 @@
+"""From a found call to a valid call or an invalid-call record.
+
+Every format hands its spans here as :class:`~toolfix._formats.Candidate`s, and
+broken native ``tool_calls`` come here too. The steps are the same for all:
+parse (strict, then json-repair on the span), unwrap wrappers, map key
+aliases, decode double-encoded arguments, resolve the tool name, coerce the
+arguments to the schema, validate. Each step that changes something leaves a
+:class:`~toolfix.RepairRecord`; a call that cannot be made valid becomes an
+:class:`~toolfix.InvalidToolCallPart` with its raw text and the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._coerce import coerce_arguments, decode_double_encoded
+from ._config import FixConfig
+from ._errors import LimitExceededError, MalformedToolCallError
+from ._formats import Candidate
+from ._jsonparse import parse_lenient
+from ._messages import (
+    FailureKind,
+    InvalidToolCallPart,
+    RepairRecord,
+    ToolCallPart,
+    canonical_json,
+)
+from ._names import resolve_name
+from ._tools import ToolDescriptor, ToolRegistry
+
+__all__ = ["CallShape", "Interpreter", "derive_id"]
+
+K = FailureKind
+_RAW_PREVIEW = 2000
+
+
+def derive_id(*parts: str) -> str:
+    """A call id derived from the input (promise 7: no randomness)."""
+    h = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return f"call_{h[:24]}"
+
+
+@dataclass
+class CallShape:
+    """A call object after unwrapping and key aliasing, before validation."""
+
+    name: str | None
+    arguments: Any
+    id: str | None = None
+    repairs: list[RepairRecord] = field(default_factory=list)
+    has_args_key: bool = False
+    flat: bool = False
+
+
+def _rec(kind: str, detail: str) -> RepairRecord:
+    return RepairRecord(kind=kind, detail=detail)
+
+
+class Interpreter:
+    """Turns candidates and broken native calls into call parts, for one registry/config."""
+
+    def __init__(self, registry: ToolRegistry, config: FixConfig):
+        self.registry = registry
+        self.config = config
+        self.keys = config.json_keys
+        self._names = list(registry)
+
+    # ---- call objects ------------------------------------------------------------------
+
+    def shape(self, obj: Any, *, canonical_args: str = "arguments") -> CallShape | None:
+        """Read a JSON object as a call; ``None`` when it has no name key at all."""
+        if not isinstance(obj, Mapping):
+            return None
+        repairs: list[RepairRecord] = []
+        # {"type": "function", "function": {...}} and {"function": {...}} wrappers
+        for _ in range(3):
+            inner_key = None
+            for wk in self.keys.wrapper_keys:
+                inner = obj.get(wk)
+                if isinstance(inner, Mapping) and any(k in inner for k in self.keys.name_keys):
+                    others = set(obj) - {wk, "type", *self.keys.id_keys, "index"}
+                    if not others:
+                        inner_key = wk
+                        break
+            if inner_key is None:
+                break
+            outer = obj
+            obj = outer[inner_key]
+            if not any(k in obj for k in self.keys.id_keys):
+                ids = [outer[k] for k in self.keys.id_keys if k in outer]
+                if ids:
+                    obj = {**obj, "id": ids[0]}
+            if not (inner_key == "function" and outer.get("type") == "function"):
+                repairs.append(_rec(K.WRAPPER, f"unwrapped the call from {inner_key!r}"))
+            else:
+                repairs.append(_rec(K.WRAPPER, "unwrapped {'type': 'function', 'function': ...}"))
+        name_key = next(
+            (k for k in self.keys.name_keys if isinstance(obj.get(k), str) and obj.get(k)), None
+        )
+        if name_key is None:
+            return None
+        name = obj[name_key]
+        if name_key != self.keys.name_keys[0]:
+            repairs.append(_rec(K.KEY_ALIAS, f"read the tool name from {name_key!r}"))
+        args_key = next((k for k in self.keys.argument_keys if k in obj and k != name_key), None)
+        call_id = next((str(obj[k]) for k in self.keys.id_keys if isinstance(obj.get(k), str | int)), None)
+        if args_key is not None:
+            if args_key not in (self.keys.argument_keys[0], canonical_args):
+                repairs.append(_rec(K.KEY_ALIAS, f"read the arguments from {args_key!r}"))
+            return CallShape(name, obj[args_key], call_id, repairs, has_args_key=True)
+        rest = {
+            k: v
+            for k, v in obj.items()
+            if k not in (name_key, "type", *self.keys.id_keys)
+        }
+        return CallShape(name, rest, call_id, repairs, has_args_key=False, flat=bool(rest))
+
+    # ---- candidates -----------------------------------------------------------------------
+
+    def from_candidate(
+        self, cand: Candidate, seed: str
+    ) -> list[ToolCallPart | InvalidToolCallPart] | None:
+        """Call parts for a candidate, or ``None`` when it is not a call (text stays text)."""
+        kinds = [k for k in cand.kinds]
+        canonical = "parameters" if cand.format == "llama" else "arguments"
+        if cand.payload is None:
+            shape = CallShape(cand.name, cand.arguments if cand.arguments is not None else {}, cand.id)
+            shape.has_args_key = True
+            return [self.finish(shape, cand, kinds, seed, 0)]
+        try:
+            parsed = parse_lenient(cand.payload, self.config.limits)
+        except LimitExceededError as exc:
+            if not cand.explicit:
+                return None
+            return [self._invalid(cand.raw, str(exc), K.LIMIT_EXCEEDED, None, kinds, seed, 0)]
+        except MalformedToolCallError as exc:
+            if not cand.explicit:
+                return None
+            return [self._invalid(cand.raw, str(exc), K.INVALID_JSON, None, kinds, seed, 0)]
+        extra: list[RepairRecord] = []
+        if parsed.repaired:
+            extra.append(_rec(K.INVALID_JSON, parsed.note))
+        values: list[Any] = self._call_list(parsed.value)
+        if parsed.trailing.lstrip().startswith(("{", "[")):
+            try:
+                more = parse_lenient(parsed.trailing, self.config.limits)
+            except (LimitExceededError, MalformedToolCallError):
+                more = None
+            if more is not None:
+                values.extend(self._call_list(more.value))
+                extra.append(_rec(K.CONCATENATED, "split concatenated JSON objects"))
+        shapes = [self.shape(v, canonical_args=canonical) for v in values]
+        if not cand.explicit:
+            # Bare JSON in prose: take it only when it is unmistakably call-shaped.
+            if not shapes or any(s is None or not self._call_shaped(s) for s in shapes):
+                return None
+        if not shapes:
+            return [self._invalid(cand.raw, "no tool call in the markup", K.INVALID_JSON, None, kinds, seed, 0)]
+        out: list[ToolCallPart | InvalidToolCallPart] = []
+        for i, s in enumerate(shapes):
+            if s is None:
+                out.append(
+                    self._invalid(
+                        cand.raw, "the call object has no tool name", K.KEY_ALIAS, None, kinds, seed, i
+                    )
+                )
+                continue
+            s.repairs[:0] = extra
+            out.append(self.finish(s, cand, kinds, seed, i))
+        if len(shapes) > 1 and K.PARALLEL not in kinds:
+            pass
+        return out
+
+    def _call_list(self, value: Any) -> list[Any]:
+        if isinstance(value, list):
+            return list(value)
+        if isinstance(value, Mapping):
+            for key in ("tool_calls", "calls", "function_calls"):
+                inner = value.get(key)
+                if isinstance(inner, list) and len(value) == 1:
+                    return list(inner)
+            return [value]
+        return [value]
+
+    def _call_shaped(self, s: CallShape) -> bool:
+        if s.name is None:
+            return False
+        if s.has_args_key and isinstance(s.arguments, Mapping | str):
+            return True
+        match = resolve_name(
+            s.name,
+            self._names,
+            max_distance=self.config.name_max_distance,
+            max_ratio=self.config.name_max_ratio,
+        )
+        if match.name is None:
+            return False
+        return not s.flat or self.config.accept_flat_arguments
+
+    # ---- shared tail: name, arguments, validation -----------------------------------------
+
+    def finish(
+        self, s: CallShape, cand: Candidate | None, kinds: list[str], seed: str, index: int
+    ) -> ToolCallPart | InvalidToolCallPart:
+        raw = cand.raw if cand is not None else ""
+        repairs = [_rec(k, _WHERE.get(k, k)) for k in kinds if k in _WHERE]
+        repairs.extend(s.repairs)
+        if s.flat:
+            repairs.append(_rec(K.KEY_ALIAS, "read arguments given beside the tool name"))
+        truncated = cand is not None and (cand.truncated or K.TRUNCATED in kinds)
+        call_id = s.id or derive_id(seed, str(cand.start if cand else 0), str(index))
+        assert s.name is not None  # noqa: S101  (shape() guarantees it)
+        match = resolve_name(
+            s.name,
+            self._names,
+            max_distance=self.config.name_max_distance,
+            max_ratio=self.config.name_max_ratio,
+        )
+        if match.name is None:
+            hint = f"; closest: {', '.join(match.candidates)}" if match.candidates else ""
+            return self._invalid(
+                raw or canonical_json({"name": s.name, "arguments": _jsonable(s.arguments)}),
+                f"unknown tool {s.name!r}{hint}; available: {', '.join(self._names[:20])}",
+                K.UNKNOWN_NAME,
+                s.name,
+                [],
+                seed,
+                index,
+                repairs=repairs,
+                call_id=call_id,
+            )
+        if match.repair is not None:
+            repairs.append(match.repair)
+        tool = self.registry[match.name]
+        args = s.arguments
+        if isinstance(args, str):
+            if not args.strip():
+                args = {}
+                repairs.append(_rec(K.INVALID_JSON, "read an empty arguments string as {}"))
+            else:
+                try:
+                    parsed = parse_lenient(args, self.config.limits)
+                except (LimitExceededError, MalformedToolCallError) as exc:
+                    kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
+                    return self._invalid(
+                        raw or args, f"arguments are not JSON: {exc}", kind, tool.name, [], seed,
+                        index, repairs=repairs, call_id=call_id,
+                    )
+                if cand is not None and cand.payload is None and not cand.string_values:
+                    # name given by markup, arguments as JSON text: not double encoding
+                    if parsed.repaired:
+                        repairs.append(_rec(K.INVALID_JSON, parsed.note))
+                else:
+                    repairs.append(_rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON string"))
+                    if parsed.repaired:
+                        repairs.append(_rec(K.INVALID_JSON, parsed.note))
+                args = parsed.value
+        elif args is None:
+            args = {}
+        if isinstance(args, str):
+            decoded, changed = decode_double_encoded(args)
+            if changed:
+                args = decoded
+                repairs.append(_rec(K.DOUBLE_ENCODED, "decoded arguments encoded twice"))
+        if not isinstance(args, Mapping):
+            return self._invalid(
+                raw or canonical_json(_jsonable(args)),
+                f"arguments must be a JSON object, got {type(args).__name__}",
+                K.TYPE_MISMATCH, tool.name, [], seed, index, repairs=repairs, call_id=call_id,
+            )
+        args = dict(args)
+        if truncated:
+            repairs.append(_rec(K.TRUNCATED, "the call text ended before the call closed"))
+            args = _drop_incomplete_tail(args, raw)
+        return self.validate(tool, args, repairs, raw, seed, index, call_id,
+                             string_values=cand.string_values if cand else False,
+                             truncated=truncated)
+
+    def validate(
+        self,
+        tool: ToolDescriptor,
+        args: dict[str, Any],
+        repairs: list[RepairRecord],
+        raw: str,
+        seed: str,
+        index: int,
+        call_id: str,
+        *,
+        string_values: bool = False,
+        truncated: bool = False,
+    ) -> ToolCallPart | InvalidToolCallPart:
+        if string_values or not tool.is_valid(args):
+            if self.config.coerce_arguments or string_values:
+                result = coerce_arguments(
+                    args,
+                    tool.parameters,
+                    drop_extra_keys=self.config.drop_extra_keys,
+                    string_values=string_values,
+                    max_pattern_chars=self.config.limits.max_pattern_input_chars,
+                )
+                args = result.arguments
+                repairs.extend(result.repairs)
+            issues = tool.validate_arguments(args)
+            if issues:
+                missing = any(i.keyword == "required" for i in issues)
+                kind = K.TRUNCATED if truncated and missing else (
+                    K.MISSING_REQUIRED if missing else K.TYPE_MISMATCH
+                )
+                return self._invalid(
+                    raw or canonical_json({"name": tool.name, "arguments": _jsonable(args)}),
+                    "invalid arguments: " + "; ".join(str(i) for i in issues[:10]),
+                    kind,
+                    tool.name,
+                    [],
+                    seed,
+                    index,
+                    repairs=repairs,
+                    call_id=call_id,
+                    arguments=args,
+                )
+        return ToolCallPart(
+            id=call_id,
+            name=tool.name,
+            arguments_raw=canonical_json(args),
+            arguments=args,
+            repairs=tuple(repairs),
+        )
+
+    def _invalid(
+        self,
+        raw: str,
+        error: str,
+        kind: str,
+        name: str | None,
+        kinds: list[str],
+        seed: str,
+        index: int,
+        *,
+        repairs: list[RepairRecord] | None = None,
+        call_id: str | None = None,
+        arguments: dict[str, Any] | None = None,
+    ) -> InvalidToolCallPart:
+        recs = list(repairs or [])
+        recs.extend(_rec(k, _WHERE[k]) for k in kinds if k in _WHERE)
+        return InvalidToolCallPart(
+            id=call_id or derive_id(seed, "invalid", str(index)),
+            name=name,
+            raw=raw if len(raw) <= _RAW_PREVIEW * 50 else raw[: _RAW_PREVIEW * 50],
+            error=error,
+            kind=str(kind),
+            arguments=arguments,
+            repairs=tuple(recs),
+        )
+
+
+_WHERE: dict[str, str] = {
+    K.CALL_IN_CONTENT: "took the call out of the text content",
+    K.CODE_FENCE: "read the call from a code fence",
+    K.NATIVE_MARKUP: "parsed native tool-call markup",
+    K.PYTHONIC: "read a Python-style call",
+    K.IN_REASONING: "promoted a call found in the reasoning",
+    K.CONCATENATED: "split calls glued together",
+}
+
+
+def _drop_incomplete_tail(args: dict[str, Any], raw: str) -> dict[str, Any]:
+    """After truncation, keep the last argument only if its value visibly completed.
+
+    A cut-off value (``"query": "weather in Par``, or ``"n": 12`` that may have been
+    ``123``) is not a guess we make: it is dropped, and validation then reports a
+    missing required argument if it was one.
+    """
+    if not args:
+        return args
+    tail = raw.rstrip()
+    for closer in ("</parameter>", "</arg_value>", ")", "]", "}", ","):
+        if tail.endswith(closer) and closer not in (")", "]", "}"):
+            return args
+    keys = list(args)
+    last = args[keys[-1]]
+    if isinstance(last, dict | list) and tail.endswith(("}", "]")):
+        return args
+    if isinstance(last, str) and tail.endswith(json.dumps(last, ensure_ascii=False)):
+        return args
+    if isinstance(last, bool | type(None)) and tail.endswith(("true", "false", "null", "True", "False", "None")) and (
+        tail.endswith(json.dumps(last)) or tail.endswith(repr(last))
+    ):
+        return args
+    if tail.endswith(("}", "]")) and not isinstance(last, dict | list):
+        # the arguments object itself closed; only the outer call was cut
+        return args
+    out = dict(args)
+    out.pop(keys[-1])
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+    return value

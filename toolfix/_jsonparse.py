@@ -1,0 +1,134 @@
+"""Lenient JSON parsing for one candidate span.
+
+Order: strict ``json.loads`` (the common case costs one C-speed parse), then
+``raw_decode`` for a complete value followed by junk, then json-repair on the
+span only. Limits are checked before json-repair runs (it recurses), and the
+result says what was done so the caller can record it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import json_repair
+
+from ._config import Limits
+from ._errors import (
+    InputTooLargeError,
+    MalformedToolCallError,
+    NestingTooDeepError,
+    NumberTooLongError,
+)
+
+__all__ = ["ParsedJson", "check_limits", "parse_lenient"]
+
+# Tokens for the depth / number pre-check: a JSON or Python string literal, a bracket,
+# or a run of digits. Each alternative consumes disjoint characters (no nested
+# quantifiers), so one finditer pass is linear in the text length.
+_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}()]|\d+')
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedJson:
+    """A parsed value, plus what it took: ``repaired`` (json-repair ran), ``trailing``
+    (a complete value was followed by more text), ``note`` a human-readable detail."""
+
+    value: Any
+    repaired: bool = False
+    trailing: str = ""
+    note: str = ""
+
+
+def check_limits(text: str, limits: Limits, *, what: str = "span") -> None:
+    """Raise a LimitExceededError subclass when ``text`` is too long, too deep, or holds
+    an over-long number. One linear pass; run it before any recursive parser."""
+    if len(text) > limits.max_span_chars:
+        raise InputTooLargeError(
+            f"{what} of {len(text)} chars exceeds max_span_chars={limits.max_span_chars}",
+            limit=limits.max_span_chars,
+            actual=len(text),
+            raw=text[:200],
+        )
+    depth = deepest = 0
+    max_num = limits.max_number_chars
+    for m in _TOKENS.finditer(text):
+        tok = m.group()
+        c = tok[0]
+        if c in "[{(":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limits.max_depth:
+                    raise NestingTooDeepError(
+                        f"{what} nests deeper than max_depth={limits.max_depth}",
+                        limit=limits.max_depth,
+                        actual=deepest,
+                        raw=text[:200],
+                    )
+        elif c in "]})":
+            depth = max(0, depth - 1)
+        elif c.isdigit() and len(tok) > max_num:
+            raise NumberTooLongError(
+                f"a number of {len(tok)} digits exceeds max_number_chars={max_num}",
+                limit=max_num,
+                actual=len(tok),
+                raw=text[:200],
+            )
+
+
+def _strict(text: str) -> Any:
+    return json.loads(text)
+
+
+def parse_lenient(text: str, limits: Limits) -> ParsedJson:
+    """Parse ``text`` as JSON, repairing it if needed.
+
+    Raises:
+        LimitExceededError: the span is over a limit (checked before json-repair).
+        MalformedToolCallError: nothing JSON-like could be recovered.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise MalformedToolCallError("empty text where JSON was expected", raw=text)
+    if len(stripped) > limits.max_span_chars:
+        check_limits(stripped, limits)
+    try:
+        return ParsedJson(_strict(stripped))
+    except RecursionError as exc:
+        raise NestingTooDeepError(
+            "JSON nests too deeply to parse",
+            limit=limits.max_depth,
+            actual=limits.max_depth + 1,
+            raw=stripped[:200],
+        ) from exc
+    except ValueError:
+        pass
+    # A complete value followed by junk (prose, a stray closer, a second object).
+    try:
+        value, end = _DECODER.raw_decode(stripped)
+    except (ValueError, RecursionError):
+        pass
+    else:
+        rest = stripped[end:]
+        if rest.strip():
+            return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
+        return ParsedJson(value)
+    check_limits(stripped, limits)
+    try:
+        value = json_repair.loads(stripped, skip_json_loads=True)
+    except RecursionError as exc:
+        raise NestingTooDeepError(
+            "JSON nests too deeply to repair",
+            limit=limits.max_depth,
+            actual=limits.max_depth + 1,
+            raw=stripped[:200],
+        ) from exc
+    except Exception as exc:  # json-repair raising is a bug there, not a crash here
+        raise MalformedToolCallError(f"could not repair JSON: {exc}", raw=text) from exc
+    if value == "" or value is None:
+        raise MalformedToolCallError("no JSON value could be recovered", raw=text)
+    return ParsedJson(value, repaired=True, note="repaired invalid JSON with json-repair")

@@ -1,0 +1,315 @@
+"""The manual (no-LLM) tool-call fixer.
+
+For each response part:
+
+* a native tool call whose arguments parse and validate passes through as the
+  very same object (the fast path: no copy, no repair machinery);
+* a broken native call goes through the interpreter (parse, alias, name repair,
+  coercion, validation);
+* text is split from ``<think>`` reasoning, scanned by every native format whose
+  markers occur, then by the generic JSON scanner; the spans that turn out to
+  be calls leave the text, everything else stays exactly as it was;
+* reasoning is left alone, unless ``FixConfig.reasoning_calls="promote"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from ._config import FixConfig
+from ._errors import LimitExceededError, ToolfixError
+from ._formats import Candidate, ScanContext, get_formats
+from ._interpret import CallShape, Interpreter, derive_id
+from ._jsonparse import parse_lenient
+from ._messages import (
+    FailureKind,
+    InvalidToolCallPart,
+    Part,
+    Prompt,
+    ReasoningPart,
+    RepairRecord,
+    Response,
+    TextPart,
+    ToolCallPart,
+)
+from ._processor import ResponseProcessor, ToolsLike
+from ._reasoning import split_reasoning
+from ._tools import ToolRegistry
+
+if TYPE_CHECKING:
+    from ._executor import PromptExecutor
+
+__all__ = ["ManualToolCallFixProcessor"]
+
+K = FailureKind
+CallPart = ToolCallPart | InvalidToolCallPart
+
+
+class ManualToolCallFixProcessor(ResponseProcessor):
+    """Finds and repairs tool calls without calling an LLM.
+
+    Args:
+        config: Key aliases, limits, pinned formats and repair policy.
+        registry: Tools to validate against when :meth:`process` is given none.
+            The tools passed to :meth:`process` / :meth:`fix` win: they are what
+            the model was offered.
+    """
+
+    def __init__(self, config: FixConfig | None = None, registry: ToolsLike = None):
+        self.config = config or FixConfig()
+        self.registry = ToolRegistry.of(registry)
+        self._formats = get_formats(self.config.formats)
+        self._interpreters: dict[int, tuple[ToolRegistry, Interpreter]] = {}
+
+    def __repr__(self) -> str:
+        return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
+
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Sequence[Response],
+    ) -> list[Response]:
+        registry = self._registry_for(tools)
+        return [self.fix(r, registry) for r in responses]
+
+    # ---- public sync entry point ---------------------------------------------------------
+
+    def fix(self, response: Response, tools: ToolsLike = None) -> Response:
+        """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
+        registry = self._registry_for(tools)
+        interp = self._interpreter(registry)
+        seed = response.id or ""
+        new_parts: list[Part] = []
+        extra_repairs: list[RepairRecord] = []
+        changed = False
+        found_in_text: list[CallPart] = []
+        for idx, part in enumerate(response.parts):
+            if isinstance(part, ToolCallPart):
+                fixed = self._fix_native(part, interp, registry, f"{seed}:{idx}")
+                changed |= fixed is not part
+                new_parts.append(fixed)
+            elif isinstance(part, TextPart) and registry:
+                parts, recs = self._fix_text(part, interp, f"{seed}:{idx}")
+                if len(parts) != 1 or parts[0] is not part:
+                    changed = True
+                    found_in_text.extend(p for p in parts if isinstance(p, ToolCallPart | InvalidToolCallPart))
+                new_parts.extend(parts)
+                extra_repairs.extend(recs)
+            else:
+                new_parts.append(part)
+        if self.config.reasoning_calls == "promote" and registry:
+            promoted = self._promote_from_reasoning(
+                [p for p in new_parts if isinstance(p, ReasoningPart)],
+                interp,
+                seed,
+                [p for p in new_parts if isinstance(p, ToolCallPart)],
+            )
+            if promoted:
+                changed = True
+                new_parts.extend(promoted)
+        if not changed:
+            return response
+        return response.model_copy(
+            update={
+                "parts": tuple(self._cap_calls(new_parts)),
+                "repairs": (*response.repairs, *extra_repairs),
+            }
+        )
+
+    # ---- internals ----------------------------------------------------------------------
+
+    def _registry_for(self, tools: ToolsLike) -> ToolRegistry:
+        reg = ToolRegistry.of(tools)
+        return reg if len(reg) else self.registry
+
+    def _interpreter(self, registry: ToolRegistry) -> Interpreter:
+        key = id(registry)
+        cached = self._interpreters.get(key)
+        if cached is not None and cached[0] is registry:
+            return cached[1]
+        interp = Interpreter(registry, self.config)
+        if len(self._interpreters) > 32:
+            self._interpreters.clear()
+        self._interpreters[key] = (registry, interp)
+        return interp
+
+    def _fix_native(
+        self, part: ToolCallPart, interp: Interpreter, registry: ToolRegistry, seed: str
+    ) -> CallPart:
+        if part.provider_executed or not registry:
+            return part
+        tool = registry.get(part.name)
+        if tool is not None and part.arguments is not None and tool.is_valid(part.arguments):
+            return part  # fast path: valid calls pass through exactly as they came
+        raw = part.arguments_raw
+        shape: CallShape | None
+        if not part.name:
+            # Some servers put the whole call object in the arguments string.
+            try:
+                shape = interp.shape(parse_lenient(raw, interp.config.limits).value)
+            except ToolfixError:
+                shape = None
+            if shape is None:
+                return InvalidToolCallPart(
+                    id=part.id,
+                    name=None,
+                    raw=raw,
+                    error="tool call without a name",
+                    kind=K.UNKNOWN_NAME,
+                    provider_data=part.provider_data,
+                )
+            shape.repairs.insert(
+                0, RepairRecord(kind=K.WRAPPER, detail="read the call object from the arguments string")
+            )
+            result = interp.finish(shape, None, [], seed, 0)
+        elif part.arguments is not None:
+            shape = CallShape(part.name, part.arguments, part.id, [], has_args_key=True)
+            result = interp.finish(shape, None, [], seed, 0)
+        else:
+            # The raw string *is* the arguments: parse it (not a double-encoding repair).
+            shape = CallShape(part.name, raw, part.id, [], has_args_key=True)
+            cand = Candidate(
+                start=0, end=0, format="openai", raw=raw, name=part.name, arguments=raw
+            )
+            result = interp.finish(shape, cand, [], seed, 0)
+        if isinstance(result, ToolCallPart):
+            return result.model_copy(update={"id": part.id, "provider_data": part.provider_data})
+        return result.model_copy(
+            update={"id": part.id, "raw": raw or result.raw, "provider_data": part.provider_data}
+        )
+
+    def _fix_text(
+        self, part: TextPart, interp: Interpreter, seed: str
+    ) -> tuple[list[Part], list[RepairRecord]]:
+        text = part.text
+        limits = self.config.limits
+        if len(text) > limits.max_input_chars:
+            return [part], [
+                RepairRecord(
+                    kind=K.LIMIT_EXCEEDED,
+                    detail=f"text of {len(text)} chars not scanned (max_input_chars={limits.max_input_chars})",
+                )
+            ]
+        reasoning, content = split_reasoning(text)
+        out: list[Part] = []
+        recs: list[RepairRecord] = []
+        if reasoning is not None:
+            out.append(ReasoningPart(text=reasoning))
+            recs.append(RepairRecord(kind=K.IN_REASONING, detail="moved <think> reasoning out of the content"))
+        calls, remaining = self._scan(content, interp, f"{seed}:{derive_id(text)}")
+        if reasoning is None and not calls:
+            return [part], []
+        if remaining:
+            out.append(TextPart(text=remaining))
+        out.extend(calls)
+        return out, recs
+
+    def _scan(self, content: str, interp: Interpreter, seed: str) -> tuple[list[CallPart], str]:
+        """Calls found in ``content`` and the text left once their spans are removed."""
+        ctx = ScanContext(tool_names=frozenset(interp.registry), limits=self.config.limits)
+        taken: list[tuple[int, int]] = []
+        cands: list[Candidate] = []
+        limit_calls: list[CallPart] = []
+        for fmt in self._formats:
+            if not fmt.detect(content):
+                continue
+            try:
+                found = fmt.extract(content, ctx)
+            except LimitExceededError as exc:
+                # Unscannable markup: report it as an invalid call, keep nothing as a guess.
+                limit_calls.append(
+                    InvalidToolCallPart(
+                        id=derive_id(seed, "limit", fmt.name),
+                        raw=content[:2000],
+                        error=f"{fmt.name} markup not parsed: {exc}",
+                        kind=K.LIMIT_EXCEEDED,
+                    )
+                )
+                return limit_calls, ""
+            for c in found:
+                if any(c.start < e and s < c.end for s, e in taken):
+                    continue
+                cands.append(c)
+                taken.append((c.start, c.end))
+        if not cands:
+            return [], content
+        cands.sort(key=lambda c: c.start)
+        calls: list[CallPart] = []
+        used: list[tuple[int, int]] = []
+        for c in cands:
+            parts = interp.from_candidate(c, seed)
+            if parts is None:
+                continue
+            calls.extend(parts)
+            used.append((c.start, c.end))
+        if not used:
+            return [], content
+        return calls, _remove_spans(content, used)
+
+    def _promote_from_reasoning(
+        self,
+        parts: Iterable[ReasoningPart],
+        interp: Interpreter,
+        seed: str,
+        existing: list[ToolCallPart],
+    ) -> list[CallPart]:
+        seen = {(c.name, c.arguments_raw) for c in existing}
+        out: list[CallPart] = []
+        for i, rp in enumerate(parts):
+            calls, _ = self._scan(rp.text, interp, f"{seed}:reasoning:{i}")
+            for c in calls:
+                if not isinstance(c, ToolCallPart):
+                    continue
+                if (c.name, c.arguments_raw) in seen:
+                    continue  # the same call also appears outside reasoning: run it once
+                seen.add((c.name, c.arguments_raw))
+                out.append(
+                    c.model_copy(
+                        update={
+                            "repairs": (
+                                RepairRecord(kind=K.IN_REASONING, detail="promoted a call found only in the reasoning"),
+                                *c.repairs,
+                            )
+                        }
+                    )
+                )
+        return out
+
+    def _cap_calls(self, parts: list[Part]) -> list[Part]:
+        """Keep at most ``Limits.max_calls`` calls; the rest become one invalid record."""
+        limit = self.config.limits.max_calls
+        n = 0
+        out: list[Part] = []
+        dropped: list[str] = []
+        for p in parts:
+            if isinstance(p, ToolCallPart | InvalidToolCallPart):
+                n += 1
+                if n > limit:
+                    dropped.append(p.name or "?")
+                    continue
+            out.append(p)
+        if dropped:
+            out.append(
+                InvalidToolCallPart(
+                    id=derive_id("too-many", str(len(dropped))),
+                    raw=", ".join(dropped)[:2000],
+                    error=f"{len(dropped)} calls over max_calls={limit} were not taken",
+                    kind=K.LIMIT_EXCEEDED,
+                )
+            )
+        return out
+
+
+def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    pieces: list[str] = []
+    pos = 0
+    for s, e in sorted(spans):
+        pieces.append(text[pos:s])
+        pos = max(pos, e)
+    pieces.append(text[pos:])
+    kept = [p.strip() for p in pieces]
+    return "\n".join(p for p in kept if p)

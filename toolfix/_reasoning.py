@@ -1,0 +1,80 @@
+"""Separate ``<think>`` reasoning from the content of a message.
+
+Handles what reasoning models (Qwen3, QwQ, DeepSeek-R1 and its distills, GLM,
+MiniMax...) leave in the text when the server does not split it out:
+
+- ``<think>…</think>`` blocks, one or several;
+- an unclosed ``<think>`` (output cut short, or still thinking): everything after
+  it is reasoning;
+- a lone ``</think>`` with no opener: templates such as Qwen3's and
+  DeepSeek-R1's put ``<think>`` in the prompt, so everything before the closer is
+  reasoning.
+
+Content outside the markup is kept byte for byte, with one documented
+exception: whitespace directly after a ``</think>`` is dropped when the content
+collected so far is empty or already ends in whitespace (so ``"<think>x</think>\\n\\nAnswer"``
+gives ``"Answer"``, and ``"a <think>x</think> b"`` gives ``"a b"``). Each reasoning
+block is stripped of surrounding whitespace; several blocks are joined with a
+blank line. Empty reasoning (``<think>\\n\\n</think>``, Qwen3's non-thinking mode)
+gives ``None``. One pass with ``str.find``: linear time.
+"""
+
+from __future__ import annotations
+
+__all__ = ["THINK_CLOSE", "THINK_OPEN", "split_reasoning"]
+
+THINK_OPEN = "<think>"
+THINK_CLOSE = "</think>"
+
+
+def split_reasoning(text: str) -> tuple[str | None, str]:
+    """Split ``text`` into ``(reasoning, content)``.
+
+    Returns ``(None, text)`` (the same object) when there is no think markup.
+    """
+    first_open = text.find(THINK_OPEN)
+    first_close = text.find(THINK_CLOSE)
+    if first_open == -1 and first_close == -1:
+        return None, text
+
+    reasoning: list[str] = []
+    content: list[str] = []
+    tail = ""  # last character of the content so far
+
+    def keep(part: str) -> None:
+        nonlocal tail
+        if part:
+            content.append(part)
+            tail = part[-1]
+
+    def after_close(at: int) -> int:
+        # drop whitespace right after </think> when the content so far is empty or
+        # already ends in whitespace
+        if not tail or tail.isspace():
+            n = len(text)
+            while at < n and text[at].isspace():
+                at += 1
+        return at
+
+    pos = 0
+    if first_close != -1 and (first_open == -1 or first_close < first_open):
+        # lone closer: the opener was in the prompt
+        reasoning.append(text[:first_close])
+        pos = after_close(first_close + len(THINK_CLOSE))
+    while True:
+        start = text.find(THINK_OPEN, pos)
+        if start == -1:
+            keep(text[pos:])
+            break
+        keep(text[pos:start])
+        body = start + len(THINK_OPEN)
+        close = text.find(THINK_CLOSE, body)
+        if close == -1:
+            reasoning.append(text[body:])
+            break
+        reasoning.append(text[body:close])
+        pos = after_close(close + len(THINK_CLOSE))
+
+    blocks = [r.strip() for r in reasoning]
+    joined = "\n\n".join(b for b in blocks if b)
+    return (joined or None), "".join(content)

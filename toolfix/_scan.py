@@ -1,0 +1,224 @@
+"""Linear-time scanning helpers shared by the formats.
+
+No regex with nested quantifiers runs on model text: brackets are matched by
+one left-to-right pass that knows about JSON and Python string literals, and
+depth is checked as it goes (DESIGN promise 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._config import Limits
+from ._errors import NestingTooDeepError
+
+__all__ = [
+    "BracketSpan",
+    "Fence",
+    "MarkerFinder",
+    "find_bracket_end",
+    "find_fences",
+    "line_start_before",
+    "read_identifier",
+    "skip_ws",
+]
+
+_OPEN = {"{": "}", "[": "]", "(": ")"}
+_CLOSE = {"}", "]", ")"}
+
+
+@dataclass(frozen=True, slots=True)
+class BracketSpan:
+    """``text[start:end]`` is the bracketed value; ``truncated`` when it never closed."""
+
+    start: int
+    end: int
+    truncated: bool
+    max_depth: int
+
+
+def find_bracket_end(
+    text: str,
+    start: int,
+    limits: Limits | None = None,
+    *,
+    stop: int | None = None,
+    quotes: str = "\"'",
+) -> BracketSpan:
+    """Match the bracket at ``text[start]`` with its closer, skipping string literals.
+
+    Mismatched closers are tolerated (``{"a": [1, 2}`` closes at the ``}``) so broken
+    JSON still yields one span. When the text (or ``stop``) ends first, the span
+    runs to the end and is marked truncated. Quotes listed in ``quotes`` open
+    string literals; a single quote only opens one where it cannot be an
+    apostrophe (after ``{[(,:=`` or whitespace following them).
+
+    Raises:
+        NestingTooDeepError: nesting deeper than ``limits.max_depth``.
+    """
+    lim = limits or Limits()
+    end_at = len(text) if stop is None else min(stop, len(text))
+    opener = text[start]
+    if opener not in _OPEN:
+        raise ValueError(f"no bracket at {start}")
+    stack: list[str] = []
+    deepest = 0
+    i = start
+    in_str: str | None = None
+    last_sig = ""  # last significant (non-space) char outside strings
+    while i < end_at:
+        ch = text[i]
+        if in_str is not None:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == in_str:
+                in_str = None
+                last_sig = ch
+            elif ch == "\n" and in_str == "'":
+                # an apostrophe-looking quote that runs across a line: treat as text
+                in_str = None
+            i += 1
+            continue
+        if ch in quotes and (ch == '"' or last_sig in "{[(,:=" or last_sig == ""):
+            in_str = ch
+        elif ch in _OPEN:
+            stack.append(_OPEN[ch])
+            if len(stack) > deepest:
+                deepest = len(stack)
+                if deepest > lim.max_depth:
+                    raise NestingTooDeepError(
+                        f"brackets nest deeper than {lim.max_depth}",
+                        limit=lim.max_depth,
+                        actual=deepest,
+                        raw=text[start : start + 200],
+                    )
+        elif ch in _CLOSE:
+            if stack:
+                stack.pop()
+            if not stack:
+                return BracketSpan(start, i + 1, False, deepest)
+        if not ch.isspace():
+            last_sig = ch
+        i += 1
+    return BracketSpan(start, end_at, True, deepest)
+
+
+def skip_ws(text: str, i: int) -> int:
+    """Index of the first non-whitespace character at or after ``i``."""
+    n = len(text)
+    while i < n and text[i].isspace():
+        i += 1
+    return i
+
+
+class MarkerFinder:
+    """``text.find(marker, pos)`` with a cache, for scans whose position only moves forward.
+
+    Looking for the earliest of several closers with plain ``str.find`` from every
+    opener rescans the same tail again and again (quadratic on adversarial input).
+    The cached position of each marker is only searched again once the scan has
+    passed it, so the total work stays linear in ``len(text)`` per marker.
+    """
+
+    __slots__ = ("_cache", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._cache: dict[str, int] = {}
+
+    def find(self, marker: str, pos: int) -> int:
+        """Index of the first ``marker`` at or after ``pos``, or ``-1``."""
+        hit = self._cache.get(marker)
+        if hit is None or (hit != -1 and hit < pos):
+            hit = self._text.find(marker, pos)
+            self._cache[marker] = hit
+        return hit
+
+    def first(self, markers: tuple[str, ...], pos: int, default: int) -> tuple[int, str]:
+        """The earliest of ``markers`` at or after ``pos``: ``(index, marker)``.
+
+        Returns ``(default, "")`` when none occurs.
+        """
+        best, which = default, ""
+        for m in markers:
+            hit = self.find(m, pos)
+            if hit != -1 and hit < best:
+                best, which = hit, m
+        return best, which
+
+
+def read_identifier(text: str, i: int, *, extra: str = "_", max_len: int = 256) -> int:
+    """End of the identifier starting at ``i`` (``i`` itself when there is none).
+
+    An identifier starts with a letter or ``_`` and goes on with letters, digits
+    and the characters in ``extra``; it is capped at ``max_len`` characters so a
+    scan from every position stays linear.
+    """
+    n = len(text)
+    if i >= n or not (text[i].isalpha() or text[i] == "_"):
+        return i
+    j = i + 1
+    limit = min(n, i + max_len)
+    while j < limit and (text[j].isalnum() or text[j] in extra):
+        j += 1
+    return j
+
+
+def line_start_before(text: str, i: int, lo: int = 0) -> bool:
+    """True when only spaces/tabs lie between the line start (or ``lo``) and ``i``."""
+    j = i - 1
+    while j >= lo and text[j] in " \t":
+        j -= 1
+    return j < lo or text[j] == "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """A Markdown code fence: ``text[start:end]`` including the backticks."""
+
+    start: int
+    body_start: int
+    body_end: int
+    end: int
+    lang: str
+    closed: bool
+
+
+def find_fences(text: str, *, max_lang_chars: int = 40) -> list[Fence]:
+    """Every triple-backtick code fence, in order, in one linear pass.
+
+    The info string (``json``, ``python``...) is lower-cased. An unclosed fence
+    runs to the end of the text. A fence may be written on one line
+    (`````json {"a": 1}`````).
+    """
+    fences: list[Fence] = []
+    n = len(text)
+    pos = 0
+    while True:
+        start = text.find("```", pos)
+        if start == -1:
+            return fences
+        i = start + 3
+        while i < n and text[i] == "`":
+            i += 1
+        ticks = text[start:i]
+        j = i
+        limit = min(n, i + max_lang_chars)
+        while j < limit and (text[j].isalnum() or text[j] in "_-+.#"):
+            j += 1
+        lang = text[i:j].lower()
+        body_start = j
+        # the info string ends the line; a one-line fence carries its body after it
+        k = j
+        while k < n and text[k] in " \t":
+            k += 1
+        if k < n and text[k] == "\n":
+            body_start = k + 1
+        close = text.find(ticks, body_start)
+        if close == -1:
+            fences.append(Fence(start, body_start, n, n, lang, False))
+            return fences
+        end = close + len(ticks)
+        fences.append(Fence(start, body_start, close, end, lang, True))
+        pos = end

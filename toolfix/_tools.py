@@ -1,0 +1,359 @@
+"""Tool descriptions and the registry the fixer validates against.
+
+A :class:`ToolDescriptor` is a name, a description and a JSON schema for the
+arguments, plus an optional handler (a plain sync or async Python function).
+The schema's validator is compiled once per tool.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, get_type_hints
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+
+from ._errors import ToolDefinitionError
+
+__all__ = ["ArgumentIssue", "ToolDescriptor", "ToolRegistry"]
+
+ToolHandler = Callable[..., Any]
+
+EMPTY_OBJECT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+
+#: Longest string a schema ``pattern`` is matched against (see Limits.max_pattern_input_chars).
+PATTERN_INPUT_CAP = 10_000
+
+
+def _capped_pattern(
+    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    """``pattern`` that refuses to run a user regex on an over-long model string."""
+    if not isinstance(instance, str):
+        return
+    if len(instance) > PATTERN_INPUT_CAP:
+        yield ValidationError(
+            f"string of {len(instance)} chars is too long to check against pattern {pattern!r}"
+        )
+        return
+    try:
+        if re.search(pattern, instance) is None:
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+    except re.error as exc:
+        yield ValidationError(f"schema pattern {pattern!r} is not a valid regex: {exc}")
+
+
+_Validator = jsonschema.validators.extend(Draft202012Validator, {"pattern": _capped_pattern})
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentIssue:
+    """One schema violation: where (JSON path), what keyword failed, and the message."""
+
+    path: str
+    keyword: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+@dataclass(frozen=True)
+class ToolDescriptor:
+    """A tool the model may call."""
+
+    name: str
+    description: str = ""
+    parameters: Mapping[str, Any] = field(default_factory=lambda: dict(EMPTY_OBJECT_SCHEMA))
+    handler: ToolHandler | None = field(default=None, compare=False, repr=False)
+    strict: bool = False
+    _validator: Any = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ToolDefinitionError("a tool needs a non-empty string name", tool_name=None)
+        if not isinstance(self.parameters, Mapping):
+            raise ToolDefinitionError(
+                f"tool {self.name!r}: parameters must be a JSON schema object", tool_name=self.name
+            )
+        params = dict(self.parameters)
+        if not params:
+            params = dict(EMPTY_OBJECT_SCHEMA)
+        object.__setattr__(self, "parameters", params)
+        try:
+            _Validator.check_schema(params)
+        except jsonschema.SchemaError as exc:
+            raise ToolDefinitionError(
+                f"tool {self.name!r}: invalid JSON schema: {exc.message}", tool_name=self.name
+            ) from exc
+        object.__setattr__(self, "_validator", _Validator(params))
+
+    # ---- validation -------------------------------------------------------------------
+
+    def is_valid(self, arguments: Any) -> bool:
+        """True when ``arguments`` validates against the schema (the fast path)."""
+        return bool(self._validator.is_valid(arguments))
+
+    def validate_arguments(self, arguments: Any) -> list[ArgumentIssue]:
+        """All schema violations, most specific first; empty when valid."""
+        errors = sorted(self._validator.iter_errors(arguments), key=lambda e: list(e.path))
+        return [
+            ArgumentIssue(path=e.json_path if e.path else "", keyword=str(e.validator), message=e.message)
+            for e in errors
+        ]
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        req = self.parameters.get("required", ())
+        return tuple(r for r in req if isinstance(r, str)) if isinstance(req, list) else ()
+
+    @property
+    def properties(self) -> Mapping[str, Any]:
+        props = self.parameters.get("properties", {})
+        return props if isinstance(props, Mapping) else {}
+
+    # ---- conversions ------------------------------------------------------------------
+
+    @classmethod
+    def from_openai(cls, tool: Mapping[str, Any], handler: ToolHandler | None = None) -> ToolDescriptor:
+        """From ``{"type": "function", "function": {...}}`` or the bare function object."""
+        fn = tool.get("function", tool) if tool.get("type", "function") == "function" else tool
+        if not isinstance(fn, Mapping) or "name" not in fn:
+            raise ToolDefinitionError(f"not an OpenAI tool definition: {dict(tool)!r}"[:300])
+        return cls(
+            name=str(fn["name"]),
+            description=str(fn.get("description") or ""),
+            parameters=fn.get("parameters") or dict(EMPTY_OBJECT_SCHEMA),
+            handler=handler,
+            strict=bool(fn.get("strict", False)),
+        )
+
+    @classmethod
+    def from_anthropic(cls, tool: Mapping[str, Any], handler: ToolHandler | None = None) -> ToolDescriptor:
+        """From ``{"name", "description", "input_schema"}``."""
+        if "name" not in tool:
+            raise ToolDefinitionError(f"not an Anthropic tool definition: {dict(tool)!r}"[:300])
+        return cls(
+            name=str(tool["name"]),
+            description=str(tool.get("description") or ""),
+            parameters=tool.get("input_schema") or dict(EMPTY_OBJECT_SCHEMA),
+            handler=handler,
+        )
+
+    @classmethod
+    def from_mcp(cls, tool: Any, handler: ToolHandler | None = None) -> ToolDescriptor:
+        """From an MCP tool definition (``{"name", "description", "inputSchema"}``), as a
+        dict or as the ``mcp`` SDK's ``Tool`` object."""
+        if not isinstance(tool, Mapping):
+            dump = getattr(tool, "model_dump", None)
+            if dump is None:
+                raise ToolDefinitionError(f"not an MCP tool definition: {tool!r}"[:300])
+            tool = dump(by_alias=True, exclude_none=True)
+        if "name" not in tool:
+            raise ToolDefinitionError(f"not an MCP tool definition: {dict(tool)!r}"[:300])
+        return cls(
+            name=str(tool["name"]),
+            description=str(tool.get("description") or ""),
+            parameters=tool.get("inputSchema") or tool.get("input_schema") or dict(EMPTY_OBJECT_SCHEMA),
+            handler=handler,
+        )
+
+    @classmethod
+    def from_function(
+        cls, fn: ToolHandler, *, name: str | None = None, description: str | None = None
+    ) -> ToolDescriptor:
+        """From a typed Python function: schema from the type hints (via pydantic),
+        description and parameter descriptions from the docstring (Google style)."""
+        tool_name = name or getattr(fn, "__name__", None)
+        if not tool_name or tool_name == "<lambda>":
+            raise ToolDefinitionError("a function tool needs a name")
+        summary, param_docs = _parse_docstring(inspect.getdoc(fn) or "")
+        try:
+            hints = get_type_hints(fn)
+        except Exception as exc:  # unresolvable annotations
+            raise ToolDefinitionError(
+                f"tool {tool_name!r}: cannot resolve type hints: {exc}", tool_name=tool_name
+            ) from exc
+        fields: dict[str, Any] = {}
+        for pname, param in inspect.signature(fn).parameters.items():
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                raise ToolDefinitionError(
+                    f"tool {tool_name!r}: *args/**kwargs cannot be described", tool_name=tool_name
+                )
+            annotation = hints.get(pname, Any)
+            default = ... if param.default is param.empty else param.default
+            fields[pname] = (annotation, Field(default, description=param_docs.get(pname)))
+        model = create_model(  # type: ignore[call-overload]
+            f"{tool_name}_args", __config__=ConfigDict(extra="forbid"), **fields
+        )
+        schema = model.model_json_schema()
+        schema.pop("title", None)
+        for prop in schema.get("properties", {}).values():
+            if isinstance(prop, dict):
+                prop.pop("title", None)
+        return cls(
+            name=tool_name,
+            description=description if description is not None else summary,
+            parameters=schema,
+            handler=fn,
+        )
+
+    def to_openai(self) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": dict(self.parameters),
+            },
+        }
+
+    def to_anthropic(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "input_schema": dict(self.parameters)}
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Summary (text before the first section) and ``Args:`` entries of a Google docstring."""
+    lines = doc.splitlines()
+    summary: list[str] = []
+    params: dict[str, str] = {}
+    section: str | None = None
+    current: str | None = None
+    for line in lines:
+        stripped = line.strip()
+        if stripped.rstrip(":").lower() in {"args", "arguments", "parameters", "params"} and stripped.endswith(":"):
+            section, current = "args", None
+            continue
+        if stripped.endswith(":") and stripped[:-1].lower() in {"returns", "raises", "yields", "examples", "example", "note", "notes"}:
+            section, current = "other", None
+            continue
+        if section is None:
+            summary.append(stripped)
+        elif section == "args" and stripped:
+            head, sep, rest = stripped.partition(":")
+            pname = head.split("(")[0].strip()
+            if sep and pname.isidentifier() and line[: len(line) - len(line.lstrip())] != "" and (
+                current is None or len(line) - len(line.lstrip()) <= _indent_of(lines, current)
+            ):
+                current = pname
+                params[pname] = rest.strip()
+            elif current is not None:
+                params[current] = (params[current] + " " + stripped).strip()
+    return " ".join(s for s in summary if s).strip(), params
+
+
+def _indent_of(lines: Sequence[str], pname: str) -> int:
+    for line in lines:
+        if line.strip().startswith(pname) and ":" in line:
+            return len(line) - len(line.lstrip())
+    return 0
+
+
+class ToolRegistry(Mapping[str, ToolDescriptor]):
+    """An ordered, read-only mapping of tool name to :class:`ToolDescriptor`."""
+
+    def __init__(self, tools: Iterable[ToolDescriptor] = ()):
+        self._tools: dict[str, ToolDescriptor] = {}
+        for t in tools:
+            if t.name in self._tools:
+                raise ToolDefinitionError(f"duplicate tool name {t.name!r}", tool_name=t.name)
+            self._tools[t.name] = t
+
+    # Mapping protocol
+    def __getitem__(self, name: str) -> ToolDescriptor:
+        return self._tools[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __repr__(self) -> str:
+        return f"ToolRegistry({list(self._tools)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ToolRegistry) and self._tools == other._tools
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    @property
+    def descriptors(self) -> list[ToolDescriptor]:
+        return list(self._tools.values())
+
+    def with_tools(self, *tools: ToolDescriptor | ToolHandler) -> ToolRegistry:
+        """A new registry with more tools (descriptors or typed functions)."""
+        extra = [t if isinstance(t, ToolDescriptor) else ToolDescriptor.from_function(t) for t in tools]
+        return ToolRegistry([*self._tools.values(), *extra])
+
+    @classmethod
+    def of(cls, tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler] | None) -> ToolRegistry:
+        """Coerce whatever a user passes (registry, descriptors, OpenAI dicts, functions)."""
+        if tools is None:
+            return cls()
+        if isinstance(tools, ToolRegistry):
+            return tools
+        out: list[ToolDescriptor] = []
+        for t in tools:
+            if isinstance(t, ToolDescriptor):
+                out.append(t)
+            elif isinstance(t, Mapping):
+                if "input_schema" in t and "function" not in t:
+                    out.append(ToolDescriptor.from_anthropic(t))
+                elif "inputSchema" in t:
+                    out.append(ToolDescriptor.from_mcp(t))
+                else:
+                    out.append(ToolDescriptor.from_openai(t))
+            elif callable(t):
+                out.append(ToolDescriptor.from_function(t))
+            else:
+                raise ToolDefinitionError(f"cannot make a tool from {t!r}"[:300])
+        return cls(out)
+
+    @classmethod
+    def from_openai(cls, tools: Iterable[Mapping[str, Any]]) -> ToolRegistry:
+        return cls(ToolDescriptor.from_openai(t) for t in tools)
+
+    @classmethod
+    def from_anthropic(cls, tools: Iterable[Mapping[str, Any]]) -> ToolRegistry:
+        return cls(ToolDescriptor.from_anthropic(t) for t in tools)
+
+    @classmethod
+    def from_mcp(cls, tools: Iterable[Any]) -> ToolRegistry:
+        return cls(ToolDescriptor.from_mcp(t) for t in tools)
+
+    @classmethod
+    def from_functions(cls, *fns: ToolHandler) -> ToolRegistry:
+        return cls(ToolDescriptor.from_function(f) for f in fns)
+
+    def to_openai(self) -> list[dict[str, Any]]:
+        return [t.to_openai() for t in self._tools.values()]
+
+    def to_anthropic(self) -> list[dict[str, Any]]:
+        return [t.to_anthropic() for t in self._tools.values()]
+
+
+def python_arguments(tool: ToolDescriptor, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Convert validated JSON arguments to the handler's parameter types (pydantic)."""
+    if tool.handler is None:
+        return dict(arguments)
+    hints = get_type_hints(tool.handler)
+    out: dict[str, Any] = {}
+    for key, value in arguments.items():
+        hint = hints.get(key)
+        if hint is None:
+            out[key] = value
+        elif isinstance(hint, type) and issubclass(hint, BaseModel):
+            out[key] = hint.model_validate(value)
+        else:
+            out[key] = TypeAdapter(hint).validate_python(value)
+    return out
