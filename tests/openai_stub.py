@@ -68,7 +68,7 @@ def openai_completion(
     *,
     reasoning_content: str | None = None,
     finish_reason: str | None = None,
-    id: str = "chatcmpl-stub",  # noqa: A002
+    id: str = "chatcmpl-stub",
     model: str = "test-model",
     prompt_tokens: int = 11,
     completion_tokens: int = 7,
@@ -106,14 +106,16 @@ def openai_completion(
     }
 
 
-def openai_error(message: str, *, type: str = "invalid_request_error", code: str | None = None) -> dict[str, Any]:  # noqa: A002
+def openai_error(
+    message: str, *, type: str = "invalid_request_error", code: str | None = None
+) -> dict[str, Any]:
     return {"error": {"message": message, "type": type, "code": code, "param": None}}
 
 
 def anthropic_message(
     blocks: list[dict[str, Any]],
     *,
-    id: str = "msg_stub",  # noqa: A002
+    id: str = "msg_stub",
     stop_reason: str = "end_turn",
     input_tokens: int = 13,
     output_tokens: int = 5,
@@ -155,7 +157,7 @@ def _handler_for(state: StubServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             return
 
     return Handler

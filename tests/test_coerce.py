@@ -74,6 +74,12 @@ def test_numeric_string_to_number() -> None:
     assert kinds == ["type_mismatch", "type_mismatch"]
 
 
+def test_decimal_string_stays_float_for_number() -> None:
+    out, kinds = run({"t": "5.0", "u": "1e2"}, obj({"t": NUM, "u": NUM}))
+    assert same_json(out, {"t": 5.0, "u": 100.0})
+    assert kinds == ["type_mismatch", "type_mismatch"]
+
+
 def test_ints_stay_ints_for_number_and_integral_floats_stay_for_integer() -> None:
     args = {"t": 5, "n": 5.0}
     out, kinds = run(args, obj({"t": NUM, "n": INT}))
@@ -206,6 +212,12 @@ def test_unwrappable_value_stays() -> None:
     schema = obj({"ids": {"type": "array", "items": INT, "minItems": 2}})
     out, kinds = run({"ids": 3}, schema)
     assert out == {"ids": 3}
+    assert kinds == []
+
+
+def test_no_wrapping_without_a_declared_array_type() -> None:
+    out, kinds = run({"n": 3}, obj({"n": {"minimum": 5}}))
+    assert out == {"n": 3}
     assert kinds == []
 
 
@@ -691,3 +703,13 @@ def test_coercion_never_invents_keys(
     assert again.repairs == result.repairs
     if Draft202012Validator(schema).is_valid(result.arguments) and not string_values:
         assert coerce_arguments(result.arguments, schema, drop_extra_keys=mode).repairs == ()
+
+
+def test_many_repairs_are_summed_up() -> None:
+    schema = obj({"l": {"type": "array", "items": INT}})
+    result = coerce_arguments({"l": [str(i) for i in range(60)]}, schema)
+    assert same_json(result.arguments, {"l": list(range(60))})
+    assert len(result.repairs) == 51
+    assert result.repairs[49].detail == "'l[49]': \"49\" → 49 (integer)"
+    assert result.repairs[50].kind == "type_mismatch"
+    assert result.repairs[50].detail == "10 more type_mismatch repairs not listed"

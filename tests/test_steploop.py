@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import re
 import runpy
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from openai_stub import StubServer, openai_completion, run_stub_server
 from pydantic import BaseModel
 
 from toolfix._manual import ManualToolCallFixProcessor
@@ -294,6 +296,21 @@ async def test_tool_timeout_becomes_error_result() -> None:
     run = result.steps[0].tool_results[0]
     assert (run.error_type, run.content) == ("timeout", "Error: tool 'hang' timed out after 0.05s.")
     assert result.final_text == "gave up"
+
+
+async def test_timeout_error_raised_by_the_tool_itself_is_an_exception() -> None:
+    async def remote() -> str:
+        """Calls a backend that times out."""
+        raise TimeoutError("backend took too long")
+
+    executor = ScriptedExecutor([calls(call("remote", {}, "c1")), "ok"])
+    result = await StepLoop(executor, [remote], model=MODEL, tool_timeout=30).run("go")
+    run = result.steps[0].tool_results[0]
+    assert (run.error_type, run.exception_type, run.content) == (
+        "exception",
+        "TimeoutError",
+        "Error: tool 'remote' raised TimeoutError: backend took too long",
+    )
 
 
 async def test_cancellation_propagates_into_running_tool() -> None:
@@ -603,3 +620,58 @@ def test_agent_loop_guide_example_runs(tmp_path: Path) -> None:
     result = namespace["result"]
     assert result.stopped_reason == "answer"
     assert result.final_text == "It is 22 °C in Paris, so no coat needed."
+
+
+# ---- end to end through LiteLLM and the local OpenAI-compatible stub -----------------------
+
+
+@pytest.fixture
+def stub() -> Iterator[StubServer]:
+    yield from run_stub_server()
+
+
+async def test_end_to_end_through_litellm_and_stub_server(
+    stub: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download
+    pytest.importorskip("litellm")
+    from toolfix._litellm import LiteLLMExecutor
+
+    stub.reply(
+        openai_completion(
+            content='<tool_call>{"name": "add", "arguments": {"a": "2", "b": 3}}</tool_call>',
+            id="chatcmpl-1",
+        )
+    )
+    stub.reply(
+        openai_completion(
+            tool_calls=[{"id": "call_9", "name": "add", "arguments": '{"a": 5, "b": 10}'}],
+            id="chatcmpl-2",
+        )
+    )
+    stub.reply(openai_completion(content="5, then 15.", id="chatcmpl-3"))
+    executor = LiteLLMExecutor(api_base=stub.openai_base, api_key="sk-test")
+    loop = StepLoop(
+        executor,
+        [add],
+        processor=ManualToolCallFixProcessor(),
+        model="openai/test-model",
+    )
+    result = await loop.run("2 + 3, then + 10")
+
+    assert result.stopped_reason == "answer"
+    assert result.final_text == "5, then 15."
+    assert [r.content for r in result.tool_results] == ["5", "15"]
+    assert result.usage.input_tokens == 33
+    assert len(stub.requests) == 3
+    second = stub.requests[1].body
+    assert second["tools"][0]["function"]["name"] == "add"
+    assistant, tool_msg = second["messages"][1], second["messages"][2]
+    assert assistant["role"] == "assistant"
+    [sent_call] = assistant["tool_calls"]
+    assert sent_call["function"]["name"] == "add"
+    assert json.loads(sent_call["function"]["arguments"]) == {"a": 2, "b": 3}
+    assert tool_msg == {"role": "tool", "tool_call_id": sent_call["id"], "content": "5"}
+    third = stub.requests[2].body["messages"]
+    assert [m["role"] for m in third] == ["user", "assistant", "tool", "assistant", "tool"]
+    assert third[4] == {"role": "tool", "tool_call_id": "call_9", "content": "15"}

@@ -37,10 +37,10 @@ from ._errors import (
     ProviderBadResponseError,
     ProviderRateLimitError,
     ProviderTimeoutError,
-    TooManyCallsError,
     ToolCallError,
     ToolDefinitionError,
     ToolfixError,
+    TooManyCallsError,
     UnknownToolError,
 )
 from ._executor import ProcessingExecutor, PromptExecutor

@@ -37,12 +37,13 @@ def repair(
 ) -> Response:
     """Repair one response's tool calls without an LLM (sync).
 
-    Example:
+    Examples:
         >>> from toolfix import repair
         >>> tools = [{"type": "function", "function": {"name": "get_weather",
         ...     "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
         ...                    "required": ["city"]}}}]
-        >>> fixed = repair('<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>', tools)
+        >>> text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}'
+        >>> fixed = repair(text, tools)
         >>> [(c.name, c.arguments) for c in fixed.tool_calls]
         [('get_weather', {'city': 'Paris'})]
     """

@@ -67,8 +67,7 @@ def result_line(
     return {
         "id": case_id,
         "tool_calls": [
-            {"id": c.id, "name": c.name, "arguments": c.arguments}
-            for c in response.tool_calls
+            {"id": c.id, "name": c.name, "arguments": c.arguments} for c in response.tool_calls
         ],
         "invalid_tool_calls": [
             {"name": c.name, "raw": c.raw, "error": c.error, "kind": c.kind}
@@ -97,9 +96,10 @@ def _build_processor(
         from ._llm_fixer import build_cli_processor
     except ImportError as exc:
         raise typer.BadParameter(f"--llm is not available: {exc}") from exc
-    return build_cli_processor(
+    processor: ResponseProcessor = build_cli_processor(
         model=llm, api_base=api_base, max_retries=max_retries, config=config
     )
+    return processor
 
 
 async def _repair_one(
@@ -147,7 +147,9 @@ def repair(
     ] = None,
     tools_file: Annotated[
         Path | None,
-        typer.Option("--tools", help="Tools (OpenAI/Anthropic/MCP list) for a single response on stdin."),
+        typer.Option(
+            "--tools", help="Tools (OpenAI/Anthropic/MCP list) for a single response on stdin."
+        ),
     ] = None,
     llm: Annotated[
         str | None,
@@ -191,22 +193,26 @@ def repair(
                 source.close()
         return
     if tools_file is None:
-        raise typer.BadParameter("give --jsonl FILE, or --tools TOOLS.json with a response on stdin")
+        raise typer.BadParameter(
+            "give --jsonl FILE, or --tools TOOLS.json with a response on stdin"
+        )
     try:
         tools = ToolRegistry.of(json.loads(tools_file.read_text(encoding="utf-8")))
     except (ValueError, ToolfixError) as exc:
         raise typer.BadParameter(f"cannot read tools from {tools_file}: {exc}") from exc
     text = sys.stdin.read()
-    raw: Any = text
+    payload: Any = text
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
             parsed = json.loads(stripped)
         except ValueError:
             parsed = None
-        if isinstance(parsed, dict) and ("content" in parsed or "tool_calls" in parsed or "choices" in parsed):
-            raw = parsed
-    fixed, us = asyncio.run(_repair_one(processor, raw, tools, llm, api_base))
+        if isinstance(parsed, dict) and (
+            "content" in parsed or "tool_calls" in parsed or "choices" in parsed
+        ):
+            payload = parsed
+    fixed, us = asyncio.run(_repair_one(processor, payload, tools, llm, api_base))
     row = result_line(None, fixed, llm_calls=_llm_calls_of(fixed), elapsed_us=us)
     out.write(json.dumps(row, ensure_ascii=False) + "\n")
 

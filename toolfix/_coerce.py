@@ -79,6 +79,8 @@ MAX_REPAIR_CHARS = 100_000
 """Longest string handed to json-repair."""
 MAX_NUMBER_CHARS = 400
 """Longest numeric string converted to a number."""
+MAX_RECORDS = 50
+"""Most repairs listed one by one; the rest are counted in one record per kind."""
 _MAX_REF_HOPS = 32
 _NUMBER_CHARS = frozenset("0123456789+-.eE")
 _NO_VALUE: Any = object()
@@ -186,7 +188,7 @@ def coerce_arguments(
                 if isinstance(val, str) and isinstance(sub, Mapping):
                     args[key] = walker.type_text(val, sub)
     out = walker.walk(args, schema, "", 0)
-    return CoerceResult(dict(out) if isinstance(out, dict) else args, tuple(walker.repairs))
+    return CoerceResult(dict(out) if isinstance(out, dict) else args, walker.records())
 
 
 def _render(value: Any) -> str:
@@ -211,6 +213,19 @@ def _types(schema: Mapping[str, Any]) -> set[str]:
     return names
 
 
+_ANNOTATIONS = frozenset(
+    {"type", "title", "description", "default", "examples", "deprecated", "$comment"}
+)
+
+
+def _is_type(value: Any, type_name: str) -> bool:
+    """JSON Schema's ``type`` check (an integral float is an integer; a bool is no number)."""
+    kind = _json_type(value)
+    if type_name == "number":
+        return kind in ("integer", "number")
+    return kind == type_name
+
+
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
@@ -228,7 +243,8 @@ def _json_type(value: Any) -> str:
 
 
 def _parse_number(text: str, integer: bool) -> Any:
-    """A finite int/float from a plain decimal literal, or ``_NO_VALUE``."""
+    """A finite int (integer literals, or integral values when ``integer``) or float, or
+    ``_NO_VALUE`` for anything but a plain decimal literal."""
     s = text.strip()
     if not s or len(s) > MAX_NUMBER_CHARS or not set(s) <= _NUMBER_CHARS:
         return _NO_VALUE
@@ -238,8 +254,9 @@ def _parse_number(text: str, integer: bool) -> Any:
         return _NO_VALUE
     if not dec.is_finite() or abs(dec.adjusted()) > MAX_NUMBER_CHARS:
         return _NO_VALUE
-    if dec == dec.to_integral_value():
-        return int(dec)
+    integral = dec == dec.to_integral_value()
+    if integral and (integer or not set(s) & {".", "e", "E"}):
+        return int(dec)  # "5" → 5 always; "5.0" and "1e3" → int only for integer
     if integer:
         return _NO_VALUE
     num = float(dec)
@@ -252,9 +269,9 @@ class _Walker:
     def __init__(self, root: Mapping[str, Any], drop_extra_keys: str) -> None:
         self.root = root
         self.drop_extra_keys = drop_extra_keys
-        self.repairs: list[RepairRecord] = []
+        self.repairs: list[tuple[FailureKind, str]] = []
         self._root_validator: Any = _FitValidator(root) if isinstance(root, Mapping) else None
-        self._validators: dict[int, Any] = {}
+        self._validators: dict[int, tuple[Any, Any]] = {}
 
     # ---- helpers ----------------------------------------------------------------------
 
@@ -264,10 +281,16 @@ class _Walker:
             return True
         if schema is False or self._root_validator is None:
             return False
-        validator = self._validators.get(id(schema))
-        if validator is None:
+        declared = schema.get("type")
+        if isinstance(declared, str) and schema.keys() <= _ANNOTATIONS:
+            return _is_type(value, declared)
+        cached = self._validators.get(id(schema))
+        if cached is not None and cached[0] is schema:
+            validator = cached[1]
+        else:
             validator = self._root_validator.evolve(schema=schema)
-            self._validators[id(schema)] = validator
+            # Keep the schema alive so that its id cannot be reused during this run.
+            self._validators[id(schema)] = (schema, validator)
         try:
             return bool(validator.is_valid(value))
         except Exception:  # recursive or unresolvable schema: treat as not fitting
@@ -300,9 +323,25 @@ class _Walker:
                 return None
         return node if isinstance(node, Mapping) else None
 
-    def record(self, kind: FailureKind, path: str, what: str) -> None:
+    def record(self, kind: FailureKind, path: str, what: str | Callable[[], str]) -> None:
+        """Note one repair; details past :data:`MAX_RECORDS` are not rendered (see ``records``)."""
+        if len(self.repairs) >= MAX_RECORDS:
+            self.repairs.append((kind, ""))
+            return
         where = f"{path!r}: " if path else ""
-        self.repairs.append(RepairRecord(kind=kind.value, detail=f"{where}{what}"))
+        self.repairs.append((kind, f"{where}{what if isinstance(what, str) else what()}"))
+
+    def records(self) -> tuple[RepairRecord, ...]:
+        """The repairs as records; those past :data:`MAX_RECORDS` summed up per kind."""
+        out = [RepairRecord(kind=k.value, detail=d) for k, d in self.repairs[:MAX_RECORDS]]
+        rest: dict[FailureKind, int] = {}
+        for kind, _ in self.repairs[MAX_RECORDS:]:
+            rest[kind] = rest.get(kind, 0) + 1
+        out.extend(
+            RepairRecord(kind=k.value, detail=f"{n} more {k.value} repairs not listed")
+            for k, n in rest.items()
+        )
+        return tuple(out)
 
     def trial(self, fn: Callable[[], Any], schema: Any) -> Any:
         """Run ``fn``; keep its result and repairs only when the result fits ``schema``."""
@@ -368,7 +407,7 @@ class _Walker:
         if "enum" in schema or "const" in schema:
             choices = schema["enum"] if "enum" in schema else [schema["const"]]
             if isinstance(choices, list):
-                fixed = self._enum(value, choices, schema, path)
+                fixed = self._enum(value, choices, path)
                 if fixed is not _NO_VALUE or not isinstance(value, dict | list):
                     # Only conversions that land on a member; else leave it to validation.
                     return value if fixed is _NO_VALUE else fixed
@@ -390,14 +429,18 @@ class _Walker:
             isinstance(value, list) and "array" in allowed
         ):
             return self._container(value, schema, path, depth)
-        if "array" in allowed and not isinstance(value, list) and not schema.get("prefixItems"):
+        declared = schema.get("type")
+        wants_array = declared == "array" or (isinstance(declared, list) and "array" in declared)
+        if wants_array and not isinstance(value, list) and not schema.get("prefixItems"):
             items = schema.get("items", True)
             mark = len(self.repairs)
             item = value if self.fits(value, items) else self.walk(value, items, path, depth + 1)
             if self.fits(item, items) and self.fits([item], schema):
                 del self.repairs[mark:]
                 self.record(
-                    FailureKind.TYPE_MISMATCH, path, f"{_render(value)} → [{_render(item)}] (array)"
+                    FailureKind.TYPE_MISMATCH,
+                    path,
+                    lambda: f"{_render(value)} → [{_render(item)}] (array)",
                 )
                 return [item]
             del self.repairs[mark:]
@@ -405,17 +448,22 @@ class _Walker:
 
     def _convert(self, old: Any, new: Any, type_name: str, path: str) -> Any:
         self.record(
-            FailureKind.TYPE_MISMATCH, path, f"{_render(old)} → {_render(new)} ({type_name})"
+            FailureKind.TYPE_MISMATCH,
+            path,
+            lambda: f"{_render(old)} → {_render(new)} ({type_name})",
         )
         return new
 
-    def _enum(self, value: Any, choices: list[Any], schema: Mapping[str, Any], path: str) -> Any:
+    def _enum(self, value: Any, choices: list[Any], path: str) -> Any:
         if isinstance(value, str):
             key = value.strip().casefold()
             same = [c for c in choices if isinstance(c, str) and c.strip().casefold() == key]
             if len(same) == 1 and same[0] != value:
+                choice = same[0]
                 self.record(
-                    FailureKind.ENUM_CASE, path, f"{_render(value)} → {_render(same[0])} (enum)"
+                    FailureKind.ENUM_CASE,
+                    path,
+                    lambda: f"{_render(value)} → {_render(choice)} (enum)",
                 )
                 return same[0]
             number = _parse_number(value, integer=False)

@@ -72,7 +72,7 @@ def _call_from_openai(tc: Mapping[str, Any], index: int) -> ToolCallPart:
 def response_from_openai(
     message: Mapping[str, Any],
     *,
-    id: str | None = None,  # noqa: A002
+    id: str | None = None,
     model: str | None = None,
     finish_reason: str | None = None,
     usage: Usage | None = None,
@@ -173,9 +173,7 @@ def response_to_openai(response: Response) -> dict[str, Any]:
         ]
     bad = response.invalid_tool_calls
     if bad:
-        msg["invalid_tool_calls"] = [
-            {"name": p.name, "raw": p.raw, "error": p.error} for p in bad
-        ]
+        msg["invalid_tool_calls"] = [{"name": p.name, "raw": p.raw, "error": p.error} for p in bad]
     return msg
 
 
@@ -226,9 +224,7 @@ def _text_of(m: Mapping[str, Any]) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(
-            str(c.get("text") or "") for c in content if isinstance(c, Mapping)
-        )
+        return "".join(str(c.get("text") or "") for c in content if isinstance(c, Mapping))
     return ""
 
 
@@ -252,7 +248,7 @@ def prompt_to_openai(prompt: Prompt) -> list[dict[str, Any]]:
 def response_from_anthropic(
     message: Mapping[str, Any] | Sequence[Mapping[str, Any]],
     *,
-    id: str | None = None,  # noqa: A002
+    id: str | None = None,
     model: str | None = None,
 ) -> Response:
     """An Anthropic Messages response (or just its ``content`` block list) as a Response.
@@ -262,7 +258,7 @@ def response_from_anthropic(
     """
     if isinstance(message, Mapping):
         blocks = message.get("content") or []
-        id = id or message.get("id")  # noqa: A001
+        id = id or message.get("id")
         model = model or message.get("model")
         stop = message.get("stop_reason")
         u = message.get("usage") or {}
@@ -284,9 +280,13 @@ def response_from_anthropic(
         if t == "text":
             parts.append(TextPart(text=str(b.get("text") or "")))
         elif t == "thinking":
-            parts.append(ReasoningPart(text=str(b.get("thinking") or ""), signature=b.get("signature")))
+            parts.append(
+                ReasoningPart(text=str(b.get("thinking") or ""), signature=b.get("signature"))
+            )
         elif t == "redacted_thinking":
-            parts.append(ReasoningPart(text="", redacted=True, provider_data={"data": b.get("data")}))
+            parts.append(
+                ReasoningPart(text="", redacted=True, provider_data={"data": b.get("data")})
+            )
         elif t in ("tool_use", "server_tool_use"):
             args = b.get("input")
             args_obj = args if isinstance(args, dict) else None

@@ -107,16 +107,14 @@ class Interpreter:
         if name_key != self.keys.name_keys[0]:
             repairs.append(_rec(K.KEY_ALIAS, f"read the tool name from {name_key!r}"))
         args_key = next((k for k in self.keys.argument_keys if k in obj and k != name_key), None)
-        call_id = next((str(obj[k]) for k in self.keys.id_keys if isinstance(obj.get(k), str | int)), None)
+        call_id = next(
+            (str(obj[k]) for k in self.keys.id_keys if isinstance(obj.get(k), str | int)), None
+        )
         if args_key is not None:
             if args_key not in (self.keys.argument_keys[0], canonical_args):
                 repairs.append(_rec(K.KEY_ALIAS, f"read the arguments from {args_key!r}"))
             return CallShape(name, obj[args_key], call_id, repairs, has_args_key=True)
-        rest = {
-            k: v
-            for k, v in obj.items()
-            if k not in (name_key, "type", *self.keys.id_keys)
-        }
+        rest = {k: v for k, v in obj.items() if k not in (name_key, "type", *self.keys.id_keys)}
         return CallShape(name, rest, call_id, repairs, has_args_key=False, flat=bool(rest))
 
     # ---- candidates -----------------------------------------------------------------------
@@ -125,10 +123,12 @@ class Interpreter:
         self, cand: Candidate, seed: str
     ) -> list[ToolCallPart | InvalidToolCallPart] | None:
         """Call parts for a candidate, or ``None`` when it is not a call (text stays text)."""
-        kinds = [k for k in cand.kinds]
+        kinds = list(cand.kinds)
         canonical = "parameters" if cand.format == "llama" else "arguments"
         if cand.payload is None:
-            shape = CallShape(cand.name, cand.arguments if cand.arguments is not None else {}, cand.id)
+            shape = CallShape(
+                cand.name, cand.arguments if cand.arguments is not None else {}, cand.id
+            )
             shape.has_args_key = True
             return [self.finish(shape, cand, kinds, seed, 0)]
         try:
@@ -154,18 +154,28 @@ class Interpreter:
                 values.extend(self._call_list(more.value))
                 extra.append(_rec(K.CONCATENATED, "split concatenated JSON objects"))
         shapes = [self.shape(v, canonical_args=canonical) for v in values]
-        if not cand.explicit:
-            # Bare JSON in prose: take it only when it is unmistakably call-shaped.
-            if not shapes or any(s is None or not self._call_shaped(s) for s in shapes):
-                return None
+        if not cand.explicit and (
+            not shapes or any(s is None or not self._call_shaped(s) for s in shapes)
+        ):
+            return None  # bare JSON in prose that is not unmistakably call-shaped
         if not shapes:
-            return [self._invalid(cand.raw, "no tool call in the markup", K.INVALID_JSON, None, kinds, seed, 0)]
+            return [
+                self._invalid(
+                    cand.raw, "no tool call in the markup", K.INVALID_JSON, None, kinds, seed, 0
+                )
+            ]
         out: list[ToolCallPart | InvalidToolCallPart] = []
         for i, s in enumerate(shapes):
             if s is None:
                 out.append(
                     self._invalid(
-                        cand.raw, "the call object has no tool name", K.KEY_ALIAS, None, kinds, seed, i
+                        cand.raw,
+                        "the call object has no tool name",
+                        K.KEY_ALIAS,
+                        None,
+                        kinds,
+                        seed,
+                        i,
                     )
                 )
                 continue
@@ -245,17 +255,28 @@ class Interpreter:
                 try:
                     parsed = parse_lenient(args, self.config.limits)
                 except (LimitExceededError, MalformedToolCallError) as exc:
-                    kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
+                    kind = (
+                        K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
+                    )
                     return self._invalid(
-                        raw or args, f"arguments are not JSON: {exc}", kind, tool.name, [], seed,
-                        index, repairs=repairs, call_id=call_id,
+                        raw or args,
+                        f"arguments are not JSON: {exc}",
+                        kind,
+                        tool.name,
+                        [],
+                        seed,
+                        index,
+                        repairs=repairs,
+                        call_id=call_id,
                     )
                 if cand is not None and cand.payload is None and not cand.string_values:
                     # name given by markup, arguments as JSON text: not double encoding
                     if parsed.repaired:
                         repairs.append(_rec(K.INVALID_JSON, parsed.note))
                 else:
-                    repairs.append(_rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON string"))
+                    repairs.append(
+                        _rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON string")
+                    )
                     if parsed.repaired:
                         repairs.append(_rec(K.INVALID_JSON, parsed.note))
                 args = parsed.value
@@ -270,15 +291,29 @@ class Interpreter:
             return self._invalid(
                 raw or canonical_json(_jsonable(args)),
                 f"arguments must be a JSON object, got {type(args).__name__}",
-                K.TYPE_MISMATCH, tool.name, [], seed, index, repairs=repairs, call_id=call_id,
+                K.TYPE_MISMATCH,
+                tool.name,
+                [],
+                seed,
+                index,
+                repairs=repairs,
+                call_id=call_id,
             )
         args = dict(args)
         if truncated:
             repairs.append(_rec(K.TRUNCATED, "the call text ended before the call closed"))
             args = _drop_incomplete_tail(args, raw)
-        return self.validate(tool, args, repairs, raw, seed, index, call_id,
-                             string_values=cand.string_values if cand else False,
-                             truncated=truncated)
+        return self.validate(
+            tool,
+            args,
+            repairs,
+            raw,
+            seed,
+            index,
+            call_id,
+            string_values=cand.string_values if cand else False,
+            truncated=truncated,
+        )
 
     def validate(
         self,
@@ -307,8 +342,10 @@ class Interpreter:
             issues = tool.validate_arguments(args)
             if issues:
                 missing = any(i.keyword == "required" for i in issues)
-                kind = K.TRUNCATED if truncated and missing else (
-                    K.MISSING_REQUIRED if missing else K.TYPE_MISMATCH
+                kind = (
+                    K.TRUNCATED
+                    if truncated and missing
+                    else (K.MISSING_REQUIRED if missing else K.TYPE_MISMATCH)
                 )
                 return self._invalid(
                     raw or canonical_json({"name": tool.name, "arguments": _jsonable(args)}),
@@ -377,17 +414,18 @@ def _drop_incomplete_tail(args: dict[str, Any], raw: str) -> dict[str, Any]:
     if not args:
         return args
     tail = raw.rstrip()
-    for closer in ("</parameter>", "</arg_value>", ")", "]", "}", ","):
-        if tail.endswith(closer) and closer not in (")", "]", "}"):
-            return args
+    if tail.endswith((",", "</parameter>", "</arg_value>")):
+        return args
     keys = list(args)
     last = args[keys[-1]]
     if isinstance(last, dict | list) and tail.endswith(("}", "]")):
         return args
     if isinstance(last, str) and tail.endswith(json.dumps(last, ensure_ascii=False)):
         return args
-    if isinstance(last, bool | type(None)) and tail.endswith(("true", "false", "null", "True", "False", "None")) and (
-        tail.endswith(json.dumps(last)) or tail.endswith(repr(last))
+    if (
+        isinstance(last, bool | type(None))
+        and tail.endswith(("true", "false", "null", "True", "False", "None"))
+        and (tail.endswith(json.dumps(last)) or tail.endswith(repr(last)))
     ):
         return args
     if tail.endswith(("}", "]")) and not isinstance(last, dict | list):

@@ -127,7 +127,9 @@ def _to_dict(result: Any) -> dict[str, Any]:
     raise ProviderBadResponseError(f"unexpected litellm result of type {type(result).__name__}")
 
 
-def responses_from_completion(data: Mapping[str, Any], *, model: str | None = None) -> list[Response]:
+def responses_from_completion(
+    data: Mapping[str, Any], *, model: str | None = None
+) -> list[Response]:
     """Every choice of an OpenAI-shaped chat completion as a :class:`~toolfix.Response`.
 
     Token usage is that of the whole completion; it is put on the first response only.
@@ -160,7 +162,9 @@ def responses_from_completion(data: Mapping[str, Any], *, model: str | None = No
 
 def map_litellm_error(litellm: ModuleType, exc: Exception, model: str) -> ExecutorError | None:
     """The typed toolfix error for a litellm exception (``None`` when it is not one)."""
-    provider = getattr(exc, "llm_provider", None) or (model.split("/", 1)[0] if "/" in model else None)
+    provider = getattr(exc, "llm_provider", None) or (
+        model.split("/", 1)[0] if "/" in model else None
+    )
     status = getattr(exc, "status_code", None)
     status_code = status if isinstance(status, int) else None
     message = str(getattr(exc, "message", None) or exc)

@@ -96,7 +96,9 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 parts, recs = self._fix_text(part, interp, f"{seed}:{idx}")
                 if len(parts) != 1 or parts[0] is not part:
                     changed = True
-                    found_in_text.extend(p for p in parts if isinstance(p, ToolCallPart | InvalidToolCallPart))
+                    found_in_text.extend(
+                        p for p in parts if isinstance(p, ToolCallPart | InvalidToolCallPart)
+                    )
                 new_parts.extend(parts)
                 extra_repairs.extend(recs)
             else:
@@ -163,7 +165,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                     provider_data=part.provider_data,
                 )
             shape.repairs.insert(
-                0, RepairRecord(kind=K.WRAPPER, detail="read the call object from the arguments string")
+                0,
+                RepairRecord(
+                    kind=K.WRAPPER, detail="read the call object from the arguments string"
+                ),
             )
             result = interp.finish(shape, None, [], seed, 0)
         elif part.arguments is not None:
@@ -191,7 +196,8 @@ class ManualToolCallFixProcessor(ResponseProcessor):
             return [part], [
                 RepairRecord(
                     kind=K.LIMIT_EXCEEDED,
-                    detail=f"text of {len(text)} chars not scanned (max_input_chars={limits.max_input_chars})",
+                    detail=f"text of {len(text)} chars not scanned "
+                    f"(max_input_chars={limits.max_input_chars})",
                 )
             ]
         reasoning, content = split_reasoning(text)
@@ -199,7 +205,11 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         recs: list[RepairRecord] = []
         if reasoning is not None:
             out.append(ReasoningPart(text=reasoning))
-            recs.append(RepairRecord(kind=K.IN_REASONING, detail="moved <think> reasoning out of the content"))
+            recs.append(
+                RepairRecord(
+                    kind=K.IN_REASONING, detail="moved <think> reasoning out of the content"
+                )
+            )
         calls, remaining = self._scan(content, interp, f"{seed}:{derive_id(text)}")
         if reasoning is None and not calls:
             return [part], []
@@ -271,7 +281,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                     c.model_copy(
                         update={
                             "repairs": (
-                                RepairRecord(kind=K.IN_REASONING, detail="promoted a call found only in the reasoning"),
+                                RepairRecord(
+                                    kind=K.IN_REASONING,
+                                    detail="promoted a call found only in the reasoning",
+                                ),
                                 *c.repairs,
                             )
                         }

@@ -152,7 +152,7 @@ class ToolCallPart(_Frozen):
         name: str,
         arguments: dict[str, Any] | None = None,
         *,
-        id: str,  # noqa: A002
+        id: str,
         repairs: Iterable[RepairRecord] = (),
     ) -> ToolCallPart:
         """A call from structured arguments; ``arguments_raw`` is their compact JSON."""
@@ -301,7 +301,7 @@ class Response(_Frozen):
     usage: Usage | None = None
     provider_data: dict[str, Any] | None = None
     repairs: tuple[RepairRecord, ...] = ()
-    """Response-level repairs (reasoning moved, LLM fixer cost); call-level ones sit on the calls."""
+    """Response-level repairs (reasoning moved, LLM cost); call-level ones sit on the calls."""
 
     @classmethod
     def text_only(cls, text: str, **kwargs: Any) -> Response:

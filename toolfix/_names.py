@@ -78,28 +78,33 @@ def normalise_name(name: str) -> str:
 def edit_distance(a: str, b: str, bound: int) -> int:
     """Optimal-string-alignment distance of ``a`` and ``b`` (``bound + 1`` when over ``bound``).
 
-    O(len(a) * len(b)) time, with an early exit once every cell of a row is over ``bound``.
+    Only the diagonal band ``|i - j| <= bound`` is computed (cells outside it are over
+    ``bound`` anyway), with an early exit once a whole row is over ``bound``: at most
+    O(len(a) * (2 * bound + 1)) steps.
     """
     if abs(len(a) - len(b)) > bound:
         return bound + 1
     if a == b:
         return 0
+    big = bound + 1
+    m = len(b)
     prev2: list[int] = []
-    prev = list(range(len(b) + 1))
+    prev = [min(j, big) for j in range(m + 1)]
     for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        row_min = i
-        for j in range(1, len(b) + 1):
+        cur = [big] * (m + 1)
+        cur[0] = min(i, big)
+        row_min = cur[0]
+        for j in range(max(1, i - bound), min(m, i + bound) + 1):
             cost = 0 if a[i - 1] == b[j - 1] else 1
             best = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
                 best = min(best, prev2[j - 2] + 1)
-            cur[j] = best
-            row_min = min(row_min, best)
+            cur[j] = min(best, big)
+            row_min = min(row_min, cur[j])
         if row_min > bound:
-            return bound + 1
+            return big
         prev2, prev = prev, cur
-    return min(prev[len(b)], bound + 1)
+    return prev[m]
 
 
 def _allowed(registry_norm: str, max_distance: int, max_ratio: float) -> int:
@@ -145,7 +150,7 @@ def resolve_name(
 
     # Distances to every registry name, for the candidate list (names are short); far
     # names stop early at ``bound + 1`` and keep registry order among themselves.
-    bound = max(max_distance, 3, len(norm) // 2)
+    bound = max(max_distance, 3, len(norm) // 3)
     scored = sorted(
         ((edit_distance(norm, n_norm, bound), i, n) for i, (n, n_norm) in enumerate(comparable)),
     )

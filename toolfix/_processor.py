@@ -17,7 +17,7 @@ from ._sync import run_sync
 from ._tools import ToolDescriptor, ToolRegistry
 
 if TYPE_CHECKING:
-    from ._executor import PromptExecutor, ProcessingExecutor
+    from ._executor import ProcessingExecutor, PromptExecutor
 
 __all__ = ["ChainProcessor", "IdentityProcessor", "ResponseProcessor", "ToolsLike"]
 

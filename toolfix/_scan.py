@@ -118,7 +118,8 @@ class MarkerFinder:
     Looking for the earliest of several closers with plain ``str.find`` from every
     opener rescans the same tail again and again (quadratic on adversarial input).
     The cached position of each marker is only searched again once the scan has
-    passed it, so the total work stays linear in ``len(text)`` per marker.
+    passed it, so the total work stays linear in ``len(text)`` per marker. For a
+    given marker, the positions asked for must not decrease.
     """
 
     __slots__ = ("_cache", "_text")

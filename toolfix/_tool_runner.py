@@ -239,10 +239,13 @@ async def run_call(
     if isinstance(prepared, ToolRun):
         return prepared
     start = time.perf_counter()
+    deadline = asyncio.timeout(timeout)
     try:
-        async with asyncio.timeout(timeout):
+        async with deadline:
             value, duration = await invoke(prepared)
-    except TimeoutError:
+    except TimeoutError as exc:
+        if not deadline.expired():  # the tool itself raised TimeoutError
+            return _exception_run(prepared, exc, time.perf_counter() - start)
         return error_run(
             call.id,
             call.name,
@@ -251,12 +254,17 @@ async def run_call(
             arguments=prepared.json_arguments,
         ).model_copy(update={"duration_s": time.perf_counter() - start})
     except Exception as exc:
-        return error_run(
-            call.id,
-            call.name,
-            exception_content(call.name, type(exc).__name__, str(exc)),
-            "exception",
-            arguments=prepared.json_arguments,
-            exception_type=type(exc).__name__,
-        ).model_copy(update={"duration_s": time.perf_counter() - start})
+        return _exception_run(prepared, exc, time.perf_counter() - start)
     return success_run(prepared, value, duration)
+
+
+def _exception_run(prepared: PreparedCall, exc: BaseException, duration_s: float) -> ToolRun:
+    call = prepared.call
+    return error_run(
+        call.id,
+        call.name,
+        exception_content(call.name, type(exc).__name__, str(exc)),
+        "exception",
+        arguments=prepared.json_arguments,
+        exception_type=type(exc).__name__,
+    ).model_copy(update={"duration_s": duration_s})

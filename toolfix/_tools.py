@@ -48,7 +48,9 @@ def _capped_pattern(
         yield ValidationError(f"schema pattern {pattern!r} is not a valid regex: {exc}")
 
 
-_Validator = jsonschema.validators.extend(Draft202012Validator, {"pattern": _capped_pattern})
+_Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"pattern": _capped_pattern}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,9 @@ class ToolDescriptor:
         """All schema violations, most specific first; empty when valid."""
         errors = sorted(self._validator.iter_errors(arguments), key=lambda e: list(e.path))
         return [
-            ArgumentIssue(path=e.json_path if e.path else "", keyword=str(e.validator), message=e.message)
+            ArgumentIssue(
+                path=e.json_path if e.path else "", keyword=str(e.validator), message=e.message
+            )
             for e in errors
         ]
 
@@ -120,7 +124,9 @@ class ToolDescriptor:
     # ---- conversions ------------------------------------------------------------------
 
     @classmethod
-    def from_openai(cls, tool: Mapping[str, Any], handler: ToolHandler | None = None) -> ToolDescriptor:
+    def from_openai(
+        cls, tool: Mapping[str, Any], handler: ToolHandler | None = None
+    ) -> ToolDescriptor:
         """From ``{"type": "function", "function": {...}}`` or the bare function object."""
         fn = tool.get("function", tool) if tool.get("type", "function") == "function" else tool
         if not isinstance(fn, Mapping) or "name" not in fn:
@@ -134,7 +140,9 @@ class ToolDescriptor:
         )
 
     @classmethod
-    def from_anthropic(cls, tool: Mapping[str, Any], handler: ToolHandler | None = None) -> ToolDescriptor:
+    def from_anthropic(
+        cls, tool: Mapping[str, Any], handler: ToolHandler | None = None
+    ) -> ToolDescriptor:
         """From ``{"name", "description", "input_schema"}``."""
         if "name" not in tool:
             raise ToolDefinitionError(f"not an Anthropic tool definition: {dict(tool)!r}"[:300])
@@ -159,7 +167,9 @@ class ToolDescriptor:
         return cls(
             name=str(tool["name"]),
             description=str(tool.get("description") or ""),
-            parameters=tool.get("inputSchema") or tool.get("input_schema") or dict(EMPTY_OBJECT_SCHEMA),
+            parameters=tool.get("inputSchema")
+            or tool.get("input_schema")
+            or dict(EMPTY_OBJECT_SCHEMA),
             handler=handler,
         )
 
@@ -188,9 +198,7 @@ class ToolDescriptor:
             annotation = hints.get(pname, Any)
             default = ... if param.default is param.empty else param.default
             fields[pname] = (annotation, Field(default, description=param_docs.get(pname)))
-        model = create_model(  # type: ignore[call-overload]
-            f"{tool_name}_args", __config__=ConfigDict(extra="forbid"), **fields
-        )
+        model = create_model(f"{tool_name}_args", __config__=ConfigDict(extra="forbid"), **fields)
         schema = model.model_json_schema()
         schema.pop("title", None)
         for prop in schema.get("properties", {}).values():
@@ -214,7 +222,11 @@ class ToolDescriptor:
         }
 
     def to_anthropic(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "input_schema": dict(self.parameters)}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "input_schema": dict(self.parameters),
+        }
 
 
 def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
@@ -226,10 +238,23 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
     current: str | None = None
     for line in lines:
         stripped = line.strip()
-        if stripped.rstrip(":").lower() in {"args", "arguments", "parameters", "params"} and stripped.endswith(":"):
+        if stripped.rstrip(":").lower() in {
+            "args",
+            "arguments",
+            "parameters",
+            "params",
+        } and stripped.endswith(":"):
             section, current = "args", None
             continue
-        if stripped.endswith(":") and stripped[:-1].lower() in {"returns", "raises", "yields", "examples", "example", "note", "notes"}:
+        if stripped.endswith(":") and stripped[:-1].lower() in {
+            "returns",
+            "raises",
+            "yields",
+            "examples",
+            "example",
+            "note",
+            "notes",
+        }:
             section, current = "other", None
             continue
         if section is None:
@@ -237,8 +262,13 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
         elif section == "args" and stripped:
             head, sep, rest = stripped.partition(":")
             pname = head.split("(")[0].strip()
-            if sep and pname.isidentifier() and line[: len(line) - len(line.lstrip())] != "" and (
-                current is None or len(line) - len(line.lstrip()) <= _indent_of(lines, current)
+            if (
+                sep
+                and pname.isidentifier()
+                and line[: len(line) - len(line.lstrip())] != ""
+                and (
+                    current is None or len(line) - len(line.lstrip()) <= _indent_of(lines, current)
+                )
             ):
                 current = pname
                 params[pname] = rest.strip()
@@ -292,11 +322,15 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
 
     def with_tools(self, *tools: ToolDescriptor | ToolHandler) -> ToolRegistry:
         """A new registry with more tools (descriptors or typed functions)."""
-        extra = [t if isinstance(t, ToolDescriptor) else ToolDescriptor.from_function(t) for t in tools]
+        extra = [
+            t if isinstance(t, ToolDescriptor) else ToolDescriptor.from_function(t) for t in tools
+        ]
         return ToolRegistry([*self._tools.values(), *extra])
 
     @classmethod
-    def of(cls, tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler] | None) -> ToolRegistry:
+    def of(
+        cls, tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler] | None
+    ) -> ToolRegistry:
         """Coerce whatever a user passes (registry, descriptors, OpenAI dicts, functions)."""
         if tools is None:
             return cls()

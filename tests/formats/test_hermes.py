@@ -38,7 +38,8 @@ def test_verbatim_qwen_template_call() -> None:
     assert (c.start, c.end) == (0, len(text))
     assert c.payload == '{"name": "get_current_temperature", "arguments": {"city": "Paris"}}'
     assert c.kinds == KINDS
-    assert c.explicit and not c.truncated
+    assert c.explicit
+    assert not c.truncated
     assert c.format == "hermes"
 
 
@@ -65,7 +66,10 @@ def test_nested_json_and_tag_text_in_strings() -> None:
 
 
 def test_list_body() -> None:
-    body = '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "search", "arguments": {"q": "x"}}]'
+    body = (
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+        '{"name": "search", "arguments": {"q": "x"}}]'
+    )
     text = f"<tool_call>\n{body}\n</tool_call>"
     cands = FMT.extract(text, CTX)
     assert [c.payload for c in cands] == [body]
@@ -125,6 +129,13 @@ def test_pythonic_body() -> None:
     assert cands[0].name == "get_weather"
     assert cands[0].arguments == {"city": "Paris", "days": 3}
     assert cands[0].kinds == (*KINDS, "pythonic")
+    assert cands[0].error is None
+    bad = FMT.extract("<tool_call>get_weather(**{'city': 'Paris'})</tool_call>", CTX)
+    assert [(c.name, c.arguments) for c in bad] == [
+        ("get_weather", "get_weather(**{'city': 'Paris'})")
+    ]
+    assert bad[0].error is not None
+    assert "whitelist" in bad[0].error
 
 
 def test_qwen3_coder_body_left_to_qwen_xml() -> None:
@@ -137,7 +148,10 @@ def test_qwen3_coder_body_left_to_qwen_xml() -> None:
 
 
 def test_glm_body_left_alone() -> None:
-    text = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>"
+    text = (
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n"
+        "<arg_value>Paris</arg_value>\n</tool_call>"
+    )
     assert FMT.extract(text, CTX) == []
 
 
@@ -165,3 +179,23 @@ def test_linear_on_repeated_markers() -> None:
 def test_deep_nesting_raises() -> None:
     with pytest.raises(NestingTooDeepError):
         FMT.extract("<tool_call>" + "[" * 100_000, CTX)
+
+
+def test_closed_tag_around_unbalanced_json_is_not_truncated() -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}</tool_call>'
+    cands = FMT.extract(text, CTX)
+    assert len(cands) == 1
+    assert cands[0].payload == '{"name": "get_weather", "arguments": {"city": "Paris"}'
+    assert not cands[0].truncated
+    assert cands[0].kinds == KINDS
+    assert (cands[0].start, cands[0].end) == (0, len(text))
+
+
+def test_closed_tag_around_garbage_is_reported() -> None:
+    text = "Hi <tool_call>this is garbage !!! ###</tool_call>"
+    cands = FMT.extract(text, CTX)
+    assert [(c.payload, c.name, c.truncated) for c in cands] == [
+        ("this is garbage !!! ###", None, False)
+    ]
+    assert remaining(text, cands) == "Hi "
+    assert [c.payload for c in FMT.extract("<tool_call>!!! 42</tool_call>", CTX)] == ["!!! 42"]

@@ -49,9 +49,13 @@ def test_verbatim_ollama_qwen25_coder_content() -> None:
 
 def test_verbatim_hermes_ui_prose_after() -> None:
     # https://github.com/pyrate-llama/hermes-ui/issues/6 (vLLM + Qwen2.5-7B-AWQ)
-    text = '{"name": "terminal", "arguments": {"command": "free -m"}}\nI will execute this command...'
+    text = (
+        '{"name": "terminal", "arguments": {"command": "free -m"}}\nI will execute this command...'
+    )
     cands = FMT.extract(text, CTX)
-    assert [c.payload for c in cands] == ['{"name": "terminal", "arguments": {"command": "free -m"}}']
+    assert [c.payload for c in cands] == [
+        '{"name": "terminal", "arguments": {"command": "free -m"}}'
+    ]
     assert remaining(text, cands) == "\nI will execute this command..."
 
 
@@ -82,7 +86,10 @@ def test_fence_languages(lang: str) -> None:
 
 
 def test_other_language_fence_is_not_scanned() -> None:
-    text = f'```python\nconfig = {{"name": "x", "arguments": {{}}}}\n```\nand ```tool_code\n{CALL}\n```'
+    text = (
+        f'```python\nconfig = {{"name": "x", "arguments": {{}}}}\n```\n'
+        f"and ```tool_code\n{CALL}\n```"
+    )
     assert FMT.extract(text, CTX) == []
 
 
@@ -118,7 +125,10 @@ def test_truncated_bare_object_runs_to_end() -> None:
 
 
 def test_list_of_calls() -> None:
-    lst = '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "search", "arguments": {}}]'
+    lst = (
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}}, '
+        '{"name": "search", "arguments": {}}]'
+    )
     text = f"Two calls: {lst} ok"
     cands = FMT.extract(text, CTX)
     assert [c.payload for c in cands] == [lst]
@@ -154,7 +164,10 @@ def test_concatenated_inside_fence() -> None:
 
 
 def test_nested_json_and_braces_in_strings() -> None:
-    call = '{"name": "run", "arguments": {"code": "if (x) { y(\\"}\\") }", "opts": {"a": [1, {"b": 2}]}}}'
+    call = (
+        '{"name": "run", "arguments": {"code": "if (x) { y(\\"}\\") }", '
+        '"opts": {"a": [1, {"b": 2}]}}}'
+    )
     text = f"run: {call} end"
     cands = FMT.extract(text, CTX)
     assert [c.payload for c in cands] == [call]
@@ -176,7 +189,7 @@ def test_single_quotes_and_unquoted_keys_are_candidates() -> None:
         r"In LaTeX write $\frac{x}{y}$ and \textbf{bold}; sets like {1, 2, 3}.",
         "An empty dict {} and a template {{ name }} and a set {x}.",
         "Arrays [1, 2, 3] and [a, b] and a link [here](http://x).",
-        "```bash\necho '{\"name\": \"x\"}'\n```",
+        '```bash\necho \'{"name": "x"}\'\n```',
     ],
 )
 def test_negatives(text: str) -> None:
@@ -196,7 +209,7 @@ def test_linear_on_huge_inputs() -> None:
     assert FMT.extract("[" * 1_000_000, CTX) == []
     assert FMT.extract("{ " * 500_000, CTX) == []
     assert FMT.extract("{x} " * 250_000, CTX) == []
-    many = ('{"a": 1} prose ' * 50_000)
+    many = '{"a": 1} prose ' * 50_000
     assert len(FMT.extract(many, CTX)) == 50_000
 
 
@@ -205,3 +218,27 @@ def test_deep_nesting_raises() -> None:
         FMT.extract('{"a": ' * 100_000, CTX)
     with pytest.raises(NestingTooDeepError):
         FMT.extract("[{" + '"a": [' * 100_000, CTX)
+
+
+def test_one_line_fence() -> None:
+    text = f"Call: ```json {CALL}``` ok"
+    cands = FMT.extract(text, CTX)
+    assert [c.payload for c in cands] == [CALL]
+    assert remaining(text, cands) == "Call:  ok"
+
+
+def test_tilde_free_inline_backticks_are_prose() -> None:
+    text = f"Send `{CALL}` to the API."
+    cands = FMT.extract(text, CTX)
+    assert [c.payload for c in cands] == [CALL]
+    assert cands[0].kinds == ("call_in_content",)
+
+
+def test_closed_fence_with_unbalanced_json_is_not_truncated() -> None:
+    text = '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}\n```\nok'
+    cands = FMT.extract(text, CTX)
+    assert len(cands) == 1
+    assert cands[0].payload == '{"name": "get_weather", "arguments": {"city": "Paris"}\n'
+    assert cands[0].kinds == ("call_in_content", "code_fence")
+    assert not cands[0].truncated
+    assert remaining(text, cands) == "\nok"

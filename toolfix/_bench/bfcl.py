@@ -116,7 +116,7 @@ class LoadReport:
 def bfcl_data_dir() -> Path:
     """The ``bfcl_eval/data`` directory of the installed ``bfcl-eval`` package."""
     try:
-        import bfcl_eval  # type: ignore[import-untyped]  # noqa: PLC0415
+        import bfcl_eval  # type: ignore[import-untyped]
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise RuntimeError(
             "the BFCL data comes from the bfcl-eval package: pip install --no-deps bfcl-eval"
@@ -206,9 +206,7 @@ def _question_text(question: Any) -> str:
         return ""
 
 
-def _map_entry(
-    entry: dict[str, Any], answer: dict[str, Any] | None, set_name: str
-) -> BfclCase:
+def _map_entry(entry: dict[str, Any], answer: dict[str, Any] | None, set_name: str) -> BfclCase:
     tools = [map_tool(f) for f in entry["function"]]
     names = [t["function"]["name"] for t in tools]
     if len(set(names)) != len(names):
@@ -219,7 +217,7 @@ def _map_entry(
         for item in answer["ground_truth"]:
             if not isinstance(item, dict) or len(item) != 1:
                 raise UnmappableError("ground truth item is not one call")
-            (fname, options), = item.items()
+            ((fname, options),) = item.items()
             name = tool_name(fname)
             if name not in schemas:
                 raise UnmappableError(f"ground truth names unknown tool {name!r}")
@@ -250,9 +248,7 @@ def load_bfcl(
     for set_name in sets:
         entries = _read_jsonl(root / f"BFCL_v4_{set_name}.json")
         answer_path = root / "possible_answer" / f"BFCL_v4_{set_name}.json"
-        answers = (
-            {a["id"]: a for a in _read_jsonl(answer_path)} if answer_path.exists() else None
-        )
+        answers = {a["id"]: a for a in _read_jsonl(answer_path)} if answer_path.exists() else None
         for entry in entries:
             report.read[set_name] += 1
             answer = None
@@ -264,8 +260,10 @@ def load_bfcl(
             try:
                 cases.append(_map_entry(entry, answer, set_name))
             except (UnmappableError, jsonschema.SchemaError, KeyError, TypeError) as exc:
-                reason = str(exc).split(":")[0] if isinstance(exc, UnmappableError) else (
-                    type(exc).__name__
+                reason = (
+                    str(exc).split(":")[0]
+                    if isinstance(exc, UnmappableError)
+                    else (type(exc).__name__)
                 )
                 report.skip(str(entry["id"]), reason)
     return cases, report

@@ -183,7 +183,7 @@ def load_corpus(path: str | Path) -> LoadedCorpus:
 def dump_line(case: dict[str, Any] | CorpusCase) -> str:
     """A case as one JSON line (no trailing newline); ``None`` fields are left out."""
     data = case.model_dump(exclude_none=True) if isinstance(case, CorpusCase) else case
-    return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def dump_lines(cases: Iterable[dict[str, Any] | CorpusCase]) -> str:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bfcl import BfclCase, LoadReport, load_bfcl
+from .bfcl import BFCL_SETS, BfclCase, LoadReport, load_bfcl
 from .corpus import dump_line
 from .mutate import CATALOGUE, Draft, Mutation, compatible, edit_distance, norm_name
 from .render import FORMATS, EmitCall, render
@@ -47,8 +47,7 @@ _PLAIN_ANSWERS: tuple[str, ...] = (
     "That question is outside what my tools cover. Here is an example of the data format I "
     'usually return:\n```json\n{{"status": "ok", "items": []}}\n```\nbut it does not apply here.',
     "I could call {tool}, but it needs {param}, which has nothing to do with your question.",
-    "No tool call is needed. In a template you would write {{name}} and {{date}} as "
-    "placeholders.",
+    "No tool call is needed. In a template you would write {{name}} and {{date}} as placeholders.",
     "Good question! The answer depends on details I don't have. A typical result looks like "
     '{{"value": 42, "unit": "cm"}}.',
     "None of the functions fit. In Python you might write `result = compute(x=1)` yourself.",
@@ -92,7 +91,7 @@ def _call_json(name: str, args: dict[str, Any]) -> str:
 
 class _Generator:
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # noqa: S311 - reproducible test data, not crypto
         self.format_use: Counter[str] = Counter()
         self.mutation_use: Counter[str] = Counter()
         self.stats: Counter[str] = Counter()
@@ -151,7 +150,10 @@ class _Generator:
         if len(base.calls) > 1:
             draft.add_tag("parallel")
         response = render(
-            fmt, draft.calls, draft.style, variant=self.rng.randrange(60),
+            fmt,
+            draft.calls,
+            draft.style,
+            variant=self.rng.randrange(60),
             concatenated=draft.concatenated,
         )
         if draft.reasoning_mode is not None:
@@ -182,7 +184,9 @@ class _Generator:
 
     def intent_only(self, base: BfclCase) -> dict[str, Any]:
         name, args = base.calls[0]
-        described = ", ".join(f"{k} set to {json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
+        described = ", ".join(
+            f"{k} set to {json.dumps(v, ensure_ascii=False)}" for k, v in args.items()
+        )
         text = f"Let me use {name} for this" + (f", with {described}." if described else ".")
         self.stats["intent_only"] += 1
         return {
@@ -197,11 +201,17 @@ class _Generator:
 
     def reasoning_only(self, base: BfclCase) -> dict[str, Any]:
         name, args = base.calls[0]
-        thought = f"Maybe I should call {name}: {_call_json(name, args)}. But the request is ambiguous."
+        thought = (
+            f"Maybe I should call {name}: {_call_json(name, args)}. But the request is ambiguous."
+        )
         answer = "Before I run anything, could you confirm the details of your request?"
+        response: dict[str, Any]
         if self.rng.random() < 0.5:
-            response = {"content": f"<think>\n{thought}\n</think>\n\n{answer}", "tool_calls": [],
-                        "reasoning_content": None}
+            response = {
+                "content": f"<think>\n{thought}\n</think>\n\n{answer}",
+                "tool_calls": [],
+                "reasoning_content": None,
+            }
         else:
             response = {"content": answer, "tool_calls": [], "reasoning_content": thought}
         self.stats["negative"] += 1
@@ -254,8 +264,11 @@ class _Generator:
             fmts.append("pythonic")
         fmt = self._least_used(fmts, self.format_use)
         args_key = "parameters" if fmt == "llama" else "arguments"
-        response = render(fmt, [EmitCall(name, copy.deepcopy(args), args_key=args_key)],
-                          variant=self.rng.randrange(60))
+        response = render(
+            fmt,
+            [EmitCall(name, copy.deepcopy(args), args_key=args_key)],
+            variant=self.rng.randrange(60),
+        )
         source_format, placement = FORMATS[fmt]
         self.stats["expected_error"] += 1
         return {
@@ -273,10 +286,13 @@ class _Generator:
 
 
 def generate(
-    seed: int = 0, max_cases: int | None = None, data_dir: Path | None = None
+    seed: int = 0,
+    max_cases: int | None = None,
+    data_dir: Path | None = None,
+    sets: tuple[str, ...] = BFCL_SETS,
 ) -> GenerateResult:
     """Generate the corpus lines (dicts in the corpus line format), reproducibly."""
-    bases, report = load_bfcl(data_dir=data_dir)
+    bases, report = load_bfcl(sets, data_dir=data_dir)
     gen = _Generator(seed)
     pool = [c for b in bases for c in b.calls]
     lines: list[dict[str, Any]] = []
@@ -296,7 +312,8 @@ def generate(
     gen.stats["bases"] = len(bases)
     gen.stats["positive_bases"] = len(positives)
     if max_cases is not None and max_cases < len(lines):
-        keep = sorted(random.Random(seed + 1).sample(range(len(lines)), max_cases))
+        sampler = random.Random(seed + 1)  # noqa: S311 - reproducible sample, not crypto
+        keep = sorted(sampler.sample(range(len(lines)), max_cases))
         lines = [lines[k] for k in keep]
     return GenerateResult(lines=lines, load_report=report, stats=gen.stats)
 

@@ -23,9 +23,7 @@ __all__ = ["CATALOGUE", "Draft", "Mutation", "edit_distance", "norm_name"]
 
 _CONTENT_OBJECT = frozenset({"json_bare", "json_fence", "json_prose", "hermes", "mistral"})
 _UNTYPED = frozenset({"qwen_xml", "glm"})
-_ALL = frozenset(
-    {*JSON_FORMATS, "pythonic", "qwen_xml", "glm"}
-)
+_ALL = frozenset({*JSON_FORMATS, "pythonic", "qwen_xml", "glm"})
 
 
 @dataclass
@@ -113,12 +111,21 @@ def _has_literal(draft: Draft) -> bool:
     return any(v is None or isinstance(v, bool) for c in draft.calls for v in _walk(c.args))
 
 
+def _free_text(prop: Any) -> bool:
+    """A string property without enum/pattern/format: a newline in it stays valid."""
+    return (
+        isinstance(prop, dict)
+        and prop.get("type") == "string"
+        and not ({"enum", "pattern", "format", "const"} & prop.keys())
+    )
+
+
 def _spaced_strings(draft: Draft) -> list[tuple[int, str]]:
     return [
         (i, k)
         for i, c in enumerate(draft.calls)
         for k, v in c.args.items()
-        if isinstance(v, str) and " " in v.strip()
+        if isinstance(v, str) and " " in v.strip() and _free_text(draft.props(i).get(k))
     ]
 
 
@@ -151,6 +158,18 @@ def _bad_escape(draft: Draft, rng: random.Random) -> None:
         draft.style.escape_apostrophes = True
     if any("_" in t for t in texts):
         draft.style.escape_underscores = True
+
+
+def _missing_brace_applies(draft: Draft) -> bool:
+    # Where nothing follows the arguments (a native arguments string, Mistral's last
+    # ``[ARGS]``), a missing brace after a number reads as truncation: not unambiguous.
+    if draft.fmt not in ("openai", "mistral_args"):
+        return True
+    args = draft.calls[-1].args
+    if not args:
+        return False
+    last = list(args.values())[-1]
+    return not (isinstance(last, int | float) and not isinstance(last, bool))
 
 
 def _truncate_applies(draft: Draft) -> bool:
@@ -272,9 +291,11 @@ def _enum_targets(draft: Draft) -> list[tuple[int, str, str]]:
             if not isinstance(v, str) or not isinstance(enum, list):
                 continue
             for changed in (v.upper(), v.lower(), v.title()):
-                if changed != v and sum(
-                    1 for e in enum if isinstance(e, str) and e.casefold() == v.casefold()
-                ) == 1:
+                if (
+                    changed != v
+                    and sum(1 for e in enum if isinstance(e, str) and e.casefold() == v.casefold())
+                    == 1
+                ):
                     out.append((i, k, changed))
                     break
     return out
@@ -351,40 +372,86 @@ def _in_reasoning(draft: Draft, rng: random.Random) -> None:
 
 
 CATALOGUE: tuple[Mutation, ...] = (
-    Mutation("single_quotes", "invalid_json", "text", JSON_FORMATS, _always, _style("single_quotes")),
-    Mutation("trailing_commas", "invalid_json", "text", JSON_FORMATS, _always, _style("trailing_commas")),
-    Mutation("unquoted_keys", "invalid_json", "text", JSON_FORMATS, _always, _style("unquoted_keys")),
-    Mutation("python_literals", "invalid_json", "text", JSON_FORMATS, _has_literal, _style("python_literals")),
-    Mutation("raw_newline", "invalid_json", "text", JSON_FORMATS, _raw_newline_applies, _raw_newline),
+    Mutation(
+        "single_quotes", "invalid_json", "text", JSON_FORMATS, _always, _style("single_quotes")
+    ),
+    Mutation(
+        "trailing_commas", "invalid_json", "text", JSON_FORMATS, _always, _style("trailing_commas")
+    ),
+    Mutation(
+        "unquoted_keys", "invalid_json", "text", JSON_FORMATS, _always, _style("unquoted_keys")
+    ),
+    Mutation(
+        "python_literals",
+        "invalid_json",
+        "text",
+        JSON_FORMATS,
+        _has_literal,
+        _style("python_literals"),
+    ),
+    Mutation(
+        "raw_newline", "invalid_json", "text", JSON_FORMATS, _raw_newline_applies, _raw_newline
+    ),
     Mutation("bad_escape", "invalid_json", "text", JSON_FORMATS, _bad_escape_applies, _bad_escape),
-    Mutation("missing_brace", "invalid_json", "text", JSON_FORMATS, _always, _style("missing_brace")),
+    Mutation(
+        "missing_brace",
+        "invalid_json",
+        "text",
+        JSON_FORMATS,
+        _missing_brace_applies,
+        _style("missing_brace"),
+    ),
     Mutation("truncated", "truncated", "text", JSON_FORMATS, _truncate_applies, _truncate),
     Mutation(
-        "concatenated", "concatenated", "shape", frozenset({"json_bare", "json_prose"}),
-        lambda d: len(d.calls) > 1, _concatenated,
+        "concatenated",
+        "concatenated",
+        "shape",
+        frozenset({"json_bare", "json_prose"}),
+        lambda d: len(d.calls) > 1,
+        _concatenated,
     ),
     Mutation("key_alias", "key_alias", "shape", _CONTENT_OBJECT, _always, _key_alias),
     Mutation(
-        "wrapper", "wrapper", "shape", frozenset({"json_bare", "json_fence", "json_prose", "hermes"}),
-        _always, _wrapper,
+        "wrapper",
+        "wrapper",
+        "shape",
+        frozenset({"json_bare", "json_fence", "json_prose", "hermes"}),
+        _always,
+        _wrapper,
     ),
     Mutation(
-        "args_string", "double_encoded", "shape",
-        frozenset({*_CONTENT_OBJECT, "llama", "openai"}), _always, _args_string,
+        "args_string",
+        "double_encoded",
+        "shape",
+        frozenset({*_CONTENT_OBJECT, "llama", "openai"}),
+        _always,
+        _args_string,
     ),
     Mutation(
-        "field_string", "double_encoded", "value", _ALL - _UNTYPED,
-        lambda d: bool(_structured_fields(d)), _field_string,
+        "field_string",
+        "double_encoded",
+        "value",
+        _ALL - _UNTYPED,
+        lambda d: bool(_structured_fields(d)),
+        _field_string,
     ),
     Mutation(
-        "type_mismatch", "type_mismatch", "value", _ALL - _UNTYPED,
-        lambda d: bool(_mismatch_targets(d)), _type_mismatch,
+        "type_mismatch",
+        "type_mismatch",
+        "value",
+        _ALL - _UNTYPED,
+        lambda d: bool(_mismatch_targets(d)),
+        _type_mismatch,
     ),
     Mutation("enum_case", "enum_case", "value", _ALL, lambda d: bool(_enum_targets(d)), _enum_case),
     Mutation("extra_keys", "extra_keys", "value", _ALL, _always, _extra_keys),
     Mutation("unknown_name", "unknown_name", "name", _ALL, _unknown_name_applies, _unknown_name),
     Mutation(
-        "in_reasoning", "in_reasoning", "placement", _ALL - {"openai", "harmony"}, _always,
+        "in_reasoning",
+        "in_reasoning",
+        "placement",
+        _ALL - {"openai", "harmony"},
+        _always,
         _in_reasoning,
     ),
 )
@@ -408,9 +475,9 @@ def compatible(chosen: list[Mutation], candidate: Mutation) -> bool:
             return False
         if "text" in (m.group, candidate.group) and "args_string" in (m.name, candidate.name):
             return False
-        if m.name == "truncated" or candidate.name == "truncated":
-            if candidate.group != "placement" and m.group != "placement":
-                return False
+        truncating = "truncated" in (m.name, candidate.name)
+        if truncating and "placement" not in (m.group, candidate.group):
+            return False
     return True
 
 

@@ -161,7 +161,11 @@ def python_literal(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k))}: {python_literal(v)}" for k, v in value.items()) + "}"
+        return (
+            "{"
+            + ", ".join(f"{json.dumps(str(k))}: {python_literal(v)}" for k, v in value.items())
+            + "}"
+        )
     if isinstance(value, list | tuple):
         return "[" + ", ".join(python_literal(v) for v in value) + "]"
     raise TypeError(f"cannot render {type(value).__name__}")
@@ -193,7 +197,15 @@ def _truncated(call: EmitCall, *, whole_object: bool, style: JsonStyle) -> str:
         text = dumps(kept, style)[:-1]
     if call.truncation.partial_key:
         text += (", " if kept else "") + '"' + call.truncation.partial_key
+    elif kept and _open_ended(list(kept.values())[-1]):
+        # A number at the very end could have been cut mid-digits: end after the comma
+        # so that the kept members are unmistakably complete.
+        text += ", "
     return text
+
+
+def _open_ended(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def payload(call: EmitCall, style: JsonStyle, *, whole_object: bool) -> str:
@@ -287,8 +299,10 @@ def _content(
         if fmt == "json_fence":
             fence = "```json\n" + body + ("" if cut else "\n```")
             return _with_prose(fence, variant) if not cut else fence
-        return _with_prose(body, variant, always=True) if not cut else (
-            _INTROS[variant % len(_INTROS)] + " " + body
+        return (
+            _with_prose(body, variant, always=True)
+            if not cut
+            else (_INTROS[variant % len(_INTROS)] + " " + body)
         )
     if fmt == "hermes":
         parts = [f"<tool_call>\n{b}\n</tool_call>" for b in bodies]
@@ -330,7 +344,9 @@ def _content(
             for c, b in zip(calls, bodies, strict=True)
         ]
         if cut:
-            items[-1] = f"<｜tool▁call▁begin｜>function<｜tool▁sep｜>{calls[-1].name}\n```json\n{bodies[-1]}"
+            items[-1] = (
+                f"<｜tool▁call▁begin｜>function<｜tool▁sep｜>{calls[-1].name}\n```json\n{bodies[-1]}"
+            )
             return "<｜tool▁calls▁begin｜>" + "\n".join(items)
         return "<｜tool▁calls▁begin｜>" + "\n".join(items) + "<｜tool▁calls▁end｜>"
     if fmt == "deepseek_v31":

@@ -10,19 +10,19 @@ from collections.abc import Iterable
 
 from .._errors import ConfigurationError
 from ._base import Candidate, ScanContext, ToolCallFormat, normalise_name
-from .json_text import JsonTextFormat
+from .deepseek import DeepSeekFormat
+from .functionary import FunctionaryFormat
+from .gemma import GemmaFormat
+from .glm import GlmFormat
+from .granite import GraniteFormat
+from .harmony import HarmonyFormat
 from .hermes import HermesFormat
-from .mistral import MistralFormat
+from .json_text import JsonTextFormat
+from .kimi import KimiFormat
 from .llama import LlamaFormat
+from .mistral import MistralFormat
 from .pythonic import PythonicFormat
 from .qwen_xml import QwenXmlFormat
-from .deepseek import DeepSeekFormat
-from .kimi import KimiFormat
-from .glm import GlmFormat
-from .harmony import HarmonyFormat
-from .gemma import GemmaFormat
-from .granite import GraniteFormat
-from .functionary import FunctionaryFormat
 from .xlam import XlamFormat
 
 __all__ = [

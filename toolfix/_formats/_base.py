@@ -53,6 +53,10 @@ class Candidate:
     explicit: bool = True
     """The markup makes this unmistakably a tool call (tags, special tokens). ``False`` for
     bare JSON in prose: then the interpreter only takes it when it is call-shaped."""
+    error: str | None = None
+    """Set when the format already knows the call is invalid (e.g. a pythonic call outside
+    the literal whitelist, ``f(**kw)``): report it as invalid with this reason, and do not
+    try to repair ``arguments`` (they hold the raw call text)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,6 +132,13 @@ class DeepSeekFormat(ToolCallFormat):
             ):
                 start = before.start
             header = header.strip()
+            if (
+                cb is None
+                and not text.startswith("<", tok.start)
+                and header != "function"
+                and not ctx.is_tool(header)
+            ):
+                continue  # a bare "tool▁sep" word in prose
             # ---- body (right of the separator)
             body_start = tok.end
             name: str

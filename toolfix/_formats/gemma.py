@@ -243,6 +243,23 @@ class GemmaFormat(ToolCallFormat):
         closed = fence.closed
         calls: list[tuple[int, str, Any, bool]] = []  # (call start, name, arguments, truncated)
         p = skip_ws(text, lo)
+        if p < hi and (
+            text[p] == "{" or (text[p] == "[" and text.startswith("{", skip_ws(text, p + 1)))
+        ):
+            # JSON in a tool_code fence (seen from Gemini/Gemma): hand it over as a payload
+            body = text[p:hi].rstrip()
+            trunc = not closed or find_bracket_end(text, p, ctx.limits, stop=hi).truncated
+            return [
+                Candidate(
+                    start=start,
+                    end=end,
+                    format=self.name,
+                    raw=text[start:end],
+                    kinds=_kinds(trunc, "code_fence"),
+                    payload=body,
+                    truncated=trunc,
+                )
+            ]
         in_list = False
         if p < hi and text[p] == "[":
             in_list, p = True, p + 1
@@ -267,7 +284,8 @@ class GemmaFormat(ToolCallFormat):
             if parsed is not None and parsed.arguments is not None:
                 args: Any = parsed.arguments
             else:
-                args = text[ne + 1 : span.end - (0 if span.truncated else 1)]
+                # rejected or cut short: the raw call text, as the pythonic format reports it
+                args = text[p : span.end]
             calls.append((call_start, name, args, span.truncated or not closed))
             p = span.end
             if wrapped:

@@ -19,6 +19,9 @@ stripped, values are kept verbatim.
 A ``<tool_call>`` whose body has no ``<arg_key>`` is left to the Hermes format,
 except a bare registry tool name closed by ``</tool_call>`` (a call without
 arguments).
+
+Tags mentioned in prose yield nothing (a call needs a name followed by
+``<arg_key>``); a complete call quoted inside a code block is still taken.
 """
 
 from __future__ import annotations

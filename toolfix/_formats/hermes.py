@@ -9,11 +9,17 @@ Shapes taken (each ``explicit=True``, kinds ``("call_in_content", "native_markup
 - a lone ``</tool_call>`` with no opener (the opener was eaten as a special token):
   the JSON object just before it;
 - the near-misses ``<tool_call>name\\n{args}</tool_call>`` (name + arguments) and
-  ``<tool_call>name(key="v")</tool_call>`` (pythonic, read by the whitelist walker).
+  ``<tool_call>name(key="v")</tool_call>`` (pythonic, read by the whitelist walker);
+- any other closed ``<tool_call>…</tool_call>`` whose body has a letter or digit: the
+  body is the payload, so the interpreter reports it as an invalid call (promise 6).
+
+A closed tag around unbalanced JSON is broken JSON (``invalid_json``), not
+``truncated``: the model did finish its markup.
 
 Bodies that start with other markup (``<function=`` of Qwen3-Coder) or hold GLM's
 ``<arg_key>`` are left to those formats; a body that looks like none of the above
-(``<tool_call>`` mentioned in prose) is left as text.
+(``<tool_call>`` mentioned in prose and never closed, or closed around nothing but
+punctuation such as ``...``) is left as text.
 
 Source: vLLM ``hermes_tool_parser.py``
 (https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/tool_parsers/hermes_tool_parser.py)
@@ -29,7 +35,7 @@ from typing import Any, ClassVar
 from .._scan import MarkerFinder, find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 from .json_text import _keyable
-from .pythonic import parse_call, read_dotted_name
+from .pythonic import parse_call, read_dotted_name, rejection
 
 __all__ = ["HermesFormat"]
 
@@ -107,11 +113,11 @@ class HermesFormat(ToolCallFormat):
                 # no closing tag, balanced JSON: the call ends with it, prose after stays
                 end = span.end
                 payload = text[first:end]
-            return self._make(text, start, end, span.truncated, payload=payload)
+            # a closed tag around unbalanced JSON is broken JSON, not a cut-off output
+            return self._make(text, start, end, span.truncated and not closed, payload=payload)
         name_end = read_dotted_name(text, first)
-        if name_end == first or name_end >= body_end:
-            return None
-        if text[name_end] == "(":
+        has_name = first < name_end < body_end
+        if has_name and text[name_end] == "(":
             cs = find_bracket_end(text, name_end, ctx.limits, stop=body_end)
             call = parse_call(text[first : cs.end], ctx.limits) if not cs.truncated else None
             if not closed and not cs.truncated:
@@ -125,13 +131,18 @@ class HermesFormat(ToolCallFormat):
                 text,
                 start,
                 end,
-                cs.truncated,
+                cs.truncated and not closed,
                 name=text[first:name_end],
                 arguments=args,
                 extra=("pythonic",),
+                error=(
+                    "pythonic call cut off before its closing parenthesis"
+                    if cs.truncated
+                    else rejection(call)
+                ),
             )
         brace = skip_ws(text, name_end)
-        if brace < body_end and text[brace] == "{" and _keyable(text, brace, body_end):
+        if has_name and brace < body_end and text[brace] == "{" and _keyable(text, brace, body_end):
             span = find_bracket_end(text, brace, ctx.limits, stop=body_end)
             if not closed and not span.truncated:
                 end = span.end
@@ -139,10 +150,13 @@ class HermesFormat(ToolCallFormat):
                 text,
                 start,
                 end,
-                span.truncated,
+                span.truncated and not closed,
                 name=text[first:name_end],
                 arguments=text[brace:body_end].strip() if closed else text[brace : span.end],
             )
+        if closed and any(ch.isalnum() for ch in body):
+            # both tags around something that is no call we know: report it, never hide it
+            return self._make(text, start, end, False, payload=body.strip())
         return None
 
     def _lone_close(self, text: str, lo: int, close_at: int, ctx: ScanContext) -> Candidate | None:
@@ -190,6 +204,7 @@ class HermesFormat(ToolCallFormat):
         name: str | None = None,
         arguments: str | Mapping[str, Any] | None = None,
         extra: tuple[str, ...] = (),
+        error: str | None = None,
     ) -> Candidate:
         kinds = (*_KINDS, *extra)
         if truncated:
@@ -204,4 +219,5 @@ class HermesFormat(ToolCallFormat):
             name=name,
             arguments=arguments,
             truncated=truncated,
+            error=error,
         )

@@ -83,10 +83,13 @@ def _emit(
     outer: tuple[int, int] | None,
     out: list[Candidate],
     name: str,
+    *,
+    closed: bool = False,
 ) -> None:
     """One candidate per span; spans made contiguous (separators go with the next one).
 
-    ``outer`` widens the first start / last end to a fence's backticks.
+    ``outer`` widens the first start / last end to a fence's backticks. In a
+    ``closed`` fence an unbalanced value is broken JSON, not a cut-off output.
     """
     glued = len(spans) > 1
     for idx, span in enumerate(spans):
@@ -100,7 +103,8 @@ def _emit(
         kinds = base_kinds
         if glued:
             kinds = (*kinds, "concatenated")
-        if span.truncated:
+        truncated = span.truncated and not closed
+        if truncated:
             kinds = (*kinds, "truncated")
         out.append(
             Candidate(
@@ -110,7 +114,7 @@ def _emit(
                 raw=text[start:end],
                 kinds=kinds,
                 payload=text[span.start : span.end],
-                truncated=span.truncated,
+                truncated=truncated,
                 explicit=False,
             )
         )
@@ -146,7 +150,8 @@ class JsonTextFormat(ToolCallFormat):
                 # unclosed fence but balanced JSON: prose after it stays prose
                 outer = (fence.start, spans[-1].end)
                 pos = spans[-1].end
-            _emit(text, spans, ("call_in_content", "code_fence"), outer, out, self.name)
+            kinds = ("call_in_content", "code_fence")
+            _emit(text, spans, kinds, outer, out, self.name, closed=fence.closed)
         self._scan_prose(text, pos, len(text), ctx, out)
         return out
 

@@ -13,6 +13,10 @@ The call id is the whole ``functions.get_weather:0``; the tool name drops the
 ``<|tool_call_section_begin|>`` or ``<|tool_call_arguments_begin|>``; both are
 accepted. A bare counter id (``0``) carries no name: the candidate's name is
 then the counter itself, which the interpreter reports as an unknown tool.
+
+A lone marker in prose yields nothing (a call needs an id after
+``<|tool_call_begin|>``); a complete call quoted inside a code block is still
+taken, since these special tokens are not something a model writes as prose.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from .._scan import MarkerFinder, find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
-from .pythonic import parse_call, read_dotted_name
+from .pythonic import parse_call, read_dotted_name, rejection
 
 __all__ = ["LlamaFormat"]
 
@@ -59,26 +59,28 @@ class LlamaFormat(ToolCallFormat):
             body_start = tag + len(TAG)
             body_end, which = finder.first((*END_TOKENS, TAG), body_start, n)
             end = body_end + len(which) if which in END_TOKENS else body_end
-            out.extend(self._body(text, tag, body_start, body_end, end, ctx))
+            out.extend(self._body(text, tag, body_start, body_end, end, which in END_TOKENS, ctx))
             pos = max(end, body_start)
         return out
 
     def _body(
-        self, text: str, tag: int, lo: int, hi: int, end: int, ctx: ScanContext
+        self, text: str, tag: int, lo: int, hi: int, end: int, ended: bool, ctx: ScanContext
     ) -> list[Candidate]:
         first = skip_ws(text, lo)
         if first >= hi:
             return []
         if text[first] != "{":
-            return [self._other(text, tag, first, hi, end, ctx)]
+            other = self._other(text, tag, first, hi, end, ctx)
+            # raw code is only reported when an end token closes it (not a prose mention)
+            return [other] if other.name is not None or ended else []
         found: list[Candidate] = []
         p = first
         while p < hi and text[p] == "{":
             span = find_bracket_end(text, p, ctx.limits, stop=hi)
             start = tag if not found else found[-1].end
-            found.append(
-                self._make(text, start, span.end, span.truncated, payload=text[p : span.end])
-            )
+            # an end token after unbalanced JSON: broken JSON, not a cut-off output
+            cut = span.truncated and not ended
+            found.append(self._make(text, start, span.end, cut, payload=text[p : span.end]))
             p = span.end
             while p < hi and text[p] in _SEPARATORS:
                 p += 1
@@ -101,7 +103,14 @@ class LlamaFormat(ToolCallFormat):
             if call is not None:
                 args: str | Mapping[str, Any] = body if call.arguments is None else call.arguments
                 return self._make(
-                    text, tag, end, False, name=call.name, arguments=args, extra=("pythonic",)
+                    text,
+                    tag,
+                    end,
+                    False,
+                    name=call.name,
+                    arguments=args,
+                    extra=("pythonic",),
+                    error=rejection(call),
                 )
         return self._make(text, tag, end, False, payload=body)
 
@@ -116,6 +125,7 @@ class LlamaFormat(ToolCallFormat):
         name: str | None = None,
         arguments: str | Mapping[str, Any] | None = None,
         extra: tuple[str, ...] = (),
+        error: str | None = None,
     ) -> Candidate:
         kinds = (*_KINDS, *extra)
         if truncated:
@@ -130,4 +140,5 @@ class LlamaFormat(ToolCallFormat):
             name=name,
             arguments=arguments,
             truncated=truncated,
+            error=error,
         )

@@ -75,6 +75,8 @@ class MistralFormat(ToolCallFormat):
         first = skip_ws(text, after)
         if first >= stop:
             return None
+        if text[first] == "[" and not self._list_of_objects(text, first, stop):
+            return None
         if text[first] in "[{":
             span = find_bracket_end(text, first, ctx.limits, stop=stop)
             return self._make(text, start, span.end, span.truncated, payload=text[first : span.end])
@@ -118,6 +120,12 @@ class MistralFormat(ToolCallFormat):
             # cut after the name: the call never got its arguments
             return self._make(text, start, stop, True, name=name, arguments="", call_id=call_id)
         return None
+
+    @staticmethod
+    def _list_of_objects(text: str, i: int, stop: int) -> bool:
+        """``[`` followed by ``{`` (or cut right after the ``[``)."""
+        j = skip_ws(text, i + 1)
+        return j >= len(text) or (j < stop and text[j] == "{")
 
     def _make(
         self,

@@ -6,8 +6,8 @@ walker that accepts only plain or dotted names called with keyword arguments
 whose values are literals (strings, numbers, booleans, ``None``/``null``, lists,
 tuples, dicts with string keys, signed numbers). Anything else (positional
 arguments, ``**kwargs``, nested calls, attributes, operators, f-strings...) makes
-that call invalid: it is still reported, with its raw text as arguments, so the
-interpreter can say why.
+that call invalid: it is still reported, with its raw text as arguments and the
+reason in ``Candidate.error``, so the interpreter reports it instead of repairing it.
 
 Gating, so that prose never yields calls:
 
@@ -40,7 +40,7 @@ from .._errors import InputTooLargeError
 from .._scan import find_bracket_end, find_fences, line_start_before, read_identifier, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
-__all__ = ["PyCall", "PythonicFormat", "parse_call", "read_dotted_name"]
+__all__ = ["PyCall", "PythonicFormat", "parse_call", "read_dotted_name", "rejection"]
 
 PYTHON_FENCE_LANGS = frozenset({"", "python", "py", "python3"})
 _KINDS = ("call_in_content", "pythonic")
@@ -178,6 +178,7 @@ def _candidate(
             arguments=raw_call,
             truncated=True,
             explicit=explicit,
+            error="pythonic call cut off before its closing parenthesis",
         )
     arguments: str | dict[str, Any] = raw_call
     if call is not None and call.arguments is not None:
@@ -191,7 +192,17 @@ def _candidate(
         name=item.name if call is None else call.name,
         arguments=arguments,
         explicit=explicit,
+        error=rejection(call),
     )
+
+
+def rejection(call: PyCall | None) -> str | None:
+    """The reason a parsed (or unparseable) pythonic call is invalid, ``None`` if it is fine."""
+    if call is None:
+        return "not a valid Python call expression"
+    if call.arguments is None:
+        return f"pythonic call outside the literal whitelist: {call.reason}"
+    return None
 
 
 class PythonicFormat(ToolCallFormat):
@@ -219,7 +230,7 @@ class PythonicFormat(ToolCallFormat):
             if inner and self._covers(text, fence.body_start, fence.body_end, inner):
                 last = len(inner) - 1
                 for idx, c in enumerate(inner):
-                    start = fence.start if idx == 0 else c.start
+                    start = fence.start if idx == 0 else out[-1].end
                     end = fence.end if idx == last else c.end
                     out.append(
                         replace(

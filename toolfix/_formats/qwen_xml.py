@@ -125,11 +125,12 @@ class QwenXmlFormat(ToolCallFormat):
         first = skip_ws(text, body)
         if first < n and text[first] in "{[":
             # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
-            span = find_bracket_end(text, first, ctx.limits)
+            stop, closer = finder.first((FUNC_CLOSE, WRAP_CLOSE, FUNC), first, n)
+            span = find_bracket_end(text, first, ctx.limits, stop=stop)
             end = self._close_tags(text, span.end)
-            return self._make(
-                text, start, end, name, text[first : span.end], span.truncated, strings=False
-            )
+            # unbalanced JSON before </function> is broken JSON, not a cut-off output
+            cut = span.truncated and closer == ""
+            return self._make(text, start, end, name, text[first : span.end], cut, strings=False)
         args: dict[str, str] = {}
         p = body
         truncated = False

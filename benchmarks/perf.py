@@ -1,0 +1,599 @@
+"""Performance benchmarks of toolfix's manual fixer (plain script, not a test).
+
+Run from the repository root::
+
+    python benchmarks/perf.py all --out benchmarks/results/perf.md
+    python benchmarks/perf.py fast-path          # (a) overhead on already-valid calls
+    python benchmarks/perf.py repair             # (b) broken calls vs json_repair.loads
+    python benchmarks/perf.py scaling            # (c) 1 KB -> 1 MB, growth per doubling
+    python benchmarks/perf.py memory             # (d) tracemalloc peak for a 1 MB input
+
+Every figure is measured in the same run: each timing is the median of several
+repeats (``time.perf_counter_ns``), and the baselines run interleaved with toolfix so
+that machine drift affects both sides alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.metadata
+import json
+import math
+import platform
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import json_repair
+from jsonschema import Draft202012Validator
+
+import toolfix
+from toolfix import FixConfig, Limits, ManualToolCallFixProcessor, Response, ToolRegistry
+from toolfix._convert import response_from_openai
+
+ROOT = Path(__file__).resolve().parent
+CORPORA = ROOT / "corpora"
+KB = 1024
+
+Lines = list[str]
+
+
+# ------------------------------------------------------------------ timing helpers
+
+
+def _time_batch_ns(fn: Callable[[], object], number: int) -> float:
+    """Nanoseconds per call of ``fn``, over one batch of ``number`` calls."""
+    start = time.perf_counter_ns()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter_ns() - start) / number
+
+
+def _interleaved_medians(
+    fns: Sequence[Callable[[], object]], *, repeat: int, number: int
+) -> list[float]:
+    """Median ns per call of each function, batches interleaved across functions."""
+    samples: list[list[float]] = [[] for _ in fns]
+    for fn in fns:  # warm-up (caches, lazy imports)
+        _time_batch_ns(fn, max(1, number // 10))
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            for i, fn in enumerate(fns):
+                samples[i].append(_time_batch_ns(fn, number))
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return [statistics.median(s) for s in samples]
+
+
+def _fmt_ns(ns: float) -> str:
+    if ns >= 1e9:
+        return f"{ns / 1e9:.2f} s"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.1f} µs"
+    return f"{ns:.0f} ns"
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+# ------------------------------------------------------------------ (a) fast path
+
+
+def _fn_tool(name: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": f"{name} tool",
+            "parameters": {"type": "object", "properties": props, "required": required},
+        },
+    }
+
+
+FAST_TOOLS = [
+    _fn_tool(
+        "get_weather",
+        {"location": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]}},
+        ["location"],
+    ),
+    _fn_tool(
+        "web_search",
+        {"query": {"type": "string"}, "num_results": {"type": "integer", "minimum": 1}},
+        ["query"],
+    ),
+    _fn_tool(
+        "create_event",
+        {
+            "title": {"type": "string"},
+            "start": {"type": "string"},
+            "attendees": {"type": "array", "items": {"type": "string"}},
+            "location": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "room": {"type": "string"}},
+            },
+        },
+        ["title", "start"],
+    ),
+    _fn_tool("write_file", {"path": {"type": "string"}, "content": {"type": "string"}}, ["path"]),
+]
+
+FAST_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("get_weather", {"location": "Paris", "unit": "c"}),
+    ("web_search", {"query": "latest python release", "num_results": 5}),
+    (
+        "create_event",
+        {
+            "title": "Planning",
+            "start": "2025-07-01T09:00:00Z",
+            "attendees": ["ana@example.com", "bo@example.com", "cy@example.com"],
+            "location": {"name": "HQ", "room": "4.12"},
+        },
+    ),
+    ("write_file", {"path": "notes.md", "content": "# Notes\n\n" + "- item with some text\n" * 20}),
+]
+
+
+def _fast_messages() -> list[dict[str, Any]]:
+    """Assistant messages with 1..3 native calls whose arguments are valid."""
+    msgs: list[dict[str, Any]] = []
+    for i in range(len(FAST_CALLS)):
+        for width in (1, 2, 3):
+            calls = [FAST_CALLS[(i + k) % len(FAST_CALLS)] for k in range(width)]
+            msgs.append(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": f"call_{i}_{k}",
+                            "type": "function",
+                            "function": {"name": name, "arguments": json.dumps(args)},
+                        }
+                        for k, (name, args) in enumerate(calls)
+                    ],
+                }
+            )
+    return msgs
+
+
+def bench_fast_path(repeat: int = 41) -> Lines:
+    """(a) Already-valid native calls: toolfix vs bare ``json.loads`` + schema validation."""
+    registry = ToolRegistry.from_openai(FAST_TOOLS)
+    fixer = ManualToolCallFixProcessor()
+    messages = _fast_messages()
+    responses = [response_from_openai(m) for m in messages]
+    validators = {
+        t["function"]["name"]: Draft202012Validator(t["function"]["parameters"]) for t in FAST_TOOLS
+    }
+    n_calls = sum(len(m["tool_calls"]) for m in messages)
+
+    # sanity: the fast path returns the very same object (nothing changed)
+    untouched = sum(fixer.fix(r, registry) is r for r in responses)
+    assert untouched == len(responses), "fast path altered a valid response"
+
+    def baseline_parse_validate() -> None:
+        for m in messages:
+            for tc in m["tool_calls"]:
+                fn = tc["function"]
+                args = json.loads(fn["arguments"])
+                if not validators[fn["name"]].is_valid(args):
+                    raise AssertionError("invalid")
+
+    parsed = [
+        [
+            (tc["function"]["name"], json.loads(tc["function"]["arguments"]))
+            for tc in m["tool_calls"]
+        ]
+        for m in messages
+    ]
+
+    def baseline_validate_only() -> None:
+        for calls in parsed:
+            for name, args in calls:
+                if not validators[name].is_valid(args):
+                    raise AssertionError("invalid")
+
+    def toolfix_end_to_end() -> None:
+        for m in messages:
+            fixer.fix(response_from_openai(m), registry)
+
+    def toolfix_fix_only() -> None:
+        for r in responses:
+            fixer.fix(r, registry)
+
+    def convert_only() -> None:
+        for m in messages:
+            response_from_openai(m)
+
+    base, base_v, e2e, fix_only, conv = _interleaved_medians(
+        [
+            baseline_parse_validate,
+            baseline_validate_only,
+            toolfix_end_to_end,
+            toolfix_fix_only,
+            convert_only,
+        ],
+        repeat=repeat,
+        number=20,
+    )
+    per = len(messages)
+    ratio = e2e / base
+    fix_ratio = fix_only / base_v
+    return [
+        "## (a) Fast path: already-valid native calls",
+        "",
+        f"{per} assistant messages, {n_calls} native calls (1-3 per message, 4 tools incl. "
+        "nested arrays/objects); median of "
+        f"{repeat} interleaved batches.",
+        "",
+        "| what | per message | ratio |",
+        "| --- | --- | --- |",
+        f"| baseline: `json.loads` + compiled `Draft202012Validator.is_valid` | "
+        f"{_fmt_ns(base / per)} | 1.00× |",
+        f"| toolfix: `response_from_openai` + `fixer.fix` | {_fmt_ns(e2e / per)} | "
+        f"**{ratio:.2f}×** |",
+        f"| baseline: validation only (arguments pre-parsed) | {_fmt_ns(base_v / per)} | 1.00× |",
+        f"| toolfix: `fixer.fix` only (Response pre-converted) | {_fmt_ns(fix_only / per)} | "
+        f"{fix_ratio:.2f}× |",
+        f"| (share of toolfix spent in `response_from_openai`) | {_fmt_ns(conv / per)} | "
+        f"{conv / e2e:.0%} |",
+        "",
+        f"Target ≤ 1.30×: **{'met' if ratio <= 1.3 else f'missed by {ratio / 1.3 - 1:.0%}'}** "
+        f"(end-to-end ratio {ratio:.2f}×). The fast path returned all {untouched} responses "
+        "unchanged (same object).",
+        "",
+    ]
+
+
+# ------------------------------------------------------------------ (b) repair on corpus cases
+
+
+@dataclass(frozen=True)
+class BrokenCase:
+    """One corpus case with a broken call, as toolfix input and as raw text."""
+
+    id: str
+    registry: ToolRegistry
+    response: Response
+    raw: str
+
+
+def load_broken_cases(corpora: Path = CORPORA) -> list[BrokenCase]:
+    """Cases of ``corpora/*.jsonl`` that carry a broken call (not plain answers, not intent)."""
+    out: list[BrokenCase] = []
+    for path in sorted(corpora.glob("*.jsonl")):
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                case = json.loads(line)
+                tags = set(case.get("tags", ()))
+                if tags & {"no_call", "intent_only"}:
+                    continue
+                resp = case["response"]
+                raw = (
+                    resp.get("content")
+                    or resp.get("reasoning_content")
+                    or "\n".join(tc["function"]["arguments"] for tc in resp.get("tool_calls", ()))
+                )
+                out.append(
+                    BrokenCase(
+                        id=case["id"],
+                        registry=ToolRegistry.from_openai(case["tools"]),
+                        response=response_from_openai(resp),
+                        raw=raw,
+                    )
+                )
+    return out
+
+
+def _json_repair(text: str) -> object:
+    return json_repair.loads(text)
+
+
+def _fix_call(
+    fixer: ManualToolCallFixProcessor, response: Response, registry: ToolRegistry
+) -> Callable[[], object]:
+    """A no-argument closure running one fix (binds its arguments now)."""
+    return lambda: fixer.fix(response, registry)
+
+
+def _repair_call(text: str) -> Callable[[], object]:
+    return lambda: _json_repair(text)
+
+
+def bench_repair(repeat: int = 21) -> Lines:
+    """(b) Broken calls from the corpora: toolfix vs ``json_repair.loads`` on the same text."""
+    cases = load_broken_cases()
+    fixer = ManualToolCallFixProcessor()
+    tf: list[float] = []
+    jr: list[float] = []
+    for c in cases:
+        a, b = _interleaved_medians(
+            [_fix_call(fixer, c.response, c.registry), _repair_call(c.raw)],
+            repeat=repeat,
+            number=5,
+        )
+        tf.append(a)
+        jr.append(b)
+    med_tf, med_jr = statistics.median(tf), statistics.median(jr)
+    p99_tf, p99_jr = _percentile(tf, 99), _percentile(jr, 99)
+    per_case = [a / b for a, b in zip(tf, jr, strict=True)]
+    slowest = sorted(zip(tf, (c.id for c in cases), strict=True), reverse=True)[:3]
+    files = ", ".join(p.name for p in sorted(CORPORA.glob("*.jsonl")))
+    return [
+        "## (b) Repair time on broken calls",
+        "",
+        f"{len(cases)} cases with a broken call from {files} (plain answers and intent-only "
+        f"messages left out); per case the median of {repeat} interleaved batches.",
+        "`json_repair.loads` gets the same raw text (content, else reasoning, else the raw "
+        "arguments strings); it only repairs JSON, while toolfix also finds the call, "
+        "parses native markup, aliases keys, coerces and validates against the schema.",
+        "",
+        "| | toolfix `fixer.fix` | `json_repair.loads` | ratio |",
+        "| --- | --- | --- | --- |",
+        f"| median over cases | {_fmt_ns(med_tf)} | {_fmt_ns(med_jr)} | {med_tf / med_jr:.2f}× |",
+        f"| p99 over cases | {_fmt_ns(p99_tf)} | {_fmt_ns(p99_jr)} | {p99_tf / p99_jr:.2f}× |",
+        f"| total over cases | {_fmt_ns(sum(tf))} | {_fmt_ns(sum(jr))} | "
+        f"{sum(tf) / sum(jr):.2f}× |",
+        "",
+        f"Per-case ratio toolfix / json_repair: median {statistics.median(per_case):.2f}×, "
+        f"min {min(per_case):.2f}×, max {max(per_case):.2f}×. Slowest toolfix cases: "
+        + ", ".join(f"`{cid}` {_fmt_ns(t)}" for t, cid in slowest)
+        + ".",
+        "",
+    ]
+
+
+# ------------------------------------------------------------------ (c) scaling
+
+PROSE = (
+    "The quarterly report covers revenue, churn and hiring across all regions. "
+    "Numbers are preliminary and may change after the audit is complete; "
+    "see the appendix for the methodology and the list of excluded accounts. "
+)
+
+SCALE_TOOLS = [
+    _fn_tool("get_weather", {"location": {"type": "string"}}, ["location"]),
+    _fn_tool("write_file", {"path": {"type": "string"}, "content": {"type": "string"}}, ["path"]),
+    _fn_tool(
+        "save_records",
+        {
+            "records": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "name": {"type": "string"},
+                        "tags": {"type": "array", "items": {"type": "string"}},
+                        "dims": {"type": "object"},
+                    },
+                    "required": ["id"],
+                },
+            }
+        },
+        ["records"],
+    ),
+]
+
+
+def _filler(n: int) -> str:
+    reps = n // len(PROSE) + 1
+    return (PROSE * reps)[:n]
+
+
+def _prose_call(size: int) -> str:
+    call = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris"}}\n</tool_call>'
+    room = max(0, size - len(call) - 2)
+    return _filler(room // 2) + "\n" + call + "\n" + _filler(room - room // 2)
+
+
+def _string_arg(size: int, broken: bool = False) -> str:
+    head = '{"name": "write_file", "arguments": {"path": "report.md", "content": "'
+    tail = '",}}' if broken else '"}}'
+    unit = 'Line with \\"quotes\\" and a tab\\t and unicode é.\\n'
+    body_len = max(0, size - len(head) - len(tail))
+    body = (unit * (body_len // len(unit) + 1))[:body_len]
+    while body.endswith("\\"):  # never cut an escape in half
+        body = body[:-1]
+    return head + body + tail
+
+
+def _nested_args(size: int) -> str:
+    head = '<tool_call>\n{"name": "save_records", "arguments": {"records": ['
+    tail = "]}}\n</tool_call>"
+    items: list[str] = []
+    total = len(head) + len(tail)
+    i = 0
+    while True:
+        item = json.dumps(
+            {"id": i, "name": f"item {i}", "tags": ["a", "b"], "dims": {"w": 1.5, "h": [2, 3]}}
+        )
+        if total + len(item) + 2 > size and items:
+            break
+        items.append(item)
+        total += len(item) + 2
+        i += 1
+    return head + ", ".join(items) + tail
+
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "call inside growing prose": _prose_call,
+    "call with growing string argument": _string_arg,
+    "same, broken JSON (trailing comma)": lambda n: _string_arg(n, broken=True),
+    "growing nested arguments (array of objects)": _nested_args,
+}
+
+
+def _big_fixer() -> ManualToolCallFixProcessor:
+    """A fixer whose limits admit the 1 MB inputs (the defaults cap one span at 1,000,000)."""
+    return ManualToolCallFixProcessor(
+        FixConfig(limits=Limits(max_input_chars=8_000_000, max_span_chars=8_000_000))
+    )
+
+
+def _check_recovered(fixer: ManualToolCallFixProcessor, reg: ToolRegistry, text: str) -> str:
+    resp = fixer.fix(Response.text_only(text), reg)
+    if resp.tool_calls:
+        return resp.tool_calls[0].name
+    errors = [i.error for i in resp.invalid_tool_calls]
+    return f"NO CALL ({errors[:1]})"
+
+
+def bench_scaling(max_kb: int = 1024) -> Lines:
+    """(c) Time per input size from 1 KB to ``max_kb`` KB and the growth per doubling."""
+    fixer = _big_fixer()
+    reg = ToolRegistry.from_openai(SCALE_TOOLS)
+    sizes = []
+    s = KB
+    while s <= max_kb * KB:
+        sizes.append(s)
+        s *= 2
+    out = [
+        "## (c) Scaling with input size",
+        "",
+        "Content text (no native calls) handed to `fixer.fix`; limits raised to 8 MB for "
+        "this run. Each time is the median of 3-41 repeats (fewer for large inputs). "
+        "'×/doubling' is t(n) / t(n/2): about 2.0 means linear.",
+        "",
+    ]
+    for shape, make in SHAPES.items():
+        texts = [make(n) for n in sizes]
+        found = _check_recovered(fixer, reg, texts[-1])
+        times: list[float] = []
+        for text in texts:
+            resp = Response.text_only(text)
+            rep = 41 if len(text) <= 64 * KB else 11 if len(text) <= 256 * KB else 3
+            (t,) = _interleaved_medians([_fix_call(fixer, resp, reg)], repeat=rep, number=1)
+            times.append(t)
+        out += [
+            f"### {shape}",
+            "",
+            f"Recovered at {sizes[-1] // KB} KB: `{found}`.",
+            "",
+            "| size | time | per KB | ×/doubling |",
+            "| --- | --- | --- | --- |",
+        ]
+        for i, (n, t) in enumerate(zip(sizes, times, strict=True)):
+            growth = f"{t / times[i - 1]:.2f}" if i else "–"
+            out.append(f"| {n // KB} KB | {_fmt_ns(t)} | {_fmt_ns(t / (n / KB))} | {growth} |")
+        tail = [times[i] / times[i - 1] for i in range(len(times) // 2, len(times))]
+        exponent = statistics.fmean(math.log2(g) for g in tail)
+        out += [
+            "",
+            f"Upper half (≥ {sizes[len(sizes) // 2] // KB} KB): mean growth per doubling "
+            f"{statistics.fmean(tail):.2f}× (empirical exponent {exponent:.2f}; 1.00 = linear).",
+            "",
+        ]
+    return out
+
+
+# ------------------------------------------------------------------ (d) memory
+
+
+def _peak_bytes(fn: Callable[[], object]) -> int:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def bench_memory(size_kb: int = 1024) -> Lines:
+    """(d) Peak traced memory for one 1 MB input, per shape, vs ``json_repair.loads``."""
+    fixer = _big_fixer()
+    reg = ToolRegistry.from_openai(SCALE_TOOLS)
+    n = size_kb * KB
+    out = [
+        "## (d) Peak memory for a 1 MB input",
+        "",
+        "`tracemalloc` peak during one `fixer.fix` call (the input string and its Response "
+        "are built before tracing starts), next to `json_repair.loads` on the same text.",
+        "",
+        "| shape | input | toolfix peak | × input | json_repair peak | × input |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for shape, make in SHAPES.items():
+        text = make(n)
+        resp = Response.text_only(text)
+        fixer.fix(resp, reg)  # warm caches outside the trace
+        tf = _peak_bytes(_fix_call(fixer, resp, reg))
+        jr = _peak_bytes(_repair_call(text))
+        size = len(text.encode("utf-8"))
+        out.append(
+            f"| {shape} | {size / KB / KB:.2f} MB | {tf / KB / KB:.1f} MB | {tf / size:.1f} | "
+            f"{jr / KB / KB:.1f} MB | {jr / size:.1f} |"
+        )
+    out.append("")
+    return out
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def _version(dist: str) -> str:
+    return importlib.metadata.version(dist)
+
+
+def _header(argv: Sequence[str]) -> Lines:
+    return [
+        "# toolfix performance figures",
+        "",
+        "Command (from the repository root):",
+        "",
+        "```",
+        "python benchmarks/perf.py " + " ".join(argv),
+        "```",
+        "",
+        f"toolfix {toolfix.__version__}, Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.system()} {platform.machine()}, "
+        f"json_repair {_version('json_repair')}, jsonschema {_version('jsonschema')}.",
+        "",
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: ``python benchmarks/perf.py {fast-path,repair,scaling,memory,all}``."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("what", choices=["fast-path", "repair", "scaling", "memory", "all"])
+    parser.add_argument("--out", type=Path, help="also write the report (markdown) here")
+    parser.add_argument("--max-kb", type=int, default=1024, help="largest scaling size in KB")
+    args = parser.parse_args(args_list)
+    benches: dict[str, Callable[[], Lines]] = {
+        "fast-path": bench_fast_path,
+        "repair": bench_repair,
+        "scaling": lambda: bench_scaling(args.max_kb),
+        "memory": lambda: bench_memory(args.max_kb),
+    }
+    lines = _header(args_list)
+    print("\n".join(lines), flush=True)
+    for name, bench in benches.items():
+        if args.what in (name, "all"):
+            part = bench()
+            print("\n".join(part), flush=True)
+            lines += part
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text("\n".join(lines), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""The ``bench`` and ``corpus generate`` commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import toolfix
+from toolfix._bench.cli import register
+from toolfix._bench.runner import default_corpora
+
+
+@pytest.fixture
+def app() -> typer.Typer:
+    a = typer.Typer()
+
+    @a.callback()
+    def _root() -> None:
+        """root"""
+
+    register(a)
+    return a
+
+
+def test_bench_writes_reports(app: typer.Typer, tiny_corpus: Path, tmp_path: Path) -> None:
+    out_json, out_md, out_png = tmp_path / "b.json", tmp_path / "b.md", tmp_path / "b.png"
+    result = CliRunner().invoke(
+        app,
+        [
+            "bench",
+            str(tiny_corpus),
+            "--quiet",
+            "--json",
+            str(out_json),
+            "--markdown",
+            str(out_md),
+            "--png",
+            str(out_png),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "toolfix" in result.output
+    data = json.loads(out_json.read_text())
+    assert data["cases"] == 7
+    by = {s["strategy"]: s for s in data["strategies"]}
+    assert by["toolfix"]["exact_recovery"] == 1.0
+    assert by["strict"]["exact_recovery"] == 0.5
+    assert by["toolfix"]["false_calls"] == 0
+    assert by["toolfix"]["intent_only"] == 1
+    assert by["toolfix"]["intent_only_correct"] == 1
+    assert "parallel" in by["toolfix"]["by_tag"]
+    md = out_md.read_text()
+    assert md.startswith("# toolfix bench")
+    assert "| toolfix | 100.0% |" in md
+    assert out_png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_bench_llm_unavailable_is_a_clear_error(
+    app: typer.Typer, tiny_corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr(toolfix, "LLMBasedToolCallFixProcessor", raising=False)
+    result = CliRunner().invoke(app, ["bench", str(tiny_corpus), "--llm", "x/y", "--quiet"])
+    assert result.exit_code == 2
+    assert "LLMBasedToolCallFixProcessor" in result.output
+
+
+def test_bench_missing_file(app: typer.Typer, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["bench", str(tmp_path / "nope.jsonl")])
+    assert result.exit_code == 2
+    assert "not found" in result.output
+
+
+def test_default_corpora_from_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "benchmarks" / "corpora"
+    folder.mkdir(parents=True)
+    (folder / "b.jsonl").write_text("")
+    (folder / "a.jsonl").write_text("")
+    assert default_corpora(tmp_path) == [folder / "a.jsonl", folder / "b.jsonl"]
+
+
+def test_default_corpora_next_to_source(tmp_path: Path) -> None:
+    found = default_corpora(tmp_path)  # nothing in tmp_path: falls back to the checkout
+    assert found
+    assert all(p.parent.name == "corpora" for p in found)

@@ -1,0 +1,92 @@
+"""Shared test fixtures: a small tool set, and a session-wide network guard.
+
+The guard refuses every socket connection that does not go to the loopback
+interface (or a Unix socket), so no test can reach the network by accident.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+_LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def _is_loopback(address: Any) -> bool:
+    if not isinstance(address, tuple) or not address:
+        return True  # AF_UNIX paths and other non-IP families
+    host = address[0]
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if not isinstance(host, str):
+        return False
+    if host in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+class NetworkBlockedError(RuntimeError):
+    """A test tried to open a non-loopback connection."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _block_network() -> Iterator[None]:
+    """Refuse non-loopback connections for the whole session."""
+    original_connect = socket.socket.connect
+    original_connect_ex = socket.socket.connect_ex
+
+    def guarded_connect(self: socket.socket, address: Any) -> None:
+        if not _is_loopback(address):
+            raise NetworkBlockedError(f"network access blocked in tests: {address!r}")
+        original_connect(self, address)
+
+    def guarded_connect_ex(self: socket.socket, address: Any) -> int:
+        if not _is_loopback(address):
+            raise NetworkBlockedError(f"network access blocked in tests: {address!r}")
+        return original_connect_ex(self, address)
+
+    socket.socket.connect = guarded_connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = guarded_connect_ex  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        socket.socket.connect = original_connect  # type: ignore[method-assign]
+        socket.socket.connect_ex = original_connect_ex  # type: ignore[method-assign]
+
+
+def openai_tool(name: str, properties: dict[str, Any], required: list[str], **extra: Any) -> dict[str, Any]:
+    """An OpenAI-style tool definition."""
+    params: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
+    params.update(extra)
+    return {"type": "function", "function": {"name": name, "description": "", "parameters": params}}
+
+
+WEATHER = openai_tool(
+    "get_weather",
+    {
+        "city": {"type": "string"},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        "days": {"type": "integer"},
+    },
+    ["city"],
+)
+SEARCH = openai_tool(
+    "search_web",
+    {"query": {"type": "string"}, "strict": {"type": "boolean"}},
+    ["query"],
+    additionalProperties=False,
+)
+BASIC_TOOLS: list[dict[str, Any]] = [WEATHER, SEARCH]
+
+
+@pytest.fixture
+def tools() -> list[dict[str, Any]]:
+    """``get_weather(city, unit?, days?)`` and ``search_web(query, strict?)`` (closed schema)."""
+    return [WEATHER, SEARCH]

@@ -1,0 +1,107 @@
+"""Functionary v3 ``>>>recipient`` segments."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from toolfix._config import Limits
+from toolfix._errors import NestingTooDeepError, TooManyCallsError
+from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats.functionary import FunctionaryFormat, strip_all_recipients
+
+FMT = FunctionaryFormat()
+CTX = ScanContext(tool_names=frozenset({"get_weather", "get_time", "special_function"}))
+MARKUP = ("call_in_content", "native_markup")
+TRUNC = (*MARKUP, "truncated")
+
+
+def rest(text: str, cands: list[Candidate]) -> str:
+    for c in sorted(cands, key=lambda c: c.start, reverse=True):
+        text = text[: c.start] + text[c.end :]
+    return text
+
+
+def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
+    assert FMT.detect(text)
+    cands = FMT.extract(text, ctx)
+    assert all(c.format == "functionary" and c.raw == text[c.start : c.end] for c in cands)
+    assert all(a.end <= b.start for a, b in itertools.pairwise(cands))
+    return [(c.name, c.arguments, c.kinds, c.truncated) for c in cands], rest(text, cands)
+
+
+def test_all_text_then_call() -> None:
+    text = '>>>all\nLet me check the weather.>>>get_weather\n{"city": "Paris"}'
+    got, remaining = run(text)
+    assert got == [("get_weather", '{"city": "Paris"}', MARKUP, False)]
+    assert remaining == ">>>all\nLet me check the weather."
+    assert strip_all_recipients(remaining) == "Let me check the weather."
+
+
+def test_parallel_unicode_nested_empty() -> None:
+    a1 = '{"city": "Zürich 東京", "opts": {"days": [1, 2], "x": {"y": null}}}'
+    text = f">>>get_weather\n{a1}\n>>>get_time\n{{}}"
+    assert run(text) == (
+        [("get_weather", a1, MARKUP, False), ("get_time", "{}", MARKUP, False)],
+        "\n",
+    )
+
+
+def test_first_segment_without_marker_when_the_name_is_a_tool() -> None:
+    text = 'get_weather\n{"city": "Oslo"}>>>all\nDone.'
+    got, remaining = run(text)
+    assert got == [("get_weather", '{"city": "Oslo"}', MARKUP, False)]
+    assert strip_all_recipients(remaining) == "Done."
+    assert strip_all_recipients("all\nHello") == "Hello"
+
+
+def test_truncated() -> None:
+    assert run('>>>get_weather\n{"city": "Pa') == (
+        [("get_weather", '{"city": "Pa', TRUNC, True)],
+        "",
+    )
+    assert run("ok>>>get_time\n") == ([("get_time", "", TRUNC, True)], "ok")
+
+
+def test_verbatim_llama_cpp_tests() -> None:
+    # Verbatim outputs from llama.cpp's chat tests for meetkai-functionary-medium-v3.2:
+    # https://github.com/ggml-org/llama.cpp/blob/master/tests/test-chat.cpp
+    assert run('>>>special_function\n{"arg1": 1}') == (
+        [("special_function", '{"arg1": 1}', MARKUP, False)],
+        "",
+    )
+    content = ">>>all\nHello, world!\nWhat's up?"
+    assert FMT.extract(content, CTX) == []
+    assert strip_all_recipients(content) == "Hello, world!\nWhat's up?"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ">>> print('hello')\nhello",  # a Python REPL transcript
+        "```python\n>>> import json\n>>> json.loads('{}')\n{}\n```",
+        ">>>python\nprint(1)",  # raw code, not a JSON call
+        "Functionary answers with >>>all for plain text.",
+        ">>>all\nJust an answer.",
+        "Plain answer without markers.",
+        'hello\n{"a": 1}>>>all\nx',  # first segment name is not a tool
+    ],
+)
+def test_negatives_yield_nothing(text: str) -> None:
+    assert FMT.extract(text, CTX) == []
+
+
+def test_too_many_calls_raises() -> None:
+    with pytest.raises(TooManyCallsError):
+        FMT.extract(">>>get_time\n{}" * 200, CTX)
+
+
+def test_one_megabyte_of_markers_completes() -> None:
+    ctx = ScanContext(tool_names=CTX.tool_names, limits=Limits(max_calls=10**6))
+    FMT.extract(">>>" * 350_000, ctx)
+    with pytest.raises(NestingTooDeepError):  # checked before any recursive parser runs
+        FMT.extract(">>>x\n{" * 170_000, ctx)
+    FMT.extract(">>>x\n{}" * 50_000, ctx)
+    one = ">>>get_time\n{}"
+    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)

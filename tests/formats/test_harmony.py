@@ -1,0 +1,175 @@
+"""gpt-oss harmony function calls and channel splitting."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from toolfix._config import Limits
+from toolfix._errors import TooManyCallsError
+from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats.harmony import HarmonyFormat, split_harmony
+
+FMT = HarmonyFormat()
+CTX = ScanContext(tool_names=frozenset({"get_weather", "get_time", "shell"}))
+MARKUP = ("call_in_content", "native_markup")
+TRUNC = (*MARKUP, "truncated")
+ANALYSIS = "<|start|>assistant<|channel|>analysis<|message|>Need the weather.<|end|>"
+
+
+def call(name: str, args: str) -> str:
+    """A function call as the gpt-oss chat template renders it."""
+    return (
+        f"<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json"
+        f"<|message|>{args}<|call|>"
+    )
+
+
+def rest(text: str, cands: list[Candidate]) -> str:
+    for c in sorted(cands, key=lambda c: c.start, reverse=True):
+        text = text[: c.start] + text[c.end :]
+    return text
+
+
+def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
+    assert FMT.detect(text)
+    cands = FMT.extract(text, ctx)
+    assert all(c.format == "harmony" and c.raw == text[c.start : c.end] for c in cands)
+    assert all(a.end <= b.start for a, b in itertools.pairwise(cands))
+    got: list[tuple[object, ...]] = [
+        (c.name, c.arguments, c.id, c.kinds, c.truncated) for c in cands
+    ]
+    return got, rest(text, cands)
+
+
+def test_single_call_after_analysis() -> None:
+    text = ANALYSIS + call("get_weather", '{"city":"Paris"}')
+    assert run(text) == ([("get_weather", '{"city":"Paris"}', None, MARKUP, False)], ANALYSIS)
+
+
+def test_parallel_calls_unicode_nested() -> None:
+    a1 = '{"city": "Zürich 東京", "opts": {"days": [1, 2], "x": {"y": null}}}'
+    text = call("get_weather", a1) + call("get_time", "{}")
+    assert run(text) == (
+        [("get_weather", a1, None, MARKUP, False), ("get_time", "{}", None, MARKUP, False)],
+        "",
+    )
+
+
+def test_recipient_before_channel_and_text_around() -> None:
+    text = (
+        "Before. <|start|>assistant to=functions.get_time<|channel|>commentary json"
+        "<|message|>{}<|call|> After."
+    )
+    assert run(text) == ([("get_time", "{}", None, MARKUP, False)], "Before.  After.")
+
+
+def test_engine_stripped_forms() -> None:
+    assert run('commentary to=functions.get_weather json{"city": "Paris"} and then') == (
+        [("get_weather", '{"city": "Paris"}', None, MARKUP, False)],
+        " and then",
+    )
+    text = 'to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Oslo"}'
+    assert run(text) == ([("get_weather", '{"city": "Oslo"}', None, MARKUP, False)], "")
+
+
+def test_glued_json_suffix_dropped_for_registry_tool() -> None:
+    # llama.cpp PR #15158: "Handles a common variant where models emit NAMEjson (e.g. shelljson)"
+    text = '<|start|>assistant<|channel|>commentary to=functions.shelljson<|message|>{"cmd": "ls"}'
+    assert run(text) == ([("shell", '{"cmd": "ls"}', None, MARKUP, False)], "")
+
+
+def test_truncated_arguments() -> None:
+    text = '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Pa'
+    assert run(text) == ([("get_weather", '{"city": "Pa', None, TRUNC, True)], "")
+    assert run("<|channel|>commentary to=functions.get_time ") == (
+        [("get_time", "", None, TRUNC, True)],
+        "",
+    )
+
+
+def test_verbatim_lm_studio_truncated_output() -> None:
+    # Verbatim "Model Output" from LM Studio bug #942 (gpt-oss-20b; the call is cut short):
+    # https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/942
+    args = (
+        '{"data":{"envs":{"sd":{"namespaces":{"main":{"resources":{"requests":{"cpu":"100m",'
+        '"memory":"128Mi"},"limits":{"cpu":"200m","memory":"256Mi"}}}}},"pr":{"namespaces":'
+        '{"main":{"resources":{"requests":{"cpu":"500m","memory":"512Mi"},"limits":{"cpu":"1",'
+        '"memory":"1Gi"}}}}}}}'
+    )
+    text = (
+        "<|start|>assistant<|channel|>commentary to=functions.get_ecs_instructions"
+        "<|constrain|>json<|message|>" + args
+    )
+    assert run(text) == ([("get_ecs_instructions", args, None, TRUNC, True)], "")
+
+
+def test_verbatim_cookbook_conversation() -> None:
+    # Verbatim completion from the harmony cookbook / openai/harmony README example:
+    # https://cookbook.openai.com/articles/openai-harmony
+    text = (
+        '<|channel|>analysis<|message|>User asks: "What is the weather in Tokyo?" We need to use '
+        "get_weather tool.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary "
+        'json<|message|>{"location": "Tokyo"}<|call|>'
+    )
+    got, remaining = run(text)
+    assert got == [("get_weather", '{"location": "Tokyo"}', None, MARKUP, False)]
+    assert remaining == (
+        '<|channel|>analysis<|message|>User asks: "What is the weather in Tokyo?" We need to use '
+        "get_weather tool.<|end|>"
+    )
+    reasoning, content = split_harmony(text)
+    assert (
+        reasoning == 'User asks: "What is the weather in Tokyo?" We need to use get_weather tool.'
+    )
+    assert content == (
+        "<|start|>assistant to=functions.get_weather<|channel|>commentary "
+        'json<|message|>{"location": "Tokyo"}<|call|>'
+    )
+
+
+def test_split_harmony_final_and_preamble() -> None:
+    text = (
+        "<|channel|>analysis<|message|>Think 1.<|end|>"
+        "<|start|>assistant<|channel|>commentary<|message|>Checking now.<|end|>"
+        "<|start|>assistant<|channel|>analysis<|message|>Think 2.<|end|>"
+        "<|start|>assistant<|channel|>final<|message|>It is 21 °C in Paris.<|return|>"
+    )
+    assert split_harmony(text) == ("Think 1.\nThink 2.", "Checking now.It is 21 °C in Paris.")
+    assert split_harmony("No harmony here.") == (None, "No harmony here.")
+    assert split_harmony("<|channel|>final<|message|>Partial answ") == (None, "Partial answ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The header carries to=functions.NAME before the message.",
+        "Use `to=functions.get_weather` as recipient; then send the arguments.",
+        "<|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>",
+        "```\nto=functions.get_time is how gpt-oss addresses a tool\n```",
+    ],
+)
+def test_negatives_yield_nothing(text: str) -> None:
+    assert FMT.extract(text, CTX) == []
+
+
+def test_too_many_calls_raises() -> None:
+    with pytest.raises(TooManyCallsError):
+        FMT.extract(call("get_time", "{}") * 200, CTX)
+
+
+def test_one_megabyte_of_markers_completes() -> None:
+    text = "<|start|><|channel|>commentary to=functions.x " * (1_000_000 // 45)
+    assert len(text) > 900_000
+    FMT.extract(text, ScanContext(limits=Limits(max_calls=10**6)))
+    split_harmony("<|channel|>analysis<|message|>" * 30_000)
+
+
+def test_one_megabyte_of_calls_completes() -> None:
+    one = call("get_time", "{}")
+    ctx = ScanContext(limits=Limits(max_calls=10**6))
+    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)
+    reasoning, content = split_harmony((ANALYSIS + one) * 5000)
+    assert reasoning is not None
+    assert content.count("<|call|>") == 5000

@@ -1,0 +1,121 @@
+"""Salesforce xLAM ``{"tool_calls": [...]}`` answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolfix._config import Limits
+from toolfix._errors import NestingTooDeepError, TooManyCallsError
+from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats.xlam import XlamFormat
+
+FMT = XlamFormat()
+CTX = ScanContext(tool_names=frozenset({"get_weather", "get_time"}))
+CONTENT = ("call_in_content",)
+
+
+def rest(text: str, cands: list[Candidate]) -> str:
+    for c in sorted(cands, key=lambda c: c.start, reverse=True):
+        text = text[: c.start] + text[c.end :]
+    return text
+
+
+def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
+    assert FMT.detect(text)
+    cands = FMT.extract(text, ctx)
+    assert all(
+        c.format == "xlam" and c.raw == text[c.start : c.end] and c.name is None for c in cands
+    )
+    return [(c.payload, c.kinds, c.truncated, c.explicit) for c in cands], rest(text, cands)
+
+
+def test_whole_message_is_explicit() -> None:
+    lst = '[{"name": "get_weather", "arguments": {"location": "New York"}}]'
+    assert run(f'  {{"tool_calls": {lst}}}\n') == ([(lst, CONTENT, False, True)], "  \n")
+
+
+def test_parallel_unicode_nested_in_prose_not_explicit() -> None:
+    lst = (
+        '[{"name": "get_weather", "arguments": {"city": "Zürich", '
+        '"o": {"d": [1, {"x": "東京"}]}}}, '
+        '{"name": "get_time", "arguments": {}}]'
+    )
+    text = f'Here you go: {{"thought": "two calls {{}}", "tool_calls": {lst}}} done'
+    assert run(text) == ([(lst, CONTENT, False, False)], "Here you go:  done")
+
+
+def test_empty_list_and_fenced_object() -> None:
+    assert run('{"tool_calls": []}') == ([("[]", CONTENT, False, True)], "")
+    text = 'Sure.\n```json\n{"tool_calls": [{"name": "get_time", "arguments": {}}]}\n```\nBye.'
+    assert run(text) == (
+        [('[{"name": "get_time", "arguments": {}}]', (*CONTENT, "code_fence"), False, False)],
+        "Sure.\n\nBye.",
+    )
+
+
+def test_truncated() -> None:
+    text = '{"tool_calls": [{"name": "get_weather", "arguments": {"location": "Par'
+    assert run(text) == (
+        [(text[len('{"tool_calls": ') :], (*CONTENT, "truncated"), True, True)],
+        "",
+    )
+
+
+def test_nested_tool_calls_key_is_not_taken() -> None:
+    text = '{"name": "get_time", "arguments": {"tool_calls": [1, 2]}}'
+    assert FMT.extract(text, CTX) == []
+
+
+def test_verbatim_xlam_format_instruction() -> None:
+    # Verbatim answer format from the xLAM prompt's [BEGIN OF FORMAT INSTRUCTION] block
+    # (Salesforce xLAM-1b/7b-fc-r model cards, https://huggingface.co/Salesforce/xLAM-7b-fc-r,
+    # also the Ollama template https://ollama.com/allenporter/xlam):
+    text = (
+        '{ "tool_calls": [ {"name": "func_name1", "arguments": {"argument1": "value1", '
+        '"argument2": "value2"}}, ... (more tool calls as required) ] }'
+    )
+    lst = (
+        '[ {"name": "func_name1", "arguments": {"argument1": "value1", "argument2": "value2"}}, '
+        "... (more tool calls as required) ]"
+    )
+    assert run(text) == ([(lst, CONTENT, False, True)], "")
+
+
+def test_verbatim_template_rendered_call() -> None:
+    # The assistant turn as xLAM's chat template renders a call (Ollama template above):
+    text = (
+        '### Response: {"tool_calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}'
+        " <|EOT|>"
+    )
+    assert run(text) == (
+        [('[{"name": "get_weather", "arguments": {"city": "Paris"}}]', CONTENT, False, False)],
+        "### Response:  <|EOT|>",
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No call needed: it is sunny.",
+        "The OpenAI message has a tool_calls field.",
+        '```python\nmsg["tool_calls"] = []\n```',
+        '{"role": "assistant", "content": "the tool_calls key is empty"}',
+        '[{"name": "get_time", "arguments": {}}]',  # the bare list is the generic JSON format's
+    ],
+)
+def test_negatives_yield_nothing(text: str) -> None:
+    assert FMT.extract(text, CTX) == []
+
+
+def test_too_many_objects_raises() -> None:
+    with pytest.raises(TooManyCallsError):
+        FMT.extract('{"tool_calls": []} ' * 200, CTX)
+
+
+def test_one_megabyte_of_markers_completes() -> None:
+    ctx = ScanContext(limits=Limits(max_calls=10**6))
+    with pytest.raises(NestingTooDeepError):  # checked before any recursive parser runs
+        FMT.extract('{"tool_calls": [' * 60_000, ctx)
+    FMT.extract("{} tool_calls " * 70_000, ctx)
+    one = '{"tool_calls": []} '
+    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)

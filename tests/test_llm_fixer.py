@@ -1,0 +1,497 @@
+"""LLMBasedToolCallFixProcessor with scripted replies: every branch, and the budget."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolfix import (
+    ConfigurationError,
+    InvalidToolCallPart,
+    Prompt,
+    Response,
+    ResponseProcessor,
+    TextPart,
+    ToolCallPart,
+    ToolChoice,
+    ToolRegistry,
+    Usage,
+)
+from toolfix._intent import IntentPrecheck
+from toolfix._llm_fixer import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
+from toolfix._processor import ToolsLike
+from toolfix._prompts import FixerPrompts
+from toolfix.testing import ScriptedExecutor
+
+WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Current weather",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            },
+            "required": ["city"],
+        },
+    },
+}
+SEARCH = {
+    "type": "function",
+    "function": {
+        "name": "search_web",
+        "description": "Search",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}},
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    },
+}
+TOOLS = ToolRegistry.from_openai([WEATHER, SEARCH])
+PROMPT = Prompt.of("What's the weather in Paris?")
+MODEL = "test-model"
+
+
+def native(name: str, raw: str, id: str = "call_1") -> ToolCallPart:  # noqa: A002
+    """A native call as a provider conversion makes it (arguments parsed when JSON)."""
+    try:
+        args = json.loads(raw)
+    except ValueError:
+        args = None
+    return ToolCallPart(
+        id=id, name=name, arguments_raw=raw, arguments=args if isinstance(args, dict) else None
+    )
+
+
+def resp(*parts: Any) -> Response:
+    return Response(parts=tuple(TextPart(text=p) if isinstance(p, str) else p for p in parts))
+
+
+def openai_call(name: str, args: dict[str, Any] | str, id: str = "fix_1") -> dict[str, Any]:  # noqa: A002
+    raw = args if isinstance(args, str) else json.dumps(args)
+    return {
+        "content": None,
+        "tool_calls": [{"id": id, "type": "function", "function": {"name": name, "arguments": raw}}],
+    }
+
+
+def calls_of(r: Response) -> list[tuple[str, dict[str, Any] | None]]:
+    return [(c.name, c.arguments) for c in r.tool_calls]
+
+
+def llm_records(r: Response) -> list[Any]:
+    return [x for x in r.repairs if x.kind == "llm_fix"]
+
+
+async def run(
+    fixer: LLMBasedToolCallFixProcessor,
+    executor: ScriptedExecutor,
+    response: Response,
+    prompt: Prompt = PROMPT,
+) -> Response:
+    out = await fixer.process(executor, prompt, MODEL, TOOLS, [response])
+    assert len(out) == 1
+    return out[0]
+
+
+def last_user_text(ex: ScriptedExecutor, i: int = -1) -> str:
+    return ex.prompts[i].messages[-1].text
+
+
+# ---- no LLM call ------------------------------------------------------------------------
+
+
+async def test_valid_call_spends_nothing() -> None:
+    ex = ScriptedExecutor([])
+    original = resp(native("get_weather", '{"city": "Paris"}'))
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert out is original
+    assert ex.calls == []
+
+
+async def test_precheck_skips_plain_answer() -> None:
+    ex = ScriptedExecutor([])
+    original = resp("It is 18°C and sunny in Paris.")
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert out is original
+    assert ex.calls == []
+
+
+async def test_tool_choice_none_spends_nothing() -> None:
+    ex = ScriptedExecutor([])
+    prompt = PROMPT.model_copy(update={"tool_choice": ToolChoice.none()})
+    original = resp("Let me look up the weather.")
+    assert (await run(LLMBasedToolCallFixProcessor(), ex, original, prompt)) is original
+    assert ex.calls == []
+
+
+# ---- intent -------------------------------------------------------------------------------
+
+
+async def test_intent_question_no_keeps_text_and_records_cost() -> None:
+    ex = ScriptedExecutor(["No."], usage=Usage(input_tokens=20, output_tokens=1))
+    original = resp("I'll keep it short: Paris is lovely in spring.")
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert out.parts == original.parts
+    assert out.tool_calls == []
+    (rec,) = llm_records(out)
+    assert rec.llm_calls == 1
+    assert rec.usage == Usage(input_tokens=20, output_tokens=1, requests=1)
+    assert "intent question: no" in rec.detail
+    asked = ex.prompts[0]
+    assert asked.tool_choice == ToolChoice.none()
+    assert "yes or no" in asked.messages[-1].text
+    assert asked.messages[-2].role == "assistant"
+    assert asked.messages[-2].text == original.text
+    assert llm_calls_of(out) == 1
+
+
+async def test_intent_yes_then_asks_for_the_call() -> None:
+    ex = ScriptedExecutor(["Yes", openai_call("get_weather", {"city": "Paris"})])
+    original = resp("Let me look up the weather in Paris for you.")
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    assert out.text == original.text
+    assert len(ex.calls) == 2
+    fix_prompt, model, tools = ex.calls[1]
+    assert model == MODEL
+    assert fix_prompt.tool_choice == ToolChoice.required()
+    assert tools.names == ["get_weather", "search_web"]
+    assert "made no tool call" in fix_prompt.messages[-1].text
+    (rec,) = llm_records(out)
+    assert rec.llm_calls == 2
+    assert out.tool_calls[0].repairs[-1].kind == "intent_only"
+
+
+async def test_intent_reply_that_is_a_call_is_used_directly() -> None:
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
+    out = await run(LLMBasedToolCallFixProcessor(), ex, resp("Checking the weather now."))
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    assert len(ex.calls) == 1
+    assert llm_records(out)[0].llm_calls == 1
+
+
+async def test_precheck_can_be_disabled_and_configured() -> None:
+    ex = ScriptedExecutor(["no"])
+    fixer = LLMBasedToolCallFixProcessor(precheck=IntentPrecheck(enabled=False))
+    await run(fixer, ex, resp("Paris is the capital of France."))
+    assert len(ex.calls) == 1
+
+
+# ---- broken calls ------------------------------------------------------------------------
+
+
+async def test_invalid_json_feedback_and_fix_keeps_call_id() -> None:
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
+    out = await run(
+        LLMBasedToolCallFixProcessor(), ex, resp(native("get_weather", "city=Paris", id="c9"))
+    )
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    assert out.tool_calls[0].id == "c9"
+    assert out.invalid_tool_calls == []
+    feedback = last_user_text(ex)
+    assert "could not be parsed" in feedback
+    assert "city=Paris" in ex.prompts[0].messages[-2].text
+    assert ex.prompts[0].tool_choice == ToolChoice.named("get_weather")
+    assert out.tool_calls[0].repairs[-1].kind == "invalid_json"
+
+
+async def test_unknown_name_feedback_lists_tools() -> None:
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
+    out = await run(
+        LLMBasedToolCallFixProcessor(), ex, resp(native("lookup_weather_now", '{"city": "Paris"}'))
+    )
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    feedback = last_user_text(ex)
+    assert "'lookup_weather_now'" in feedback
+    assert "get_weather, search_web" in feedback
+    assert ex.prompts[0].tool_choice == ToolChoice.required()
+    assert out.tool_calls[0].repairs[-1].kind == "unknown_name"
+
+
+async def test_invalid_arguments_feedback_has_errors_and_schema() -> None:
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris", "unit": "celsius"})])
+    broken = native("get_weather", '{"city": "Paris", "unit": "kelvin"}')
+    out = await run(LLMBasedToolCallFixProcessor(), ex, resp(broken))
+    assert calls_of(out) == [("get_weather", {"city": "Paris", "unit": "celsius"})]
+    feedback = last_user_text(ex)
+    assert "'kelvin' is not one of ['celsius', 'fahrenheit']" in feedback
+    assert json.dumps(TOOLS["get_weather"].parameters) in feedback
+
+
+async def test_success_on_last_retry() -> None:
+    ex = ScriptedExecutor(
+        [
+            openai_call("get_weather", "{not json"),
+            openai_call("get_weather", '{"town": "Paris"}'),
+            openai_call("get_weather", {"city": "Paris"}),
+        ]
+    )
+    fixer = LLMBasedToolCallFixProcessor(max_retries=3)
+    out = await run(fixer, ex, resp(native("get_weather", "city=Paris")))
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    assert len(ex.calls) == 3
+    (rec,) = llm_records(out)
+    assert rec.llm_calls == 3
+    assert "3 fix call(s); fixed 1 of 1" in rec.detail
+    # the conversation grows: each attempt sees the previous reply and new feedback
+    assert len(ex.prompts[2].messages) == len(ex.prompts[0].messages) + 4
+    assert "'city' is a required property" in last_user_text(ex, 2)
+
+
+async def test_exhaustion_without_fallback_marks_call_invalid() -> None:
+    ex = ScriptedExecutor([openai_call("get_weather", "{bad")], repeat_last=True)
+    fixer = LLMBasedToolCallFixProcessor(max_retries=2)
+    out = await run(fixer, ex, resp("Sure.", native("get_weather", "city=Paris", id="c1")))
+    assert out.tool_calls == []
+    (bad,) = out.invalid_tool_calls
+    assert (bad.id, bad.name, bad.raw, bad.kind) == ("c1", "get_weather", "city=Paris", "invalid_json")
+    assert out.text == "Sure."
+    assert len(ex.calls) == 2
+    (rec,) = llm_records(out)
+    assert rec.llm_calls == 2
+    assert "calls left invalid" in rec.detail
+
+
+class _Recorder(ResponseProcessor):
+    def __init__(self) -> None:
+        self.seen: list[Response] = []
+
+    async def process(
+        self,
+        executor: Any,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Sequence[Response],
+    ) -> list[Response]:
+        self.seen.extend(responses)
+        return [Response.text_only("fallback answer")]
+
+
+async def test_exhaustion_with_fallback_gets_original() -> None:
+    ex = ScriptedExecutor(["still nothing"], repeat_last=True)
+    fallback = _Recorder()
+    fixer = LLMBasedToolCallFixProcessor(max_retries=2, fallback=fallback)
+    original = resp(native("get_weather", "city=Paris"))
+    out = await run(fixer, ex, original)
+    assert fallback.seen == [original]
+    assert out.text == "fallback answer"
+    (rec,) = llm_records(out)
+    assert rec.llm_calls == 2
+    assert "fallback" in rec.detail
+    assert "no tool call" in last_user_text(ex)
+
+
+async def test_max_retries_zero_spends_nothing_on_broken_call() -> None:
+    ex = ScriptedExecutor([])
+    out = await run(
+        LLMBasedToolCallFixProcessor(max_retries=0), ex, resp(native("get_weather", "city=Paris"))
+    )
+    assert ex.calls == []
+    assert [p.raw for p in out.invalid_tool_calls] == ["city=Paris"]
+
+
+# ---- tool choice ------------------------------------------------------------------------------
+
+
+async def test_required_tool_choice_skips_the_question() -> None:
+    ex = ScriptedExecutor([openai_call("search_web", {"query": "paris weather"})])
+    prompt = PROMPT.model_copy(update={"tool_choice": ToolChoice.required()})
+    out = await run(LLMBasedToolCallFixProcessor(), ex, resp("Paris is nice."), prompt)
+    assert calls_of(out) == [("search_web", {"query": "paris weather"})]
+    assert len(ex.calls) == 1
+    assert ex.prompts[0].tool_choice == ToolChoice.required()
+
+
+async def test_named_tool_choice_is_kept_for_the_fix_call() -> None:
+    ex = ScriptedExecutor([openai_call("search_web", {"query": "paris"})])
+    prompt = PROMPT.model_copy(update={"tool_choice": ToolChoice.named("search_web")})
+    out = await run(LLMBasedToolCallFixProcessor(), ex, resp("Paris is nice."), prompt)
+    assert calls_of(out) == [("search_web", {"query": "paris"})]
+    assert ex.prompts[0].tool_choice == ToolChoice.named("search_web")
+
+
+# ---- parallel calls ------------------------------------------------------------------------
+
+
+async def test_parallel_valid_sibling_is_kept_and_not_reasked() -> None:
+    good = native("get_weather", '{"city": "Paris"}', id="a")
+    broken = native("search_web", "{}", id="b")
+    ex = ScriptedExecutor(
+        [
+            {
+                "content": None,
+                "tool_calls": [
+                    {"id": "x1", "function": {"name": "get_weather", "arguments": '{"city":"Rome"}'}},
+                    {"id": "x2", "function": {"name": "search_web", "arguments": '{"query":"q"}'}},
+                ],
+            }
+        ]
+    )
+    out = await run(LLMBasedToolCallFixProcessor(), ex, resp(good, broken))
+    assert out.tool_calls[0] is good
+    assert calls_of(out) == [("get_weather", {"city": "Paris"}), ("search_web", {"query": "q"})]
+    assert out.tool_calls[1].id == "b"
+    feedback = last_user_text(ex)
+    assert 'get_weather({"city": "Paris"})' in feedback  # told which calls are kept
+    assert "'query' is a required property" in feedback
+    assert ex.prompts[0].tool_choice == ToolChoice.named("search_web")
+
+
+async def test_parallel_two_broken_fixed_in_one_conversation() -> None:
+    ex = ScriptedExecutor(
+        [
+            {
+                "content": None,
+                "tool_calls": [
+                    {"id": "x1", "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'}},
+                    {"id": "x2", "function": {"name": "search_web", "arguments": '{"query":"q"}'}},
+                ],
+            }
+        ]
+    )
+    original = resp(native("get_weather", "city=Oslo", id="a"), native("search_web", "{}", id="b"))
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert [(c.id, c.name, c.arguments) for c in out.tool_calls] == [
+        ("a", "get_weather", {"city": "Oslo"}),
+        ("b", "search_web", {"query": "q"}),
+    ]
+    assert len(ex.calls) == 1
+    assert ex.prompts[0].tool_choice == ToolChoice.required()
+
+
+# ---- wiring, idempotence, configuration --------------------------------------------------------
+
+
+async def test_with_processor_wraps_executor_and_is_idempotent() -> None:
+    inner = ScriptedExecutor(
+        [
+            resp(native("get_weather", "city=Paris")),
+            openai_call("get_weather", {"city": "Paris"}),
+        ]
+    )
+    fixer = LLMBasedToolCallFixProcessor()
+    wrapped = inner.with_processor(fixer)
+    (out,) = await wrapped.execute(PROMPT, MODEL, TOOLS)
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    assert len(inner.calls) == 2
+    again = await fixer.process(inner, PROMPT, MODEL, TOOLS, [out])
+    assert again == [out]
+    assert len(inner.calls) == 2
+
+
+async def test_needs_an_executor_when_a_call_is_broken() -> None:
+    with pytest.raises(ConfigurationError):
+        await LLMBasedToolCallFixProcessor().process(
+            None, PROMPT, MODEL, TOOLS, [resp(native("get_weather", "city=Paris"))]
+        )
+
+
+async def test_own_executor_and_model_are_used() -> None:
+    own = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
+    fixer = LLMBasedToolCallFixProcessor(TOOLS, executor=own, model="fixer-model")
+    (out,) = await fixer.process(None, PROMPT, MODEL, None, [resp(native("get_weather", "x"))])
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    assert own.calls[0][1] == "fixer-model"
+
+
+async def test_custom_prompts_are_sent() -> None:
+    prompts = FixerPrompts(invalid_json="BROKEN {label}: {error} <<{raw}>>")
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
+    await run(LLMBasedToolCallFixProcessor(prompts=prompts), ex, resp(native("get_weather", "zz")))
+    assert "BROKEN #1 (get_weather)" in last_user_text(ex)
+    assert "<<zz>>" in last_user_text(ex)
+
+
+def test_negative_retries_rejected() -> None:
+    with pytest.raises(ConfigurationError):
+        LLMBasedToolCallFixProcessor(max_retries=-1)
+
+
+def test_build_llm_processor_for_the_cli() -> None:
+    p = build_llm_processor("openai/m", "http://127.0.0.1:9/v1", 2)
+    assert p.max_retries == 2
+    assert p.model == "openai/m"
+    assert p.executor is not None
+    assert getattr(p.executor, "api_base", None) == "http://127.0.0.1:9/v1"
+
+
+def test_sync_surface() -> None:
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
+    (out,) = LLMBasedToolCallFixProcessor().process_sync(
+        ex, PROMPT, MODEL, TOOLS, [resp(native("get_weather", "?"))]
+    )
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+
+
+# ---- the budget (promise 8) ------------------------------------------------------------------
+
+REPLIES = st.sampled_from(
+    [
+        "yes",
+        "no",
+        "maybe",
+        "",
+        openai_call("get_weather", {"city": "Paris"}),
+        openai_call("get_weather", "{oops"),
+        openai_call("nope_tool", {"a": 1}),
+        openai_call("search_web", {"query": "x", "extra": 1}),
+        '<tool_call>{"name": "search_web", "arguments": {"query": "z"}}</tool_call>',
+    ]
+)
+INITIAL = st.sampled_from(
+    [
+        resp(native("get_weather", '{"city": "Paris"}')),
+        resp(native("get_weather", "city=Paris")),
+        resp(native("nope", "{}")),
+        resp(native("get_weather", '{"city": "Paris"}', id="a"), native("search_web", "{}", id="b")),
+        resp("Let me search the web for that."),
+        resp("Paris is the capital of France."),
+        resp('{"name": "get_weather", "arguments": {"town": "Paris"}}'),
+    ]
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    initial=INITIAL,
+    replies=st.lists(REPLIES, min_size=1, max_size=8),
+    max_retries=st.integers(min_value=0, max_value=4),
+    forced=st.booleans(),
+    with_fallback=st.booleans(),
+)
+def test_budget_never_exceeded(
+    initial: Response,
+    replies: list[Any],
+    max_retries: int,
+    forced: bool,
+    with_fallback: bool,
+) -> None:
+    ex = ScriptedExecutor(replies, repeat_last=True)
+    prompt = PROMPT.model_copy(
+        update={"tool_choice": ToolChoice.required() if forced else ToolChoice.auto()}
+    )
+    fallback = _Recorder() if with_fallback else None
+    fixer = LLMBasedToolCallFixProcessor(max_retries=max_retries, fallback=fallback)
+    (out,) = fixer.process_sync(ex, prompt, MODEL, TOOLS, [initial])
+    assert len(ex.calls) <= 1 + max_retries
+    if initial.tool_calls and all(
+        c.name in TOOLS and TOOLS[c.name].is_valid(c.arguments) for c in initial.tool_calls
+    ):
+        assert ex.calls == []
+    assert llm_calls_of(out) == len(ex.calls) or (fallback is not None and out.text == "fallback answer")
+    recs = llm_records(out)
+    assert sum(r.llm_calls for r in recs) == len(ex.calls)
+    for c in out.tool_calls:  # never a tool outside the registry, never an invalid call
+        assert TOOLS[c.name].is_valid(c.arguments)
+    assert not any(isinstance(p, InvalidToolCallPart) and p.raw == "" for p in out.parts)

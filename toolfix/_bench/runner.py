@@ -1,0 +1,145 @@
+"""Run strategies side by side on the same corpus cases.
+
+Offline strategies run sequentially in-process; each case's repair is timed
+alone with :func:`time.perf_counter_ns` (preparation such as building the
+tool registry is not timed). LLM strategies run concurrently (``concurrency``
+cases at a time), and their time includes the LLM round trips.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .corpus import CorpusCase, LoadedCorpus, load_corpus
+from .score import CaseScore, Outcome, StrategySummary, score_case, summarize
+from .strategies import Strategy
+
+__all__ = ["BenchResult", "default_corpora", "run_bench", "run_strategy"]
+
+Progress = Callable[[str, int], None]
+"""Called with the strategy name and the number of cases just finished."""
+
+
+@dataclass
+class BenchResult:
+    """Everything a report needs."""
+
+    corpora: list[str]
+    n_cases: int
+    summaries: list[StrategySummary]
+    scores: dict[str, list[CaseScore]] = field(default_factory=dict)
+    load_errors: list[tuple[str, int, str]] = field(default_factory=list)
+    command: str = ""
+
+
+def default_corpora(cwd: Path | None = None) -> list[Path]:
+    """The committed corpora: ``benchmarks/corpora/*.jsonl`` in the working directory, else
+    next to the package source (a source checkout)."""
+    here = Path(__file__).resolve().parents[2]
+    for root in (cwd or Path.cwd(), here):
+        folder = root / "benchmarks" / "corpora"
+        if folder.is_dir():
+            found = sorted(folder.glob("*.jsonl"))
+            if found:
+                return found
+    return []
+
+
+def _error_outcome(exc: BaseException) -> Outcome:
+    return Outcome(error=f"{type(exc).__name__}: {exc}"[:300])
+
+
+def run_strategy(
+    strategy: Strategy, cases: Sequence[CorpusCase], progress: Progress | None = None
+) -> list[CaseScore]:
+    """Run one offline strategy on every case, sequentially."""
+    scores: list[CaseScore] = []
+    for case in cases:
+        try:
+            prepared = strategy.prepare(case)
+        except Exception as exc:
+            scores.append(score_case(case, _error_outcome(exc), 0, uses_llm=strategy.uses_llm))
+            continue
+        start = time.perf_counter_ns()
+        try:
+            outcome = strategy.run(prepared)
+        except Exception as exc:
+            outcome = _error_outcome(exc)
+        elapsed = time.perf_counter_ns() - start
+        scores.append(score_case(case, outcome, elapsed, uses_llm=strategy.uses_llm))
+        if progress is not None:
+            progress(strategy.name, 1)
+    return scores
+
+
+async def run_strategy_async(
+    strategy: Strategy,
+    cases: Sequence[CorpusCase],
+    concurrency: int = 8,
+    progress: Progress | None = None,
+) -> list[CaseScore]:
+    """Run a (typically LLM) strategy on every case, ``concurrency`` at a time."""
+    semaphore = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(case: CorpusCase) -> CaseScore:
+        async with semaphore:
+            try:
+                prepared = strategy.prepare(case)
+            except Exception as exc:
+                return score_case(case, _error_outcome(exc), 0, uses_llm=strategy.uses_llm)
+            start = time.perf_counter_ns()
+            try:
+                outcome = await strategy.arun(prepared)
+            except Exception as exc:
+                outcome = _error_outcome(exc)
+            elapsed = time.perf_counter_ns() - start
+            if progress is not None:
+                progress(strategy.name, 1)
+            return score_case(case, outcome, elapsed, uses_llm=strategy.uses_llm)
+
+    return list(await asyncio.gather(*(one(c) for c in cases)))
+
+
+def load_all(paths: Sequence[Path | str]) -> tuple[list[CorpusCase], list[tuple[str, int, str]]]:
+    """Cases of every corpus (ids prefixed by nothing; duplicates across files kept)."""
+    cases: list[CorpusCase] = []
+    errors: list[tuple[str, int, str]] = []
+    for p in paths:
+        loaded: LoadedCorpus = load_corpus(p)
+        cases.extend(loaded.cases)
+        errors.extend((loaded.path, line, why) for line, why in loaded.errors)
+    return cases, errors
+
+
+def run_bench(
+    paths: Sequence[Path | str],
+    strategies: Sequence[Strategy],
+    *,
+    concurrency: int = 8,
+    progress: Progress | None = None,
+    limit: int | None = None,
+) -> BenchResult:
+    """Load the corpora and run every strategy on the same cases."""
+    cases, errors = load_all(paths)
+    if limit is not None:
+        cases = cases[:limit]
+    summaries: list[StrategySummary] = []
+    all_scores: dict[str, list[CaseScore]] = {}
+    for strategy in strategies:
+        if strategy.uses_llm:
+            scores = asyncio.run(run_strategy_async(strategy, cases, concurrency, progress))
+        else:
+            scores = run_strategy(strategy, cases, progress)
+        all_scores[strategy.name] = scores
+        summaries.append(summarize(strategy.name, scores, uses_llm=strategy.uses_llm))
+    return BenchResult(
+        corpora=[str(p) for p in paths],
+        n_cases=len(cases),
+        summaries=summaries,
+        scores=all_scores,
+        load_errors=errors,
+    )

@@ -1,0 +1,44 @@
+"""Durable agent runs on Temporal (``pip install toolfix[temporal]``).
+
+The same loop as :class:`toolfix.StepLoop`, as a Temporal workflow: each LLM call
+(executor + processors) and each tool call is an activity with its own timeouts
+and retry policy, and the conversation lives in the workflow history, so a run
+survives worker crashes and restarts. See ``docs/guides/temporal.md``.
+
+Worker side::
+
+    client = await connect("temporal.internal:7233")
+    worker = create_worker(client, "agents", registry, executor,
+                           ManualToolCallFixProcessor(), model="qwen2.5-7b")
+    await worker.run()
+
+Caller side::
+
+    result = await run_agent(client, "What is 2 + 3?", task_queue="agents",
+                             workflow_id="ticket-42")
+"""
+
+from __future__ import annotations
+
+from ._models import ActivityOptions, AgentInput, LlmCallInput, RetrySettings, ToolCallInput
+from .activities import ToolfixActivities
+from .client import connect, run_agent, start_agent
+from .worker import create_worker, sandbox_runner, with_pydantic_converter
+from .workflow import AgentWorkflow, retry_policy
+
+__all__ = [
+    "ActivityOptions",
+    "AgentInput",
+    "AgentWorkflow",
+    "LlmCallInput",
+    "RetrySettings",
+    "ToolCallInput",
+    "ToolfixActivities",
+    "connect",
+    "create_worker",
+    "retry_policy",
+    "run_agent",
+    "sandbox_runner",
+    "start_agent",
+    "with_pydantic_converter",
+]

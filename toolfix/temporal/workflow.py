@@ -1,0 +1,121 @@
+"""The agent workflow: the StepLoop's driver with each LLM call and each tool call
+as an activity. Conversation state lives in the workflow history.
+
+Workflow code must be deterministic: it only runs :func:`toolfix._steploop.drive`
+and the pure step functions (no I/O, clock or randomness there); everything
+that touches the outside world happens in the activities.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import cast
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+from temporalio.exceptions import ActivityError, ApplicationError, TimeoutError
+
+with workflow.unsafe.imports_passed_through():
+    from .._messages import Prompt, Response, ToolCallPart
+    from .._steploop import LoopResult, drive
+    from .._tool_runner import ToolRun, error_run, exception_content, timeout_content
+    from ._models import (
+        LLM_ACTIVITY,
+        TOOL_ACTIVITY,
+        WORKFLOW_NAME,
+        ActivityOptions,
+        AgentInput,
+        LlmCallInput,
+        RetrySettings,
+        ToolCallInput,
+    )
+
+__all__ = ["AgentWorkflow", "retry_policy"]
+
+
+def retry_policy(settings: RetrySettings) -> RetryPolicy:
+    """The Temporal retry policy of ``settings``."""
+    max_interval = settings.maximum_interval_s
+    return RetryPolicy(
+        initial_interval=timedelta(seconds=settings.initial_interval_s),
+        backoff_coefficient=settings.backoff_coefficient,
+        maximum_interval=None if max_interval is None else timedelta(seconds=max_interval),
+        maximum_attempts=settings.maximum_attempts,
+        non_retryable_error_types=list(settings.non_retryable_error_types) or None,
+    )
+
+
+@workflow.defn(name=WORKFLOW_NAME)
+class AgentWorkflow:
+    """Runs one agent conversation durably (see :func:`toolfix.temporal.run_agent`)."""
+
+    def __init__(self) -> None:
+        self._steps_done = 0
+
+    @workflow.query
+    def steps_done(self) -> int:
+        """How many LLM calls have completed."""
+        return self._steps_done
+
+    @workflow.run
+    async def run(self, agent: AgentInput) -> LoopResult:
+        async def call_llm(prompt: Prompt) -> Response:
+            response = await _execute(
+                LLM_ACTIVITY, LlmCallInput(prompt=prompt, model=agent.model), Response, agent.llm
+            )
+            self._steps_done += 1
+            return cast(Response, response)
+
+        async def run_tool(call: ToolCallPart) -> ToolRun:
+            try:
+                run = await _execute(TOOL_ACTIVITY, ToolCallInput(call=call), ToolRun, agent.tool)
+                return cast(ToolRun, run)
+            except ActivityError as err:
+                return _failed_tool_run(call, err, agent.tool)
+
+        return await drive(
+            agent.prompt,
+            call_llm=call_llm,
+            run_tool=run_tool,
+            max_steps=agent.max_steps,
+            tool_concurrency=agent.tool_concurrency,
+            max_tool_retries=agent.max_tool_retries,
+            tool_choice=agent.tool_choice,
+        )
+
+
+async def _execute(name: str, arg: object, result_type: type, options: ActivityOptions) -> object:
+    return await workflow.execute_activity(
+        name,
+        arg,
+        result_type=result_type,
+        start_to_close_timeout=options.start_to_close(),
+        schedule_to_close_timeout=options.schedule_to_close(),
+        heartbeat_timeout=options.heartbeat(),
+        retry_policy=retry_policy(options.retry),
+    )
+
+
+def _failed_tool_run(call: ToolCallPart, err: ActivityError, options: ActivityOptions) -> ToolRun:
+    """The error result fed back when a tool activity failed after its retries (the same
+    text the in-process loop feeds back)."""
+    cause = err.cause
+    if isinstance(cause, ApplicationError):
+        exc_type = cause.type or "Exception"
+        return error_run(
+            call.id,
+            call.name,
+            exception_content(call.name, exc_type, cause.message),
+            "exception",
+            arguments=call.arguments,
+            exception_type=exc_type,
+        )
+    if isinstance(cause, TimeoutError):
+        return error_run(
+            call.id,
+            call.name,
+            timeout_content(call.name, options.start_to_close_timeout_s),
+            "timeout",
+            arguments=call.arguments,
+        )
+    raise err
