@@ -125,6 +125,9 @@ class Interpreter:
         """Call parts for a candidate, or ``None`` when it is not a call (text stays text)."""
         kinds = list(cand.kinds)
         canonical = "parameters" if cand.format == "llama" else "arguments"
+        if cand.error is not None:
+            kind = K.PYTHONIC if K.PYTHONIC in kinds else K.INVALID_JSON
+            return [self._invalid(cand.raw, cand.error, kind, cand.name, kinds, seed, 0)]
         if cand.payload is None:
             shape = CallShape(
                 cand.name, cand.arguments if cand.arguments is not None else {}, cand.id

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 from ._config import FixConfig
 from ._errors import LimitExceededError, ToolfixError
 from ._formats import Candidate, ScanContext, get_formats
+from ._formats.functionary import strip_all_recipients
+from ._formats.harmony import split_harmony
 from ._interpret import CallShape, Interpreter, derive_id
 from ._jsonparse import parse_lenient
 from ._messages import (
@@ -201,6 +203,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
             ]
         reasoning, content = split_reasoning(text)
+        if "<|channel|>" in content and any(f.name == "harmony" for f in self._formats):
+            analysis, content = split_harmony(content)
+            if analysis is not None:
+                reasoning = analysis if reasoning is None else f"{reasoning}\n{analysis}"
         out: list[Part] = []
         recs: list[RepairRecord] = []
         if reasoning is not None:
@@ -258,7 +264,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
             used.append((c.start, c.end))
         if not used:
             return [], content
-        return calls, _remove_spans(content, used)
+        remaining = _remove_spans(content, used)
+        if any(c.format == "functionary" for c in cands):
+            remaining = strip_all_recipients(remaining).strip()
+        return calls, remaining
 
     def _promote_from_reasoning(
         self,

@@ -78,6 +78,7 @@ _TYPE_MAP = {
 }
 
 _NAME_OK = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_CHECKED: set[str] = set()  # schemas already checked (check_schema is slow)
 
 
 class UnmappableError(ValueError):
@@ -170,7 +171,10 @@ def map_tool(function: dict[str, Any]) -> dict[str, Any]:
     name = tool_name(str(function["name"]))
     if not _NAME_OK.match(name):
         raise UnmappableError(f"tool name {name!r} is not a valid OpenAI tool name")
-    Draft202012Validator.check_schema(params)
+    key = json.dumps(params, sort_keys=True)
+    if key not in _CHECKED:
+        Draft202012Validator.check_schema(params)
+        _CHECKED.add(key)
     return {
         "type": "function",
         "function": {
@@ -222,10 +226,9 @@ def _map_entry(entry: dict[str, Any], answer: dict[str, Any] | None, set_name: s
             if name not in schemas:
                 raise UnmappableError(f"ground truth names unknown tool {name!r}")
             args = pick_arguments(options)
-            try:
-                jsonschema.validate(args, schemas[name], cls=Draft202012Validator)
-            except jsonschema.ValidationError as exc:
-                raise UnmappableError(f"ground truth does not validate: {exc.message}") from exc
+            error = next(iter(Draft202012Validator(schemas[name]).iter_errors(args)), None)
+            if error is not None:
+                raise UnmappableError(f"ground truth does not validate: {error.message}")
             calls.append((name, args))
         if not calls:
             raise UnmappableError("empty ground truth")

@@ -34,7 +34,7 @@ from typing import Any
 from .._errors import NestingTooDeepError, TooManyCallsError
 from .._scan import Fence, find_bracket_end, find_fences, read_identifier, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
-from .pythonic import parse_call, read_dotted_name
+from .pythonic import parse_call, read_dotted_name, rejection
 
 __all__ = ["GemmaFormat", "parse_gemma_args"]
 
@@ -241,7 +241,8 @@ class GemmaFormat(ToolCallFormat):
         """The calls of one fence; their spans partition the fence."""
         start, lo, hi, end = fence.start, fence.body_start, fence.body_end, fence.end
         closed = fence.closed
-        calls: list[tuple[int, str, Any, bool]] = []  # (call start, name, arguments, truncated)
+        # (call start, name, arguments, truncated, error)
+        calls: list[tuple[int, str, Any, bool, str | None]] = []
         p = skip_ws(text, lo)
         if p < hi and (
             text[p] == "{" or (text[p] == "[" and text.startswith("{", skip_ws(text, p + 1)))
@@ -281,12 +282,19 @@ class GemmaFormat(ToolCallFormat):
             if "." in name and not ctx.is_tool(name):
                 name = name.rsplit(".", 1)[1]
             parsed = None if span.truncated else parse_call(text[p : span.end], ctx.limits)
+            error: str | None
             if parsed is not None and parsed.arguments is not None:
                 args: Any = parsed.arguments
+                error = None
             else:
-                # rejected or cut short: the raw call text, as the pythonic format reports it
+                # rejected or cut short: the raw call text, reported invalid with the reason
                 args = text[p : span.end]
-            calls.append((call_start, name, args, span.truncated or not closed))
+                error = (
+                    "tool_code call cut off before its closing parenthesis"
+                    if span.truncated
+                    else rejection(parsed)
+                )
+            calls.append((call_start, name, args, span.truncated or not closed, error))
             p = span.end
             if wrapped:
                 p = skip_ws(text, p)
@@ -295,7 +303,7 @@ class GemmaFormat(ToolCallFormat):
         if not calls:
             return []
         out: list[Candidate] = []
-        for k, (_cs, name, args, trunc) in enumerate(calls):
+        for k, (_cs, name, args, trunc, error) in enumerate(calls):
             s = start if k == 0 else calls[k][0]
             e = end if k == len(calls) - 1 else calls[k + 1][0]
             out.append(
@@ -308,6 +316,7 @@ class GemmaFormat(ToolCallFormat):
                     name=name,
                     arguments=args,
                     truncated=trunc,
+                    error=error,
                 )
             )
         return out
