@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -150,12 +151,18 @@ def _handler_for(state: StubServer) -> type[BaseHTTPRequestHandler]:
                 )
             )
             status, reply = state.next_reply()
+            delay = reply.pop("__delay__", 0) if isinstance(reply, dict) else 0
+            if delay:
+                time.sleep(float(delay))
             data = json.dumps(reply).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                return  # the client gave up (timeout tests)
 
         def log_message(self, format: str, *args: Any) -> None:
             return

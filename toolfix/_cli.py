@@ -93,10 +93,10 @@ def _build_processor(
     if llm is None:
         return manual
     try:
-        from ._llm_fixer import build_cli_processor
+        from ._llm_fixer import build_llm_processor
     except ImportError as exc:
         raise typer.BadParameter(f"--llm is not available: {exc}") from exc
-    processor: ResponseProcessor = build_cli_processor(
+    processor: ResponseProcessor = build_llm_processor(
         model=llm, api_base=api_base, max_retries=max_retries, config=config
     )
     return processor

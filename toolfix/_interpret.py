@@ -126,7 +126,13 @@ class Interpreter:
         kinds = list(cand.kinds)
         canonical = "parameters" if cand.format == "llama" else "arguments"
         if cand.error is not None:
-            kind = K.PYTHONIC if K.PYTHONIC in kinds else K.INVALID_JSON
+            kind = (
+                K.TRUNCATED
+                if cand.truncated
+                else K.PYTHONIC
+                if K.PYTHONIC in kinds
+                else K.INVALID_JSON
+            )
             return [self._invalid(cand.raw, cand.error, kind, cand.name, kinds, seed, 0)]
         if cand.payload is None:
             shape = CallShape(
@@ -250,6 +256,19 @@ class Interpreter:
             repairs.append(match.repair)
         tool = self.registry[match.name]
         args = s.arguments
+        truncated_early = (isinstance(args, str) and not args.strip()) or args is None
+        if truncated and truncated_early:
+            return self._invalid(
+                raw,
+                "the call was cut off before its arguments",
+                K.TRUNCATED,
+                tool.name,
+                [],
+                seed,
+                index,
+                repairs=repairs,
+                call_id=call_id,
+            )
         if isinstance(args, str):
             if not args.strip():
                 args = {}
@@ -428,7 +447,7 @@ def _drop_incomplete_tail(args: dict[str, Any], raw: str) -> dict[str, Any]:
     if (
         isinstance(last, bool | type(None))
         and tail.endswith(("true", "false", "null", "True", "False", "None"))
-        and (tail.endswith(json.dumps(last)) or tail.endswith(repr(last)))
+        and (tail.endswith((json.dumps(last), repr(last))))
     ):
         return args
     if tail.endswith(("}", "]")) and not isinstance(last, dict | list):

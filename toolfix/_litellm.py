@@ -178,6 +178,12 @@ def map_litellm_error(litellm: ModuleType, exc: Exception, model: str) -> Execut
         lit_cls = getattr(litellm, name, None)
         if isinstance(lit_cls, type) and isinstance(exc, lit_cls):
             return cls(message, provider=provider, status_code=status_code)
+    by_status: dict[int, type[ExecutorError]] = {
+        401: ProviderAuthenticationError,
+        403: ProviderAuthenticationError,
+        408: ProviderTimeoutError,
+        429: ProviderRateLimitError,
+    }
     generic = tuple(
         c
         for c in (
@@ -200,7 +206,8 @@ def map_litellm_error(litellm: ModuleType, exc: Exception, model: str) -> Execut
     if (generic and isinstance(exc, generic)) or (
         openai_base is not None and isinstance(exc, openai_base)
     ):
-        return ExecutorError(message, provider=provider, status_code=status_code)
+        cls = by_status.get(status_code or 0, ExecutorError)
+        return cls(message, provider=provider, status_code=status_code)
     return None
 
 

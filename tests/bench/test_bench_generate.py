@@ -97,7 +97,8 @@ def test_dumps_styles() -> None:
     assert dumps(v, JsonStyle(unquoted_keys=True)) == '{a_b: "it\'s", t: true}'
     assert dumps(v, JsonStyle(python_literals=True)) == '{"a_b": "it\'s", "t": True}'
     assert dumps(v, JsonStyle(trailing_commas=True)) == '{"a_b": "it\'s", "t": true,}'
-    assert dumps(v, JsonStyle(escape_underscores=True)) == '{"a\\_b": "it\'s", "t": true}'
+    escaped = dumps({"a_b": "x_y"}, JsonStyle(escape_underscores=True))
+    assert escaped == '{"a\\_b": "x_y"}'  # keys and names only: values are left alone
     assert dumps(v, JsonStyle(escape_apostrophes=True)) == '{"a_b": "it\\\'s", "t": true}'
     assert dumps({"s": "a\nb"}, JsonStyle(raw_newlines=True)) == '{"s": "a\nb"}'
 
@@ -224,3 +225,9 @@ def test_committed_corpus_lines_validate() -> None:
 def test_committed_corpus_size() -> None:
     _committed_lines()
     assert CORPUS.stat().st_size < 3_200_000
+
+
+def test_bad_escape_touches_names_and_keys_only() -> None:
+    call = EmitCall("get_weather", {"city_name": "x_y"})
+    content = render("json_bare", [call], JsonStyle(escape_underscores=True))["content"]
+    assert content == '{"name": "get\\_weather", "arguments": {"city\\_name": "x_y"}}'

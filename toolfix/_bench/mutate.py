@@ -143,21 +143,23 @@ def _raw_newline(draft: Draft, rng: random.Random) -> None:
     draft.style.raw_newlines = True
 
 
-def _bad_escape_applies(draft: Draft) -> bool:
-    texts = [v for c in draft.calls for v in _walk(c.args) if isinstance(v, str)]
+def _escapable(draft: Draft) -> tuple[bool, bool]:
+    """Whether some key or (object formats) name has ``_``; whether some string has ``'``."""
+    idents = [k for c in draft.calls for v in _walk(c.args) if isinstance(v, dict) for k in v]
     if draft.fmt in OBJECT_FORMATS:
-        texts.extend(c.name for c in draft.calls)
-    return any("_" in t or "'" in t for t in texts)
+        idents.extend(c.name for c in draft.calls)
+    texts = [v for c in draft.calls for v in _walk(c.args) if isinstance(v, str)]
+    return any("_" in t for t in idents), any("'" in t for t in texts)
+
+
+def _bad_escape_applies(draft: Draft) -> bool:
+    return any(_escapable(draft))
 
 
 def _bad_escape(draft: Draft, rng: random.Random) -> None:
-    texts = [v for c in draft.calls for v in _walk(c.args) if isinstance(v, str)]
-    if draft.fmt in OBJECT_FORMATS:
-        texts.extend(c.name for c in draft.calls)
-    if any("'" in t for t in texts):
-        draft.style.escape_apostrophes = True
-    if any("_" in t for t in texts):
-        draft.style.escape_underscores = True
+    underscores, apostrophes = _escapable(draft)
+    draft.style.escape_underscores = underscores
+    draft.style.escape_apostrophes = apostrophes
 
 
 def _missing_brace_applies(draft: Draft) -> bool:

@@ -97,15 +97,23 @@ class JsonStyle:
 _VALID = JsonStyle()
 
 
+class _Ident(str):
+    """A key or tool name: the only strings ``escape_underscores`` touches (their intended
+    value is unambiguous, it must match the schema)."""
+
+    __slots__ = ()
+
+
 def _string(s: str, style: JsonStyle) -> str:
     quote = "'" if style.single_quotes else '"'
+    escape_underscores = style.escape_underscores and isinstance(s, _Ident)
     out = [quote]
     for ch in s:
         if ch == quote or ch == "\\":
             out.append("\\" + ch)
         elif ch == "\n":
             out.append("\n" if style.raw_newlines else "\\n")
-        elif ch == "_" and style.escape_underscores:
+        elif ch == "_" and escape_underscores:
             out.append("\\_")
         elif ch == "'" and style.escape_apostrophes:
             out.append("\\'")
@@ -124,7 +132,7 @@ def _string(s: str, style: JsonStyle) -> str:
 def _key(k: str, style: JsonStyle) -> str:
     if style.unquoted_keys and k.isidentifier():
         return k
-    return _string(k, style)
+    return _string(_Ident(k), style)
 
 
 def dumps(value: Any, style: JsonStyle = _VALID) -> str:
@@ -179,7 +187,7 @@ def _args_text(call: EmitCall, style: JsonStyle) -> str:
 
 def _object(call: EmitCall) -> dict[str, Any]:
     args: Any = json.dumps(call.args, ensure_ascii=False) if call.args_as_string else call.args
-    inner: dict[str, Any] = {call.name_key: call.name, call.args_key: args}
+    inner: dict[str, Any] = {call.name_key: _Ident(call.name), call.args_key: args}
     if call.wrapper == "function":
         return {"function": inner}
     if call.wrapper == "type_function":

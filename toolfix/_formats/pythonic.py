@@ -288,6 +288,9 @@ class PythonicFormat(ToolCallFormat):
         items = self._items(text, lb + 1, inner_hi, ctx)
         if not items:
             return [], span.end
+        any_tool = any(ctx.is_tool(it.name) for it in items)
+        if not (any_tool or fenced or line_start_before(text, lb, lo)):
+            return [], span.end  # mid-line list of unknown names: prose, never parsed
         calls = [
             None if it.cut else parse_call(text[it.start : it.end], ctx.limits) for it in items
         ]
@@ -296,8 +299,7 @@ class PythonicFormat(ToolCallFormat):
             for c, it in zip(calls, items, strict=True)
             if not it.cut
         )
-        any_tool = any(ctx.is_tool(it.name) for it in items)
-        if not (any_tool or (clean and (fenced or line_start_before(text, lb, lo)))):
+        if not (any_tool or clean):
             return [], span.end
         out: list[Candidate] = []
         for idx, (it, call) in enumerate(zip(items, calls, strict=True)):
