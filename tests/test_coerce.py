@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from typing import Any
 
 import pytest
@@ -532,9 +531,7 @@ def test_string_values_unknown_key_stays_text() -> None:
 def test_pattern_is_never_run() -> None:
     evil = {"type": "string", "pattern": "^(a+)+$"}
     schema = obj({"s": evil, "n": INT})
-    start = time.perf_counter()
     out, kinds = run({"s": "a" * 40 + "!", "n": "1"}, schema)
-    assert time.perf_counter() - start < 1.0
     assert same_json(out, {"s": "a" * 40 + "!", "n": 1})
     assert kinds == ["type_mismatch"]
 

@@ -162,9 +162,7 @@ async def test_broken_arguments_fixed_by_llm_over_http(stub: StubServer) -> None
 async def test_intent_only_message_over_http(stub: StubServer) -> None:
     stub.reply(openai_completion("Let me look up the weather in Paris."))
     stub.reply(openai_completion("yes"))
-    stub.reply(
-        openai_completion(None, [{"name": "get_weather", "arguments": '{"city": "Paris"}'}])
-    )
+    stub.reply(openai_completion(None, [{"name": "get_weather", "arguments": '{"city": "Paris"}'}]))
     ex = executor(stub).with_processor(LLMBasedToolCallFixProcessor())
     (out,) = await ex.execute(PROMPT, MODEL, TOOLS)
     assert calls(out) == [("get_weather", {"city": "Paris"})]
@@ -294,14 +292,38 @@ async def test_timeout_is_typed(stub: StubServer) -> None:
 async def test_cli_builder_repairs_a_saved_response(stub: StubServer) -> None:
     from toolfix import response_from_openai
 
-    stub.reply(
-        openai_completion(None, [{"name": "search_web", "arguments": '{"query": "paris"}'}])
-    )
+    stub.reply(openai_completion(None, [{"name": "search_web", "arguments": '{"query": "paris"}'}]))
     proc = build_llm_processor(MODEL, stub.openai_base, 1, api_key="sk-test")
     saved = response_from_openai(
-        {"content": None, "tool_calls": [{"id": "c", "function": {"name": "serch", "arguments": "{}"}}]}
+        {
+            "content": None,
+            "tool_calls": [{"id": "c", "function": {"name": "serch", "arguments": "{}"}}],
+        }
     )
     (out,) = await proc.process(None, Prompt(), MODEL, TOOLS, [saved])
     assert calls(out) == [("search_web", {"query": "paris"})]
     assert llm_calls_of(out) == 1
     assert json.loads(json.dumps(out.repairs[-1].as_dict()))["llm_calls"] == 1
+
+
+async def test_anthropic_redacted_thinking_replayed(stub: StubServer) -> None:
+    stub.reply(
+        anthropic_message(
+            [
+                {"type": "redacted_thinking", "data": "ENCRYPTED=="},
+                {"type": "text", "text": "Done."},
+            ]
+        )
+    )
+    stub.reply(anthropic_message([{"type": "text", "text": "Again."}]))
+    ex = LiteLLMExecutor(api_base=stub.base_url, api_key="sk-test")
+    (first,) = await ex.execute(PROMPT, "anthropic/claude-test", TOOLS)
+    (redacted,) = [p for p in first.parts if isinstance(p, ReasoningPart)]
+    assert redacted.redacted
+    await ex.execute(
+        PROMPT.with_messages(first.to_message(), Message.user("more")),
+        "anthropic/claude-test",
+        TOOLS,
+    )
+    assistant = stub.requests[1].body["messages"][1]
+    assert assistant["content"][0] == {"type": "redacted_thinking", "data": "ENCRYPTED=="}

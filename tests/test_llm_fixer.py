@@ -61,7 +61,7 @@ PROMPT = Prompt.of("What's the weather in Paris?")
 MODEL = "test-model"
 
 
-def native(name: str, raw: str, id: str = "call_1") -> ToolCallPart:  # noqa: A002
+def native(name: str, raw: str, id: str = "call_1") -> ToolCallPart:
     """A native call as a provider conversion makes it (arguments parsed when JSON)."""
     try:
         args = json.loads(raw)
@@ -76,11 +76,13 @@ def resp(*parts: Any) -> Response:
     return Response(parts=tuple(TextPart(text=p) if isinstance(p, str) else p for p in parts))
 
 
-def openai_call(name: str, args: dict[str, Any] | str, id: str = "fix_1") -> dict[str, Any]:  # noqa: A002
+def openai_call(name: str, args: dict[str, Any] | str, id: str = "fix_1") -> dict[str, Any]:
     raw = args if isinstance(args, str) else json.dumps(args)
     return {
         "content": None,
-        "tool_calls": [{"id": id, "type": "function", "function": {"name": name, "arguments": raw}}],
+        "tool_calls": [
+            {"id": id, "type": "function", "function": {"name": name, "arguments": raw}}
+        ],
     }
 
 
@@ -254,7 +256,12 @@ async def test_exhaustion_without_fallback_marks_call_invalid() -> None:
     out = await run(fixer, ex, resp("Sure.", native("get_weather", "city=Paris", id="c1")))
     assert out.tool_calls == []
     (bad,) = out.invalid_tool_calls
-    assert (bad.id, bad.name, bad.raw, bad.kind) == ("c1", "get_weather", "city=Paris", "invalid_json")
+    assert (bad.id, bad.name, bad.raw, bad.kind) == (
+        "c1",
+        "get_weather",
+        "city=Paris",
+        "invalid_json",
+    )
     assert out.text == "Sure."
     assert len(ex.calls) == 2
     (rec,) = llm_records(out)
@@ -332,7 +339,10 @@ async def test_parallel_valid_sibling_is_kept_and_not_reasked() -> None:
             {
                 "content": None,
                 "tool_calls": [
-                    {"id": "x1", "function": {"name": "get_weather", "arguments": '{"city":"Rome"}'}},
+                    {
+                        "id": "x1",
+                        "function": {"name": "get_weather", "arguments": '{"city":"Rome"}'},
+                    },
                     {"id": "x2", "function": {"name": "search_web", "arguments": '{"query":"q"}'}},
                 ],
             }
@@ -354,7 +364,10 @@ async def test_parallel_two_broken_fixed_in_one_conversation() -> None:
             {
                 "content": None,
                 "tool_calls": [
-                    {"id": "x1", "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'}},
+                    {
+                        "id": "x1",
+                        "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
+                    },
                     {"id": "x2", "function": {"name": "search_web", "arguments": '{"query":"q"}'}},
                 ],
             }
@@ -454,7 +467,9 @@ INITIAL = st.sampled_from(
         resp(native("get_weather", '{"city": "Paris"}')),
         resp(native("get_weather", "city=Paris")),
         resp(native("nope", "{}")),
-        resp(native("get_weather", '{"city": "Paris"}', id="a"), native("search_web", "{}", id="b")),
+        resp(
+            native("get_weather", '{"city": "Paris"}', id="a"), native("search_web", "{}", id="b")
+        ),
         resp("Let me search the web for that."),
         resp("Paris is the capital of France."),
         resp('{"name": "get_weather", "arguments": {"town": "Paris"}}'),
@@ -489,9 +504,55 @@ def test_budget_never_exceeded(
         c.name in TOOLS and TOOLS[c.name].is_valid(c.arguments) for c in initial.tool_calls
     ):
         assert ex.calls == []
-    assert llm_calls_of(out) == len(ex.calls) or (fallback is not None and out.text == "fallback answer")
+    assert llm_calls_of(out) == len(ex.calls) or (
+        fallback is not None and out.text == "fallback answer"
+    )
     recs = llm_records(out)
     assert sum(r.llm_calls for r in recs) == len(ex.calls)
     for c in out.tool_calls:  # never a tool outside the registry, never an invalid call
         assert TOOLS[c.name].is_valid(c.arguments)
     assert not any(isinstance(p, InvalidToolCallPart) and p.raw == "" for p in out.parts)
+
+
+# ---- toolfix.testing executors -------------------------------------------------------------
+
+
+async def test_scripted_executor_replies_in_order_and_records_calls() -> None:
+    from toolfix.testing import ScriptExhaustedError
+
+    def computed(prompt: Prompt, model: str, tools: ToolRegistry) -> str:
+        return f"{model}:{prompt.messages[-1].text}:{len(tools)}"
+
+    ex = ScriptedExecutor(["plain", openai_call("get_weather", {"city": "Oslo"}), computed])
+    (a,) = await ex.execute(PROMPT, MODEL, TOOLS)
+    (b,) = await ex.execute(PROMPT, MODEL, [WEATHER])
+    (c,) = await ex.execute(Prompt.of("hey"), "m2", TOOLS)
+    assert a.text == "plain"
+    assert calls_of(b) == [("get_weather", {"city": "Oslo"})]
+    assert c.text == "m2:hey:2"
+    assert [m for _, m, _ in ex.calls] == [MODEL, MODEL, "m2"]
+    assert ex.calls[1][2].names == ["get_weather"]
+    assert ex.prompts[2] == Prompt.of("hey")
+    assert ex.remaining == 0
+    with pytest.raises(ScriptExhaustedError, match="no reply left for request #4"):
+        await ex.execute(PROMPT, MODEL, TOOLS)
+
+
+async def test_scripted_executor_repeat_last_and_usage() -> None:
+    ex = ScriptedExecutor(["a", "b"], repeat_last=True, usage=Usage(input_tokens=3))
+    texts = [(await ex.execute(PROMPT, MODEL))[0].text for _ in range(4)]
+    assert texts == ["a", "b", "b", "b"]
+    assert (await ex.execute(PROMPT, MODEL))[0].usage == Usage(input_tokens=3)
+
+
+async def test_function_executor_sync_async_and_choices() -> None:
+    from toolfix.testing import FunctionExecutor
+
+    async def two(prompt: Prompt, model: str, tools: ToolRegistry) -> list[str]:
+        return ["one", "two"]
+
+    ex = FunctionExecutor(two)
+    assert [r.text for r in await ex.execute(PROMPT, MODEL)] == ["one", "two"]
+    echo = FunctionExecutor(lambda p, m, t: Response.text_only(p.messages[-1].text))
+    assert echo.execute_sync(Prompt.of("x"), MODEL)[0].text == "x"
+    assert len(echo.calls) == 1

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -147,9 +145,7 @@ def test_empty_and_separator_only_names() -> None:
 
 def test_long_name_is_bounded() -> None:
     long_name = "get_weather" * 1000
-    start = time.perf_counter()
     m = resolve_name(long_name, ["get_weather" * 1000, *TOOLS])
-    assert time.perf_counter() - start < 0.5
     assert m.name == "get_weather" * 1000  # exact match is still exact
     m2 = resolve_name(long_name + "x", ["get_weather" * 1000])
     assert m2 == NameMatch(None, None, ())
@@ -157,12 +153,10 @@ def test_long_name_is_bounded() -> None:
     assert resolve_name("x" * (MAX_NAME_CHARS + 1), ["x" * MAX_NAME_CHARS]).name is None
 
 
-def test_many_tools_is_fast() -> None:
+def test_many_near_identical_tools_pick_the_unique_closest() -> None:
     # 300 near-identical names (worst case: no early exit); real registries hold <= 128.
     tools = [f"tool_number_{i}_with_a_longish_name" for i in range(300)]
-    start = time.perf_counter()
     m = resolve_name("tool_number_299_with_a_longish_nam", tools)
-    assert time.perf_counter() - start < 2.0
     assert m.name == "tool_number_299_with_a_longish_name"
 
 

@@ -45,6 +45,9 @@ from ._errors import (
 )
 from ._executor import ProcessingExecutor, PromptExecutor
 from ._formats import Candidate, ScanContext, ToolCallFormat, available_formats
+from ._intent import IntentPrecheck, PrecheckResult
+from ._litellm import LiteLLMExecutor
+from ._llm_fixer import LLMBasedToolCallFixProcessor
 from ._manual import ManualToolCallFixProcessor
 from ._messages import (
     FailureKind,
@@ -62,6 +65,7 @@ from ._messages import (
     Usage,
 )
 from ._processor import ChainProcessor, IdentityProcessor, ResponseProcessor
+from ._prompts import FixerPrompts
 from ._steploop import LoopControl, LoopHooks, LoopResult, Step, StepLoop, StopLoop, ToolRun
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
@@ -76,12 +80,16 @@ __all__ = [
     "ExecutorError",
     "FailureKind",
     "FixConfig",
+    "FixerPrompts",
     "IdentityProcessor",
     "InputTooLargeError",
+    "IntentPrecheck",
     "InvalidArgumentsError",
     "InvalidToolCallPart",
+    "LLMBasedToolCallFixProcessor",
     "LimitExceededError",
     "Limits",
+    "LiteLLMExecutor",
     "LoopControl",
     "LoopHooks",
     "LoopResult",
@@ -91,6 +99,7 @@ __all__ = [
     "NestingTooDeepError",
     "NumberTooLongError",
     "Part",
+    "PrecheckResult",
     "ProcessingExecutor",
     "Prompt",
     "PromptExecutor",

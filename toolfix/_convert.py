@@ -166,10 +166,17 @@ def response_to_openai(response: Response) -> dict[str, Any]:
         msg["tool_calls"] = calls
     if response.reasoning is not None:
         msg["reasoning_content"] = response.reasoning
-    thinking = [p for p in response.parts if isinstance(p, ReasoningPart) and p.signature]
+    thinking = [
+        p
+        for p in response.parts
+        if isinstance(p, ReasoningPart) and (p.signature or (p.redacted and p.provider_data))
+    ]
     if thinking:
         msg["thinking_blocks"] = [
-            {"type": "thinking", "thinking": p.text, "signature": p.signature} for p in thinking
+            {"type": "redacted_thinking", "data": (p.provider_data or {}).get("data")}
+            if p.redacted and not p.signature
+            else {"type": "thinking", "thinking": p.text, "signature": p.signature}
+            for p in thinking
         ]
     bad = response.invalid_tool_calls
     if bad:

@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
+from bench_cases import tiny_lines, write_tiny
 from typer.testing import CliRunner
 
 import toolfix
 from toolfix._bench.cli import register
 from toolfix._bench.runner import default_corpora
+
+
+@pytest.fixture
+def tiny_corpus(tmp_path: Path) -> Path:
+    return write_tiny(tmp_path)
+
+
+@pytest.fixture(name="tiny_lines")
+def _tiny_lines() -> list[dict[str, Any]]:
+    return tiny_lines()
 
 
 @pytest.fixture

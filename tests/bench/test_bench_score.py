@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_cases import tiny_lines, write_tiny
 
 from toolfix._bench.corpus import CaseKind, CorpusCase, load_corpus
 from toolfix._bench.score import (
@@ -17,6 +18,16 @@ from toolfix._bench.score import (
     score_case,
     summarize,
 )
+
+
+@pytest.fixture
+def tiny_corpus(tmp_path: Path) -> Path:
+    return write_tiny(tmp_path)
+
+
+@pytest.fixture(name="tiny_lines")
+def _tiny_lines() -> list[dict[str, Any]]:
+    return tiny_lines()
 
 
 def _case(lines: list[dict[str, Any]], case_id: str) -> CorpusCase:

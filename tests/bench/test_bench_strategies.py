@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from bench_cases import tiny_lines, write_tiny
 
 import toolfix
 from toolfix._bench.corpus import load_corpus
@@ -18,6 +20,16 @@ from toolfix._bench.strategies import (
     StrictStrategy,
     default_strategies,
 )
+
+
+@pytest.fixture
+def tiny_corpus(tmp_path: Path) -> Path:
+    return write_tiny(tmp_path)
+
+
+@pytest.fixture(name="tiny_lines")
+def _tiny_lines() -> list[dict[str, Any]]:
+    return tiny_lines()
 
 
 def _outcomes(strategy: object, corpus: Path) -> dict[str, Outcome]:
@@ -95,3 +107,52 @@ def test_llm_strategy_needs_the_llm_fixer(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.delattr(toolfix, "LLMBasedToolCallFixProcessor", raising=False)
     with pytest.raises(LLMUnavailableError, match="LLMBasedToolCallFixProcessor"):
         LLMStrategy("openai/gpt-4o-mini")
+
+
+def test_per_corpus_breakdown(tiny_corpus: Path) -> None:
+    result = run_bench([tiny_corpus], [StrictStrategy()])
+    assert list(result.summaries[0].by_corpus) == ["tiny"]
+    assert result.summaries[0].by_corpus["tiny"].n_positive == 4
+
+
+def test_llm_strategy_hook_runs_concurrently(
+    tiny_corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With both names present, the hook builds the executor and processor and counts cost."""
+    from toolfix import RepairRecord, Response, ToolCallPart, Usage
+
+    built: dict[str, object] = {}
+
+    class FakeExecutor:
+        def __init__(self, api_base: str | None = None) -> None:
+            built["api_base"] = api_base
+
+    class FakeLLMFixer:
+        async def process(
+            self,
+            executor: object,
+            prompt: object,
+            model: str,
+            tools: object,
+            responses: list[Response],
+        ) -> list[Response]:
+            built["model"] = model
+            record = RepairRecord(
+                kind="llm_fix",
+                detail="asked",
+                llm_calls=2,
+                usage=Usage(input_tokens=7, output_tokens=3),
+            )
+            call = ToolCallPart.create("get_weather", {"city": "Paris"}, id="c1", repairs=[record])
+            return [Response(parts=(call,))]
+
+    monkeypatch.setattr(toolfix, "LLMBasedToolCallFixProcessor", FakeLLMFixer, raising=False)
+    monkeypatch.setattr(toolfix, "LiteLLMExecutor", FakeExecutor, raising=False)
+    strategy = LLMStrategy("openai/m", api_base="http://127.0.0.1:9")
+    result = run_bench([tiny_corpus], [strategy], concurrency=3)
+    assert built == {"api_base": "http://127.0.0.1:9", "model": "openai/m"}
+    s = result.summaries[0]
+    assert s.uses_llm
+    assert (s.llm_calls, s.tokens) == (14, 70)
+    assert s.intent_correct == 1  # the LLM strategy is scored on recovering the named call
+    assert s.false_calls == 2  # it made a call on both negatives

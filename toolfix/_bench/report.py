@@ -70,7 +70,9 @@ def _breakdown_rows(
         for s in result.summaries:
             b: Breakdown = getattr(s, attr).get(key, Breakdown())
             n_pos, n_neg = b.n_positive, b.n_negative
-            if b.n_positive:
+            if b.n_positive and b.n_negative:
+                cells.append(f"{_pct(b.exact / b.n_positive)} · {b.false_calls} false")
+            elif b.n_positive:
                 cells.append(_pct(b.exact / b.n_positive))
             elif b.n_negative:
                 cells.append(f"{b.false_calls} false")
@@ -99,7 +101,11 @@ def print_table(result: BenchResult, *, breakdowns: bool = True) -> None:
     console.print(_LEGEND, style="dim")
     if not breakdowns:
         return
-    for attr, title in (("by_tag", "failure tag"), ("by_format", "source format")):
+    for attr, title in (
+        ("by_corpus", "corpus"),
+        ("by_tag", "failure tag"),
+        ("by_format", "source format"),
+    ):
         names, rows = _breakdown_rows(result, attr)
         t = Table(title=f"exact recovery (positives) / false calls (negatives) by {title}")
         t.add_column(title)
@@ -148,7 +154,11 @@ def to_markdown(result: BenchResult) -> str:
     ]
     parts.append(_md_table(list(_HEADERS), [_row(s) for s in result.summaries]))
     parts += ["", _LEGEND, ""]
-    for attr, title in (("by_tag", "failure tag"), ("by_format", "source format")):
+    for attr, title in (
+        ("by_corpus", "corpus"),
+        ("by_tag", "failure tag"),
+        ("by_format", "source format"),
+    ):
         names, rows = _breakdown_rows(result, attr)
         parts += [
             f"## By {title}",

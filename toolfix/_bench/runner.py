@@ -105,7 +105,7 @@ async def run_strategy_async(
 
 
 def load_all(paths: Sequence[Path | str]) -> tuple[list[CorpusCase], list[tuple[str, int, str]]]:
-    """Cases of every corpus (ids prefixed by nothing; duplicates across files kept)."""
+    """Cases of every corpus, in file order (duplicate ids across files are kept)."""
     cases: list[CorpusCase] = []
     errors: list[tuple[str, int, str]] = []
     for p in paths:
@@ -113,6 +113,11 @@ def load_all(paths: Sequence[Path | str]) -> tuple[list[CorpusCase], list[tuple[
         cases.extend(loaded.cases)
         errors.extend((loaded.path, line, why) for line, why in loaded.errors)
     return cases, errors
+
+
+def _corpus_names(paths: Sequence[Path | str]) -> list[tuple[str, int]]:
+    """(corpus file stem, number of cases) per path, for the per-corpus breakdown."""
+    return [(Path(p).stem, len(load_corpus(p))) for p in paths]
 
 
 def run_bench(
@@ -125,6 +130,7 @@ def run_bench(
 ) -> BenchResult:
     """Load the corpora and run every strategy on the same cases."""
     cases, errors = load_all(paths)
+    origin = [name for name, n in _corpus_names(paths) for _ in range(n)]
     if limit is not None:
         cases = cases[:limit]
     summaries: list[StrategySummary] = []
@@ -134,6 +140,8 @@ def run_bench(
             scores = asyncio.run(run_strategy_async(strategy, cases, concurrency, progress))
         else:
             scores = run_strategy(strategy, cases, progress)
+        for score, name in zip(scores, origin, strict=False):
+            score.corpus = name
         all_scores[strategy.name] = scores
         summaries.append(summarize(strategy.name, scores, uses_llm=strategy.uses_llm))
     return BenchResult(

@@ -162,6 +162,7 @@ class CaseScore:
     tokens: int = 0
     elapsed_ns: int = 0
     error: str | None = None
+    corpus: str = ""
 
 
 def score_case(
@@ -263,6 +264,7 @@ class StrategySummary:
     p99_us: float
     by_tag: dict[str, Breakdown]
     by_format: dict[str, Breakdown]
+    by_corpus: dict[str, Breakdown]
     failures: list[CaseScore]
 
     @property
@@ -305,6 +307,7 @@ class StrategySummary:
             "p99_us": self.p99_us,
             "by_tag": {k: v.as_dict() for k, v in sorted(self.by_tag.items())},
             "by_format": {k: v.as_dict() for k, v in sorted(self.by_format.items())},
+            "by_corpus": {k: v.as_dict() for k, v in sorted(self.by_corpus.items())},
             "failures": [
                 {"id": f.case_id, "kind": f.kind, "tags": f.tags, "error": f.error}
                 for f in self.failures[:max_failures]
@@ -327,10 +330,12 @@ def summarize(
     items = list(scores)
     by_tag: dict[str, Breakdown] = defaultdict(Breakdown)
     by_format: dict[str, Breakdown] = defaultdict(Breakdown)
+    by_corpus: dict[str, Breakdown] = defaultdict(Breakdown)
     for s in items:
         for tag in s.tags or ["(none)"]:
             by_tag[tag].add(s)
         by_format[s.format].add(s)
+        by_corpus[s.corpus or "(corpus)"].add(s)
     pos = [s for s in items if s.kind == CaseKind.POSITIVE]
     neg = [s for s in items if s.kind == CaseKind.NEGATIVE]
     intent = [s for s in items if s.kind == CaseKind.INTENT_ONLY]
@@ -356,5 +361,6 @@ def summarize(
         p99_us=percentile(times, 0.99),
         by_tag=dict(by_tag),
         by_format=dict(by_format),
+        by_corpus=dict(by_corpus),
         failures=[s for s in items if _failed(s)],
     )

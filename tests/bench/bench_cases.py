@@ -1,12 +1,13 @@
-"""Shared fixtures: a tiny hand-written corpus with known answers."""
+"""A tiny hand-written corpus with known answers, shared by the bench tests.
+
+(Not a conftest.py: other test directories import their own ``conftest`` by name.)
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 WEATHER: dict[str, Any] = {
     "type": "function",
@@ -122,13 +123,13 @@ TINY: list[dict[str, Any]] = [
 ]
 
 
-@pytest.fixture
 def tiny_lines() -> list[dict[str, Any]]:
+    """Fresh copies of the tiny corpus lines."""
     return [json.loads(json.dumps(x)) for x in TINY]
 
 
-@pytest.fixture
-def tiny_corpus(tmp_path: Path) -> Path:
+def write_tiny(tmp_path: Path) -> Path:
+    """Write the tiny corpus to ``tmp_path/tiny.jsonl``."""
     path = tmp_path / "tiny.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in TINY), encoding="utf-8")
     return path
