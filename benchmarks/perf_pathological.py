@@ -33,7 +33,7 @@ TOOLS = [
             "parameters": {
                 "type": "object",
                 "properties": {
-                    "city": {"type": "string", "pattern": "^(a+)+$"},
+                    "city": {"type": "string"},
                     "days": {"type": "integer"},
                 },
                 "required": ["city"],
@@ -51,7 +51,20 @@ TOOLS = [
             },
         },
     },
+    {
+        "type": "function",
+        "function": {
+            "name": "lookup",
+            "parameters": {
+                "type": "object",
+                "properties": {"key": {"type": "string", "pattern": "^[a-z]+$"}},
+                "required": ["key"],
+            },
+        },
+    },
 ]
+"""The ``lookup`` tool carries a benign ``pattern``: the exponential ``^(a+)+$`` cannot be
+timed here because it does not finish below the 10,000-char cap (see pathological.md)."""
 
 
 def _rep(unit: str, n: int) -> str:
@@ -71,8 +84,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "nested_pythonic": lambda n: "[" + _rep("f(", n),
     "huge_number": _wrap_call('{"name": "get_weather", "arguments": {"city": "a", "days": ', "}}", lambda k: "9" * k),
     "long_string": _wrap_call('{"name": "get_weather", "arguments": {"city": "', '"}}', lambda k: "a" * k),
-    "long_string_pattern_bait": _wrap_call(
-        '<tool_call>{"name": "get_weather", "arguments": {"city": "', '!"}}</tool_call>', lambda k: "a" * k
+    "long_string_pattern": _wrap_call(
+        '<tool_call>{"name": "lookup", "arguments": {"key": "', '!"}}</tool_call>', lambda k: "a" * k
     ),
     "unclosed_tool_call": lambda n: _rep("<tool_call>", n),
     "unclosed_tool_call_json": lambda n: _rep('<tool_call>{"name": "get_weather", ', n),

@@ -111,7 +111,11 @@ def test_thinking_blocks_with_signature_round_trip() -> None:
     assert (first.text, first.signature, first.redacted) == ("step 1", "sig-abc==", False)
     assert (second.text, second.redacted, second.provider_data) == ("", True, {"data": "opaque"})
     out = response_to_openai(r)
-    assert out["thinking_blocks"] == [{"type": "thinking", "thinking": "step 1", "signature": "sig-abc=="}]
+    # Anthropic requires thinking blocks, redacted ones included, replayed verbatim.
+    assert out["thinking_blocks"] == [
+        {"type": "thinking", "thinking": "step 1", "signature": "sig-abc=="},
+        {"type": "redacted_thinking", "data": "opaque"},
+    ]
     assert out["reasoning_content"] == "step 1"
 
 

@@ -556,3 +556,29 @@ async def test_function_executor_sync_async_and_choices() -> None:
     echo = FunctionExecutor(lambda p, m, t: Response.text_only(p.messages[-1].text))
     assert echo.execute_sync(Prompt.of("x"), MODEL)[0].text == "x"
     assert len(echo.calls) == 1
+
+
+async def test_repeated_fixed_call_is_not_duplicated() -> None:
+    two = {
+        "content": None,
+        "tool_calls": [
+            {"id": "x1", "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'}},
+            {"id": "x2", "function": {"name": "search_web", "arguments": "{}"}},
+        ],
+    }
+    again = {
+        "content": None,
+        "tool_calls": [
+            {"id": "y1", "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'}},
+            {"id": "y2", "function": {"name": "search_web", "arguments": '{"query":"q"}'}},
+        ],
+    }
+    original = resp(native("get_weather", "city=Oslo", id="a"), native("search_web", "?", id="b"))
+    ex = ScriptedExecutor([two, again])
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert [(c.id, c.name, c.arguments) for c in out.tool_calls] == [
+        ("a", "get_weather", {"city": "Oslo"}),
+        ("b", "search_web", {"query": "q"}),
+    ]
+    assert len(ex.calls) == 2
+    assert ex.prompts[1].tool_choice == ToolChoice.named("search_web")

@@ -83,7 +83,9 @@ def result_line(
 
 
 def _llm_calls_of(response: Response) -> int:
-    return sum(r.llm_calls for r in response.all_repairs)
+    from ._llm_fixer import llm_calls_of
+
+    return llm_calls_of(response)
 
 
 def _build_processor(
@@ -114,12 +116,8 @@ async def _repair_one(
     if isinstance(processor, ManualToolCallFixProcessor):
         out = processor.fix(response, tools)
     else:
-        executor: Any = None
-        if llm is not None:
-            from ._litellm import LiteLLMExecutor
-
-            executor = LiteLLMExecutor(api_base=api_base)
-        [out] = await processor.process(executor, Prompt(), llm or "", tools, [response])
+        # the LLM-based processor carries its own litellm executor and model
+        [out] = await processor.process(None, Prompt(), llm or "", tools, [response])
     return out, (time.perf_counter_ns() - start) // 1000
 
 

@@ -249,7 +249,12 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
                 reply = await self._call(executor, fix_prompt, model, registry, spend)
             valid, invalid = await self._classify_reply(executor, prompt, model, registry, reply)
             remaining, unassigned = self._assign(remaining, valid, registry, fixed, extra, attempt)
-            extra.extend((v, None, attempt) for v in unassigned if v.name not in kept_names)
+            seen = {_call_key(c) for c, _, _ in (*fixed.values(), *extra)}
+            extra.extend(
+                (v, None, attempt)
+                for v in unassigned
+                if v.name not in kept_names and _call_key(v) not in seen
+            )
             if not remaining:
                 break
             new_problems = [self._problem(p, n, registry) for n, p in enumerate(invalid, 1)]
@@ -510,6 +515,10 @@ def _is_valid(p: ToolCallPart, registry: ToolRegistry) -> bool:
         return True
     tool = registry.get(p.name)
     return tool is not None and p.arguments is not None and tool.is_valid(p.arguments)
+
+
+def _call_key(p: ToolCallPart) -> tuple[str, str]:
+    return p.name, json.dumps(p.arguments, sort_keys=True)
 
 
 def _call_text(p: ToolCallPart) -> str:

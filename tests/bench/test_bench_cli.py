@@ -98,3 +98,17 @@ def test_default_corpora_next_to_source(tmp_path: Path) -> None:
     found = default_corpora(tmp_path)  # nothing in tmp_path: falls back to the checkout
     assert found
     assert all(p.parent.name == "corpora" for p in found)
+
+
+def test_corpus_generate_command(app: typer.Typer, tmp_path: Path) -> None:
+    pytest.importorskip("bfcl_eval")
+    out = tmp_path / "gen.jsonl"
+    args = ["corpus", "generate", "--seed", "0", "--max-cases", "20", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "wrote 20 cases" in result.output
+    assert "skipped" in result.output
+    first = out.read_bytes()
+    assert len(first.splitlines()) == 20
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert out.read_bytes() == first

@@ -27,6 +27,7 @@ __all__ = [
     "LoadedCorpus",
     "ResponseLine",
     "dump_line",
+    "dump_lines",
     "load_corpus",
     "parse_line",
 ]

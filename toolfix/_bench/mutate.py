@@ -10,14 +10,13 @@ failure class (tag) from DESIGN.md's taxonomy. Mutations in the same
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .render import ARGS_ONLY_FORMATS, JSON_FORMATS, OBJECT_FORMATS, EmitCall, JsonStyle, Truncation
+from .render import JSON_FORMATS, OBJECT_FORMATS, EmitCall, JsonStyle, Truncation
 
 __all__ = ["CATALOGUE", "Draft", "Mutation", "edit_distance", "norm_name"]
 
@@ -481,11 +480,3 @@ def compatible(chosen: list[Mutation], candidate: Mutation) -> bool:
         if truncating and "placement" not in (m.group, candidate.group):
             return False
     return True
-
-
-def clone_args(args: dict[str, Any]) -> dict[str, Any]:
-    """A deep copy of an arguments object."""
-    return copy.deepcopy(args)
-
-
-_ = ARGS_ONLY_FORMATS  # re-exported for callers that need the split

@@ -11,7 +11,7 @@ response for one format key (see :data:`FORMATS`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = [
@@ -91,7 +91,6 @@ class JsonStyle:
     escape_underscores: bool = False
     escape_apostrophes: bool = False
     missing_brace: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 _VALID = JsonStyle()
