@@ -52,8 +52,8 @@ def _block_network() -> Iterator[None]:
             raise NetworkBlockedError(f"network access blocked in tests: {address!r}")
         return original_connect_ex(self, address)
 
-    socket.socket.connect = guarded_connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = guarded_connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = guarded_connect  # type: ignore[method-assign,assignment]
+    socket.socket.connect_ex = guarded_connect_ex  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
@@ -61,7 +61,9 @@ def _block_network() -> Iterator[None]:
         socket.socket.connect_ex = original_connect_ex  # type: ignore[method-assign]
 
 
-def openai_tool(name: str, properties: dict[str, Any], required: list[str], **extra: Any) -> dict[str, Any]:
+def openai_tool(
+    name: str, properties: dict[str, Any], required: list[str], **extra: Any
+) -> dict[str, Any]:
     """An OpenAI-style tool definition."""
     params: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
     params.update(extra)

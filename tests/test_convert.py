@@ -33,7 +33,11 @@ def _openai_message(**extra: Any) -> dict[str, Any]:
         "role": "assistant",
         "content": "Let me check.",
         "tool_calls": [
-            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": RAW_ARGS}}
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": RAW_ARGS},
+            }
         ],
         **extra,
     }
@@ -41,7 +45,8 @@ def _openai_message(**extra: Any) -> dict[str, Any]:
 
 def test_openai_message_to_response_keeps_raw_arguments() -> None:
     r = response_from_openai(_openai_message(reasoning_content="thinking..."))
-    assert isinstance(r.parts[0], ReasoningPart) and r.reasoning == "thinking..."
+    assert isinstance(r.parts[0], ReasoningPart)
+    assert r.reasoning == "thinking..."
     assert r.text == "Let me check."
     [call] = r.tool_calls
     assert (call.id, call.name, call.arguments_raw, call.arguments) == (
@@ -55,7 +60,11 @@ def test_openai_message_to_response_keeps_raw_arguments() -> None:
         "role": "assistant",
         "content": "Let me check.",
         "tool_calls": [
-            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": RAW_ARGS}}
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": RAW_ARGS},
+            }
         ],
         "reasoning_content": "thinking...",
     }
@@ -107,7 +116,8 @@ def test_thinking_blocks_with_signature_round_trip() -> None:
     }
     r = response_from_openai(msg)
     first, second = r.parts[0], r.parts[1]
-    assert isinstance(first, ReasoningPart) and isinstance(second, ReasoningPart)
+    assert isinstance(first, ReasoningPart)
+    assert isinstance(second, ReasoningPart)
     assert (first.text, first.signature, first.redacted) == ("step 1", "sig-abc==", False)
     assert (second.text, second.redacted, second.provider_data) == ("", True, {"data": "opaque"})
     out = response_to_openai(r)
@@ -120,13 +130,20 @@ def test_thinking_blocks_with_signature_round_trip() -> None:
 
 
 def test_legacy_function_call() -> None:
-    r = response_from_openai({"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}})
+    r = response_from_openai(
+        {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}}
+    )
     [call] = r.tool_calls
     assert (call.id, call.name, call.arguments) == ("call_0", "f", {})
 
 
 def test_content_parts_list() -> None:
-    r = response_from_openai({"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "output_text", "text": "b"}]})
+    r = response_from_openai(
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "a"}, {"type": "output_text", "text": "b"}],
+        }
+    )
     assert r.text == "ab"
 
 
@@ -139,13 +156,16 @@ def test_invalid_calls_listed_not_sent() -> None:
 
 
 def test_repaired_call_serialises_canonical_json() -> None:
-    fixed = repair('<tool_call>{"name": "get_weather", "arguments": {"city": "Zürich"}}</tool_call>', BASIC_TOOLS)
+    fixed = repair(
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Zürich"}}</tool_call>',
+        BASIC_TOOLS,
+    )
     [tc] = response_to_openai(fixed)["tool_calls"]
     assert tc["function"] == {"name": "get_weather", "arguments": '{"city":"Zürich"}'}
 
 
 def test_anthropic_blocks() -> None:
-    message = {
+    message: dict[str, Any] = {
         "id": "msg_1",
         "type": "message",
         "model": "claude",
@@ -167,8 +187,11 @@ def test_anthropic_blocks() -> None:
     assert thinking == ReasoningPart(text="hmm", signature="sig==")
     assert redacted == ReasoningPart(text="", redacted=True, provider_data={"data": "xx"})
     assert text == TextPart(text="hi")
-    assert tool == ToolCallPart(id="tu1", name="get_weather", arguments_raw='{"city":"P"}', arguments={"city": "P"})
-    assert isinstance(server, ToolCallPart) and server.provider_executed
+    assert tool == ToolCallPart(
+        id="tu1", name="get_weather", arguments_raw='{"city":"P"}', arguments={"city": "P"}
+    )
+    assert isinstance(server, ToolCallPart)
+    assert server.provider_executed
     assert r.provider_data == {"anthropic_blocks": [message["content"][-1]]}
     # as_response recognises the Anthropic shape; the valid call passes the fast path
     assert as_response(message) == r
@@ -178,7 +201,14 @@ def test_anthropic_blocks() -> None:
 
 def test_anthropic_block_list_and_tool_result() -> None:
     r = response_from_anthropic(
-        [{"type": "tool_result", "tool_use_id": "tu1", "content": [{"type": "text", "text": "ok"}], "is_error": True}]
+        [
+            {
+                "type": "tool_result",
+                "tool_use_id": "tu1",
+                "content": [{"type": "text", "text": "ok"}],
+                "is_error": True,
+            }
+        ]
     )
     assert r.parts == (ToolResultPart(tool_call_id="tu1", name="", content="ok", is_error=True),)
 
@@ -192,7 +222,7 @@ def test_as_response_shapes() -> None:
 
 
 def test_messages_round_trip() -> None:
-    msgs = [
+    msgs: list[dict[str, Any]] = [
         {"role": "system", "content": "sys"},
         {"role": "user", "content": [{"type": "text", "text": "hi"}]},
         _openai_message(),

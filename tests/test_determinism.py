@@ -21,7 +21,14 @@ def _run(hashseed: str) -> list[dict[str, Any]]:
         return _CACHE[hashseed]
     env = {**os.environ, "PYTHONHASHSEED": hashseed}
     proc = subprocess.run(
-        [sys.executable, "-c", "from toolfix._cli import main; main()", "repair", "--jsonl", str(CORPUS)],
+        [
+            sys.executable,
+            "-c",
+            "from toolfix._cli import main; main()",
+            "repair",
+            "--jsonl",
+            str(CORPUS),
+        ],
         capture_output=True,
         text=True,
         env=env,

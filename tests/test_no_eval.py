@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import builtins
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +48,14 @@ def _forms(payload: str) -> dict[str, str]:
         "llama-python-tag": f"<|python_tag|>get_weather(city={payload})",
         "python-fence": f"```python\nget_weather(city={payload})\n```",
         "mistral": f'[TOOL_CALLS][{{"name": "get_weather", "arguments": {{"city": {payload}}}}}]',
-        "qwen-xml": f"<function=get_weather>\n<parameter=days>\n{payload}\n</parameter>\n</function>",
+        "qwen-xml": (
+            f"<function=get_weather>\n<parameter=days>\n{payload}\n</parameter>\n</function>"
+        ),
     }
 
 
 @pytest.fixture
-def guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def guard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Wrap eval/exec/compile; record (and fail on) any use on a payload."""
     seen: list[str] = []
     real_eval, real_exec, real_compile = builtins.eval, builtins.exec, builtins.compile
@@ -78,7 +80,9 @@ def guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         _check("exec", source)
         return real_exec(source, *args, **kwargs)
 
-    def fake_compile(source: Any, filename: Any, mode: str, flags: int = 0, *args: Any, **kwargs: Any) -> Any:
+    def fake_compile(
+        source: Any, filename: Any, mode: str, flags: int = 0, *args: Any, **kwargs: Any
+    ) -> Any:
         if not (flags & ast.PyCF_ONLY_AST):
             _check("compile", source)
         return real_compile(source, filename, mode, flags, *args, **kwargs)
@@ -86,21 +90,12 @@ def guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setattr(builtins, "eval", fake_eval)
     monkeypatch.setattr(builtins, "exec", fake_exec)
     monkeypatch.setattr(builtins, "compile", fake_compile)
-    yield seen
+    return seen
 
 
 CASES = [
-    pytest.param(pname, fname, id=f"{pname}-{fname}")
-    for pname in PAYLOADS
-    for fname in _forms("X")
+    pytest.param(pname, fname, id=f"{pname}-{fname}") for pname in PAYLOADS for fname in _forms("X")
 ]
-
-# A ** splat of a literal dict is not a plain keyword call: the whitelist should refuse it.
-_SPLAT_BUG = (
-    "toolfix/_formats/pythonic.py: when the whitelist walker rejects a call "
-    "(get_weather(**{...})), the raw call text falls back to json-repair, which reads "
-    "'**{\"city\": ...}' as a JSON object and yields a VALID call; expected invalid/no call"
-)
 
 
 def _assert_not_executed(out: Response, marker: Path, payload_text: str) -> None:
@@ -122,9 +117,10 @@ def test_payload_never_executed(pname: str, fname: str, guard: list[str], tmp_pa
     assert guard == []
     if fname.startswith(("pythonic", "hermes-pythonic", "llama", "python-fence")):
         if fname == "pythonic-two-calls":
-            assert [(c.name, c.arguments) for c in out.tool_calls] in ([("search_web", {"query": "x"})], [])
-        elif fname == "pythonic-kwargs-splat" and out.tool_calls:
-            pytest.xfail(_SPLAT_BUG)
+            assert [(c.name, c.arguments) for c in out.tool_calls] in (
+                [("search_web", {"query": "x"})],
+                [],
+            )
         else:
             assert out.tool_calls == [], (text, out.tool_calls)
 
@@ -137,7 +133,13 @@ def test_payload_in_native_arguments(pname: str, guard: list[str], tmp_path: Pat
         msg = {
             "role": "assistant",
             "content": None,
-            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": raw}}],
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": raw},
+                }
+            ],
         }
         out = repair(msg, BASIC_TOOLS)
         _assert_not_executed(out, marker, payload)
@@ -151,15 +153,18 @@ def test_payload_as_json_string_is_kept_verbatim(guard: list[str], tmp_path: Pat
     assert not (tmp_path / "pwned").exists()
 
 
-@pytest.mark.xfail(strict=True, reason=_SPLAT_BUG)
 def test_kwargs_splat_is_not_a_call(guard: list[str]) -> None:
-    out = repair("[get_weather(**{'city': 'x'})]", BASIC_TOOLS)
+    text = "[get_weather(**{'city': 'x'})]"
+    out = repair(text, BASIC_TOOLS)
     assert out.tool_calls == []
+    [bad] = out.invalid_tool_calls
+    assert (bad.name, bad.raw) == ("get_weather", text)
+    assert "**kwargs is not supported" in bad.error
 
 
 def test_guard_catches_a_real_eval(guard: list[str]) -> None:
     """The guard itself works: an eval on payload text fails the test."""
     with pytest.raises(pytest.fail.Exception):
-        builtins.eval("__import__('os').getcwd()")
+        builtins.eval("__import__('os').getcwd()")  # noqa: S307  (the guard must refuse it)
     guard.clear()
     assert ast.parse("f(a=1)", mode="eval") is not None  # AST-only compile is allowed

@@ -57,9 +57,11 @@ def assert_safe(out: Response | ToolfixError) -> Response | None:
         return None
     for c in out.tool_calls:
         assert c.name in REGISTRY
-        assert c.arguments is not None and REGISTRY[c.name].is_valid(c.arguments)
+        assert c.arguments is not None
+        assert REGISTRY[c.name].is_valid(c.arguments)
     for bad in out.invalid_tool_calls:
-        assert bad.raw and bad.error
+        assert bad.raw
+        assert bad.error
     return out
 
 
@@ -90,35 +92,38 @@ def test_deep_nesting_in_prose_is_no_call(opener: str) -> None:
 )
 def test_deep_nesting_in_markup_is_limit_exceeded(text: str) -> None:
     out = assert_safe(run(text))
-    assert out is not None and out.tool_calls == []
+    assert out is not None
+    assert out.tool_calls == []
     assert invalid_kinds(out) == ["limit_exceeded"]
     assert "deeper than 64" in out.invalid_tool_calls[0].error
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "toolfix/_manual.py _scan: when a format raises LimitExceededError it returns "
-        "(limit_calls, '') so all text content is dropped (the invalid call keeps only "
-        "content[:2000]); prose around the over-deep markup is lost (promise 3)"
-    ),
-)
 def test_limit_exceeded_keeps_surrounding_prose() -> None:
     text = "Intro prose stays. " + "<tool_call>" + "[" * 1000 + "</tool_call>" + " Outro" * 1000
     out = assert_safe(run(text))
     assert out is not None
-    assert "Intro prose stays." in out.text and out.text.endswith("Outro")
+    assert "Intro prose stays." in out.text
+    assert out.text.endswith("Outro")
 
 
 @pytest.mark.parametrize(
     "value",
     [
-        '<tool_call>{"name": "get_weather", "arguments": {"city": "a", "days": ' + "9" * 10_000 + "}}</tool_call>",
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "a", "days": '
+        + "9" * 10_000
+        + "}}</tool_call>",
         {
             "role": "assistant",
             "content": None,
             "tool_calls": [
-                {"id": "c", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "a", "days": ' + "9" * 10_000 + "}"}}
+                {
+                    "id": "c",
+                    "type": "function",
+                    "function": {
+                        "name": "get_weather",
+                        "arguments": '{"city": "a", "days": ' + "9" * 10_000 + "}",
+                    },
+                }
             ],
         },
     ],
@@ -126,7 +131,8 @@ def test_limit_exceeded_keeps_surrounding_prose() -> None:
 )
 def test_huge_number_is_limit_exceeded(value: Any) -> None:
     out = assert_safe(run(value))
-    assert out is not None and out.tool_calls == []
+    assert out is not None
+    assert out.tool_calls == []
     [bad] = out.invalid_tool_calls
     assert bad.kind == "limit_exceeded"
     assert "10000 digits exceeds max_number_chars=400" in bad.error
@@ -135,20 +141,26 @@ def test_huge_number_is_limit_exceeded(value: Any) -> None:
 def test_huge_number_bare_json_is_not_taken() -> None:
     text = '{"name": "get_weather", "arguments": {"city": "a", "days": ' + "9" * 10_000 + "}}"
     out = assert_safe(run(text))
-    assert out is not None and out.tool_calls == []
+    assert out is not None
+    assert out.tool_calls == []
 
 
 def test_long_string_under_span_limit_is_recovered() -> None:
     city = "a" * 900_000
-    out = assert_safe(run('<tool_call>{"name": "get_weather", "arguments": {"city": "' + city + '"}}</tool_call>'))
+    out = assert_safe(
+        run('<tool_call>{"name": "get_weather", "arguments": {"city": "' + city + '"}}</tool_call>')
+    )
     assert out is not None
     assert [(c.name, c.arguments) for c in out.tool_calls] == [("get_weather", {"city": city})]
 
 
 def test_long_string_over_span_limit_is_invalid() -> None:
-    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "' + "a" * MB + '"}}</tool_call>'
+    text = (
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "' + "a" * MB + '"}}</tool_call>'
+    )
     out = assert_safe(run(text))
-    assert out is not None and out.tool_calls == []
+    assert out is not None
+    assert out.tool_calls == []
     [bad] = out.invalid_tool_calls
     assert bad.kind == "limit_exceeded"
     assert "exceeds max_span_chars=1000000" in bad.error
@@ -157,17 +169,11 @@ def test_long_string_over_span_limit_is_invalid() -> None:
 def test_text_over_max_input_chars_is_left_alone() -> None:
     text = "x" * (Limits().max_input_chars + 1)
     out = assert_safe(run(text))
-    assert out is not None and out.tool_calls == [] and out.text == text
+    assert out is not None
+    assert out.tool_calls == []
+    assert out.text == text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "toolfix/_manual.py fix: _fix_text's limit_exceeded record for text over "
-        "max_input_chars is collected in extra_repairs but dropped because the part is "
-        "unchanged (fix returns the input), so the skipped scan is not reported (promise 6)"
-    ),
-)
 def test_text_over_max_input_chars_is_reported() -> None:
     text = '<tool_call>{"name": "get_weather", "arguments": {"city": "x"}}</tool_call>' + "x" * (
         Limits().max_input_chars
@@ -204,18 +210,10 @@ def test_bait_ends_without_a_call(text: str) -> None:
         assert out.tool_calls == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=HangError,
-    reason=(
-        "toolfix/_manual.py _scan (the overlap check `any(... for s, e in taken)`) is "
-        "quadratic in the number of candidates: ~100k unclosed '```json\\n{' fences "
-        "(1 MB) take minutes (cProfile: 26M genexpr calls at 128 KB)"
-    ),
-)
 def test_many_unclosed_json_fences_finish() -> None:
     out = assert_safe(run("```json\n{" * 110_000))
-    assert out is not None and out.tool_calls == []
+    assert out is not None
+    assert out.tool_calls == []
 
 
 def test_max_calls_cap() -> None:
@@ -224,7 +222,10 @@ def test_max_calls_cap() -> None:
     assert out is not None
     assert len(out.tool_calls) == Limits().max_calls
     [bad] = out.invalid_tool_calls
-    assert (bad.kind, bad.error) == ("limit_exceeded", "872 calls over max_calls=128 were not taken")
+    assert (bad.kind, bad.error) == (
+        "limit_exceeded",
+        "872 calls over max_calls=128 were not taken",
+    )
 
 
 # ---- names -------------------------------------------------------------------------------------
@@ -242,9 +243,12 @@ def test_homoglyph_single_letter_unique_match_is_recorded() -> None:
 
 @pytest.mark.parametrize("name", ["gеt_wеаthеr", "ѕеаrсh_wеb", "ɡеτ_ԝеаτһег"])
 def test_homoglyph_heavy_names_are_not_matched(name: str) -> None:
-    text = f'<tool_call>{{"name": "{name}", "arguments": {{"city": "x", "query": "y"}}}}</tool_call>'
+    text = (
+        f'<tool_call>{{"name": "{name}", "arguments": {{"city": "x", "query": "y"}}}}</tool_call>'
+    )
     out = assert_safe(run(text))
-    assert out is not None and out.tool_calls == []
+    assert out is not None
+    assert out.tool_calls == []
     [bad] = out.invalid_tool_calls
     assert (bad.kind, bad.name) == ("unknown_name", name)
 
@@ -252,7 +256,8 @@ def test_homoglyph_heavy_names_are_not_matched(name: str) -> None:
 def test_homoglyph_ambiguous_between_two_tools_is_not_matched() -> None:
     tools = [openai_tool("set_mode", {}, []), openai_tool("get_mode", {}, [])]
     out = assert_safe(run('{"name": "ѕet_mode", "arguments": {}}', tools))  # Cyrillic ѕ
-    assert out is not None and out.tool_calls == []
+    assert out is not None
+    assert out.tool_calls == []
     assert invalid_kinds(out) == ["unknown_name"]
 
 
@@ -268,7 +273,8 @@ def test_homoglyph_ambiguous_between_two_tools_is_not_matched() -> None:
 )
 def test_injected_calls_to_unknown_tools_are_invalid(text: str) -> None:
     out = assert_safe(run(text))
-    assert out is not None and out.tool_calls == []
+    assert out is not None
+    assert out.tool_calls == []
     assert invalid_kinds(out) == ["unknown_name"]
 
 
@@ -279,21 +285,18 @@ PATTERN_TOOLS = [openai_tool("lookup", {"key": {"type": "string", "pattern": "^(
 
 def test_catastrophic_pattern_on_long_string_is_refused_quickly() -> None:
     key = "a" * 50_000 + "!"
-    out = assert_safe(run('<tool_call>{"name": "lookup", "arguments": {"key": "' + key + '"}}</tool_call>', PATTERN_TOOLS))
-    assert out is not None and out.tool_calls == []
+    out = assert_safe(
+        run(
+            '<tool_call>{"name": "lookup", "arguments": {"key": "' + key + '"}}</tool_call>',
+            PATTERN_TOOLS,
+        )
+    )
+    assert out is not None
+    assert out.tool_calls == []
     [bad] = out.invalid_tool_calls
     assert "too long to check against pattern" in bad.error
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "toolfix/_tools.py _capped_pattern: the 10,000-char cap does not bound an "
-        "exponential pattern: '^(a+)+$' on 'a'*40 + '!' (41 chars) backtracks ~2^40 steps "
-        "(22 chars already take 0.4 s, and the pattern is searched 4 times per call); "
-        "needs a regex timeout (e.g. the `regex` module's timeout=, or re2)"
-    ),
-)
 def test_catastrophic_pattern_on_short_string_finishes() -> None:
     code = textwrap.dedent(
         """
@@ -301,11 +304,44 @@ def test_catastrophic_pattern_on_short_string_finishes() -> None:
         tools = [{"type": "function", "function": {"name": "lookup", "parameters": {
             "type": "object", "properties": {"key": {"type": "string", "pattern": "^(a+)+$"}},
             "required": ["key"]}}}]
-        repair('<tool_call>{"name": "lookup", "arguments": {"key": "' + "a" * 40 + '!"}}</tool_call>', tools)
+        key = "a" * 40 + "!"
+        call = '{"name": "lookup", "arguments": {"key": "' + key + '"}}'
+        repair("<tool_call>" + call + "</tool_call>", tools)
         """
     )
     try:
-        proc = subprocess.run([sys.executable, "-c", code], timeout=5, capture_output=True, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-c", code], timeout=5, capture_output=True, check=False
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("catastrophic pattern did not finish in 5 s")
     assert proc.returncode == 0, proc.stderr
+
+
+# ---- code injection at scale ---------------------------------------------------------------
+
+
+def test_pythonic_call_over_length_cap_is_not_parsed() -> None:
+    out = assert_safe(run('[get_weather(city="' + "a" * 200_000 + '")]'))
+    assert out is not None
+    assert out.tool_calls == []
+    [bad] = out.invalid_tool_calls
+    assert bad.kind == "limit_exceeded"
+    assert "longer than 100000 characters" in bad.error
+
+
+def test_thousands_of_injection_calls_are_all_refused() -> None:
+    payload = '[get_weather(city=__import__("os").system("true"))]'
+    out = assert_safe(run(payload * 2000))
+    assert out is not None
+    assert out.tool_calls == []
+    bad = out.invalid_tool_calls
+    assert len(bad) == Limits().max_calls + 1  # 128 refused calls + one "over max_calls" record
+    assert {b.kind for b in bad[:-1]} == {"pythonic"}
+    assert bad[-1].kind == "limit_exceeded"
+
+
+def test_long_attribute_chain_in_python_tag_is_no_call() -> None:
+    out = assert_safe(run("<|python_tag|>get_weather(city=" + "x." * 50_000 + "y)"))
+    assert out is not None
+    assert out.tool_calls == []

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from conftest import BASIC_TOOLS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,16 +27,12 @@ from toolfix import (
 )
 
 REGISTRY = ToolRegistry.of(BASIC_TOOLS)
-SETTINGS = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # ---- strategies ----------------------------------------------------------------------
 
 # Text with no call markup and no JSON/pythonic brackets: there is nothing to find.
-_PLAIN_ALPHABET = st.characters(
-    blacklist_categories=("Cs",), blacklist_characters="{}[]<>()`|\"'\\"
-)
+_PLAIN_ALPHABET = st.characters(codec="utf-8", exclude_characters="{}[]<>()`|\"'\\")
 plain_text = st.text(_PLAIN_ALPHABET, max_size=300)
 
 json_scalars = st.one_of(
@@ -134,12 +129,17 @@ def test_plain_text_stays_text(text: str) -> None:
     resp = Response.text_only(text)
     assert repair(resp, BASIC_TOOLS) is resp
     out = repair(text, BASIC_TOOLS)
-    assert out.tool_calls == [] and out.invalid_tool_calls == []
+    assert out.tool_calls == []
+    assert out.invalid_tool_calls == []
     assert out.text == text
 
 
 @SETTINGS
-@given(st.dictionaries(st.sampled_from(["city", "query", "temp", "x", "data"]), json_values, max_size=4))
+@given(
+    st.dictionaries(
+        st.sampled_from(["city", "query", "temp", "x", "data"]), json_values, max_size=4
+    )
+)
 def test_json_without_a_name_is_never_a_call(obj: dict[str, Any]) -> None:
     text = f"Here is the data: {json.dumps(obj)}"
     out = repair(text, BASIC_TOOLS)
@@ -163,13 +163,17 @@ def test_native_calls_only_registry_names(name: str, args: Any) -> None:
         "role": "assistant",
         "content": None,
         "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(args)},
+            }
         ],
     }
     out = repair(msg, BASIC_TOOLS)
     _check_calls_are_registry_tools(out)
     assert len(out.tool_calls) + len(out.invalid_tool_calls) == 1
-    assert [p.id for p in out.tool_calls + out.invalid_tool_calls] == ["c1"]  # type: ignore[operator]
+    assert [p.id for p in out.tool_calls + out.invalid_tool_calls] == ["c1"]
 
 
 # ---- promise 5 -------------------------------------------------------------------------
@@ -179,7 +183,9 @@ _PROP_TYPES = ["string", "integer", "number", "boolean", "array", "enum"]
 
 @st.composite
 def schema_and_args(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
-    names = draw(st.lists(st.from_regex(r"[a-z][a-z_]{0,8}", fullmatch=True), max_size=5, unique=True))
+    names = draw(
+        st.lists(st.from_regex(r"[a-z][a-z_]{0,8}", fullmatch=True), max_size=5, unique=True)
+    )
     props: dict[str, Any] = {}
     args: dict[str, Any] = {}
     for n in names:
@@ -200,7 +206,9 @@ def schema_and_args(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             props[n] = {"type": "array", "items": {"type": "string"}}
             value = draw(st.lists(st.text(max_size=5), max_size=3))
         else:
-            options = draw(st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=4, unique=True))
+            options = draw(
+                st.lists(st.text(min_size=1, max_size=6), min_size=1, max_size=4, unique=True)
+            )
             props[n] = {"type": "string", "enum": options}
             value = draw(st.sampled_from(options))
         if draw(st.booleans()):
@@ -224,7 +232,9 @@ def test_valid_native_call_comes_back_identical(
         {
             "role": "assistant",
             "content": "calling",
-            "tool_calls": [{"id": "t1", "type": "function", "function": {"name": "my_tool", "arguments": raw}}],
+            "tool_calls": [
+                {"id": "t1", "type": "function", "function": {"name": "my_tool", "arguments": raw}}
+            ],
         }
     )
     out = repair(resp, [tool])
@@ -234,9 +244,7 @@ def test_valid_native_call_comes_back_identical(
 
 # ---- promise 6 -------------------------------------------------------------------------
 
-garbage = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="<>"), min_size=1, max_size=80
-)
+garbage = st.text(st.characters(codec="utf-8", exclude_characters="<>"), min_size=1, max_size=80)
 
 
 @SETTINGS
@@ -268,18 +276,20 @@ def test_unparseable_explicit_markup_is_invalid_with_raw_and_reason() -> None:
     assert (bad.raw, bad.error, bad.kind) == (text, "no tool call in the markup", "invalid_json")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "toolfix/_formats/hermes.py _body: a closed <tool_call>...</tool_call> whose body is "
-        "not JSON/pythonic (e.g. '<tool_call>this is garbage !!! ###</tool_call>') is left "
-        "as plain text instead of an InvalidToolCallPart (promise 6 as worded in the brief; "
-        "the module docstring says prose mentions stay text: lead to decide)"
-    ),
-)
 def test_closed_tool_call_tag_with_prose_body_is_reported() -> None:
-    out = repair("<tool_call>this is garbage !!! ###</tool_call>", BASIC_TOOLS)
-    assert len(out.invalid_tool_calls) == 1
+    text = "<tool_call>this is garbage !!! ###</tool_call>"
+    out = repair(text, BASIC_TOOLS)
+    assert out.tool_calls == []
+    [bad] = out.invalid_tool_calls
+    assert (bad.raw, bad.kind) == (text, "invalid_json")
+    assert bad.error
+    assert out.text == ""
+
+
+def test_tool_call_tag_mentioned_in_prose_stays_text() -> None:
+    text = "I will use <tool_call> tags when calling tools."
+    resp = Response.text_only(text)
+    assert repair(resp, BASIC_TOOLS) is resp
 
 
 # ---- promise 7 -------------------------------------------------------------------------
@@ -302,7 +312,9 @@ def test_native_repair_idempotent(name: str, raw: str) -> None:
     msg = {
         "role": "assistant",
         "content": None,
-        "tool_calls": [{"id": "c9", "type": "function", "function": {"name": name, "arguments": raw}}],
+        "tool_calls": [
+            {"id": "c9", "type": "function", "function": {"name": name, "arguments": raw}}
+        ],
     }
     once = repair(msg, BASIC_TOOLS)
     assert repair(msg, BASIC_TOOLS) == once
@@ -310,14 +322,21 @@ def test_native_repair_idempotent(name: str, raw: str) -> None:
 
 
 def test_ids_derive_from_input() -> None:
-    a = repair("<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"A\"}}</tool_call>", BASIC_TOOLS)
-    b = repair("<tool_call>{\"name\": \"get_weather\", \"arguments\": {\"city\": \"B\"}}</tool_call>", BASIC_TOOLS)
+    a = repair(
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "A"}}</tool_call>', BASIC_TOOLS
+    )
+    b = repair(
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "B"}}</tool_call>', BASIC_TOOLS
+    )
     assert a.tool_calls[0].id != b.tool_calls[0].id
     assert a.tool_calls[0].id.startswith("call_")
 
 
 def test_found_call_is_a_fast_path_call_on_second_pass() -> None:
-    once = repair(Response(parts=(TextPart(text='{"name": "get_weather", "arguments": {"city": "X"}}'),)), BASIC_TOOLS)
+    once = repair(
+        Response(parts=(TextPart(text='{"name": "get_weather", "arguments": {"city": "X"}}'),)),
+        BASIC_TOOLS,
+    )
     assert isinstance(once.parts[0], ToolCallPart)
     assert repair(once, BASIC_TOOLS) is once
     assert not any(isinstance(p, InvalidToolCallPart) for p in once.parts)

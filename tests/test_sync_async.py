@@ -29,7 +29,11 @@ BROKEN = {
     "role": "assistant",
     "content": "Checking",
     "tool_calls": [
-        {"id": "n1", "type": "function", "function": {"name": "search_web", "arguments": "{'query': 'x',}"}}
+        {
+            "id": "n1",
+            "type": "function",
+            "function": {"name": "search_web", "arguments": "{'query': 'x',}"},
+        }
     ],
 }
 
@@ -126,9 +130,10 @@ async def test_processing_executor_with_processor_and_wrap() -> None:
         assert _calls(out) == [("get_weather", {"city": "Paris"})]
         assert out.text == ""
     assert len(inner.seen) == 2
-    prompt, model, tools = inner.seen[0]
+    _prompt, model, tools = inner.seen[0]
     assert model == "test-model"
-    assert isinstance(tools, ToolRegistry) and tools.names == ["get_weather", "search_web"]
+    assert isinstance(tools, ToolRegistry)
+    assert tools.names == ["get_weather", "search_web"]
 
 
 def test_processing_executor_execute_sync_and_stacking() -> None:

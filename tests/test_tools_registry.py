@@ -52,12 +52,18 @@ def book_hotel(
 
 
 def test_from_openai_wrapped_and_bare() -> None:
-    wrapped = {"type": "function", "function": {"name": "w", "description": "d", "parameters": SCHEMA, "strict": True}}
+    wrapped = {
+        "type": "function",
+        "function": {"name": "w", "description": "d", "parameters": SCHEMA, "strict": True},
+    }
     t = ToolDescriptor.from_openai(wrapped)
     assert (t.name, t.description, dict(t.parameters), t.strict) == ("w", "d", SCHEMA, True)
     bare = ToolDescriptor.from_openai({"name": "w", "parameters": SCHEMA})
     assert bare == ToolDescriptor(name="w", parameters=SCHEMA)
-    assert t.to_openai() == {"type": "function", "function": {"name": "w", "description": "d", "parameters": SCHEMA}}
+    assert t.to_openai() == {
+        "type": "function",
+        "function": {"name": "w", "description": "d", "parameters": SCHEMA},
+    }
 
 
 def test_from_anthropic_and_mcp_dicts() -> None:
@@ -72,7 +78,7 @@ def test_from_mcp_object_with_model_dump() -> None:
     class McpTool(BaseModel):
         name: str
         description: str | None = None
-        inputSchema: dict[str, Any]  # noqa: N815  (the MCP field name)
+        inputSchema: dict[str, Any]
 
     t = ToolDescriptor.from_mcp(McpTool(name="read_file", inputSchema=SCHEMA))
     assert (t.name, t.description, dict(t.parameters)) == ("read_file", "", SCHEMA)
@@ -98,7 +104,9 @@ def test_registry_of_mixed_shapes() -> None:
 
 
 def test_registry_classmethods_and_round_trip() -> None:
-    reg = ToolRegistry.from_openai([{"type": "function", "function": {"name": "o", "parameters": SCHEMA}}])
+    reg = ToolRegistry.from_openai(
+        [{"type": "function", "function": {"name": "o", "parameters": SCHEMA}}]
+    )
     assert ToolRegistry.from_openai(reg.to_openai()) == reg
     assert ToolRegistry.from_anthropic(reg.to_anthropic()) == reg
     assert ToolRegistry.from_mcp([{"name": "o", "inputSchema": SCHEMA}]) == reg
@@ -109,7 +117,9 @@ def test_duplicate_names_rejected() -> None:
     with pytest.raises(ToolDefinitionError, match="duplicate tool name 'x'"):
         ToolRegistry([ToolDescriptor(name="x"), ToolDescriptor(name="x")])
     with pytest.raises(ToolDefinitionError):
-        ToolRegistry.of([{"name": "x", "input_schema": SCHEMA}, {"type": "function", "function": {"name": "x"}}])
+        ToolRegistry.of(
+            [{"name": "x", "input_schema": SCHEMA}, {"type": "function", "function": {"name": "x"}}]
+        )
 
 
 @pytest.mark.parametrize(
@@ -119,11 +129,21 @@ def test_duplicate_names_rejected() -> None:
         lambda: ToolDescriptor(name="bad", parameters={"type": "object", "required": "city"}),
         lambda: ToolDescriptor(name="", parameters=SCHEMA),
         lambda: ToolDescriptor(name="bad", parameters=[1, 2]),  # type: ignore[arg-type]
-        lambda: ToolDescriptor.from_openai({"type": "function", "function": {"description": "no name"}}),
+        lambda: ToolDescriptor.from_openai(
+            {"type": "function", "function": {"description": "no name"}}
+        ),
         lambda: ToolDescriptor.from_anthropic({"input_schema": SCHEMA}),
         lambda: ToolRegistry.of([42]),  # type: ignore[list-item]
     ],
-    ids=["bad-type", "bad-required", "empty-name", "not-a-mapping", "openai-no-name", "anthropic-no-name", "int"],
+    ids=[
+        "bad-type",
+        "bad-required",
+        "empty-name",
+        "not-a-mapping",
+        "openai-no-name",
+        "anthropic-no-name",
+        "int",
+    ],
 )
 def test_invalid_definitions_raise_tool_definition_error(make: Any) -> None:
     with pytest.raises(ToolDefinitionError):
@@ -136,7 +156,11 @@ def test_from_function_schema_from_type_hints() -> None:
     assert t.description == "Book a hotel."
     props = t.properties
     assert props["city"] == {"description": "The city to book in.", "type": "string"}
-    assert props["nights"] == {"default": 1, "description": "How many nights, at least one.", "type": "integer"}
+    assert props["nights"] == {
+        "default": 1,
+        "description": "How many nights, at least one.",
+        "type": "integer",
+    }
     assert props["pet"] == {
         "anyOf": [{"type": "string"}, {"type": "null"}],
         "default": None,
@@ -176,7 +200,7 @@ def test_function_tool_repair_uses_generated_schema() -> None:
         '<tool_call>{"name": "book_hotel", "arguments": {"city": "Rome", "nights": "2", '
         '"mode": "Cheap"}}</tool_call>'
     )
-    [call] = repair(text, [book_hotel]).tool_calls
+    [call] = repair(text, [book_hotel]).tool_calls  # type: ignore[list-item]  # ToolsLike lacks functions
     assert call.arguments == {"city": "Rome", "nights": 2, "mode": "cheap"}
     assert [r.kind for r in call.repairs] == [
         "call_in_content",
@@ -187,7 +211,10 @@ def test_function_tool_repair_uses_generated_schema() -> None:
 
 
 def test_validate_arguments_issues() -> None:
-    t = ToolDescriptor(name="t", parameters={**SCHEMA, "properties": {"city": {"type": "string"}, "n": {"type": "integer"}}})
+    t = ToolDescriptor(
+        name="t",
+        parameters={**SCHEMA, "properties": {"city": {"type": "string"}, "n": {"type": "integer"}}},
+    )
     issues = t.validate_arguments({"n": "x"})
     assert {(i.path, i.keyword) for i in issues} == {("", "required"), ("$.n", "type")}
     assert str(issues[0]) == "'city' is a required property"
@@ -197,20 +224,28 @@ def test_validate_arguments_issues() -> None:
 def test_pattern_cap_refuses_long_strings_quickly() -> None:
     t = ToolDescriptor(
         name="p",
-        parameters={"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}},
+        parameters={
+            "type": "object",
+            "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}},
+        },
     )
     long = "a" * (PATTERN_INPUT_CAP + 1) + "!"
     start = time.perf_counter()
     [issue] = t.validate_arguments({"s": long})
     assert time.perf_counter() - start < 1.0
-    assert issue.message.startswith(f"string of {len(long)} chars is too long to check against pattern")
+    assert issue.message.startswith(
+        f"string of {len(long)} chars is too long to check against pattern"
+    )
     assert t.is_valid({"s": "aaa"})
     assert not t.is_valid({"s": "aab"})
 
 
 def test_invalid_pattern_is_a_definition_error_or_issue() -> None:
     try:
-        t = ToolDescriptor(name="p", parameters={"type": "object", "properties": {"s": {"type": "string", "pattern": "("}}})
+        t = ToolDescriptor(
+            name="p",
+            parameters={"type": "object", "properties": {"s": {"type": "string", "pattern": "("}}},
+        )
     except ToolDefinitionError:
         return
     [issue] = t.validate_arguments({"s": "x"})

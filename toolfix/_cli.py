@@ -127,14 +127,27 @@ def _iter_lines(source: TextIO) -> Iterator[str]:
             yield line
 
 
+class _BadLine(ValueError):
+    def __init__(self, message: str, case_id: str | None):
+        super().__init__(message)
+        self.case_id = case_id
+
+
 def _read_case(line: str) -> tuple[str | None, Any, ToolRegistry]:
-    case = json.loads(line)
+    try:
+        case = json.loads(line)
+    except ValueError as exc:
+        raise _BadLine(f"not JSON: {exc}", None) from exc
     if not isinstance(case, Mapping):
-        raise ValueError("a line must be a JSON object")
-    tools = ToolRegistry.of(case.get("tools") or [])
+        raise _BadLine("a line must be a JSON object", None)
+    case_id = str(case["id"]) if case.get("id") is not None else None
+    try:
+        tools = ToolRegistry.of(case.get("tools") or [])
+    except (ToolfixError, TypeError, ValueError) as exc:
+        raise _BadLine(f"bad tools: {exc}", case_id) from exc
     if "response" not in case:
-        raise ValueError("missing 'response'")
-    return (str(case["id"]) if "id" in case else None), case["response"], tools
+        raise _BadLine("missing 'response'", case_id)
+    return case_id, case["response"], tools
 
 
 @app.command()
@@ -182,7 +195,9 @@ def repair(
                     case_id, raw, tools = _read_case(line)
                     fixed, us = asyncio.run(_repair_one(processor, raw, tools, llm, api_base))
                     row = result_line(case_id, fixed, llm_calls=_llm_calls_of(fixed), elapsed_us=us)
-                except (ValueError, ToolfixError) as exc:
+                except _BadLine as exc:
+                    row = result_line(exc.case_id, None, error=f"unreadable line: {exc}")
+                except (ValueError, TypeError, ToolfixError) as exc:
                     row = result_line(case_id, None, error=f"{type(exc).__name__}: {exc}")
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
                 out.flush()

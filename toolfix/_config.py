@@ -90,6 +90,9 @@ class Limits(BaseModel):
     """Longest text (content, reasoning or arguments string) the fixer will scan."""
     max_span_chars: int = Field(default=1_000_000, gt=0)
     """Longest single candidate span handed to json-repair or ``ast.parse``."""
+    max_repair_chars: int = Field(default=65_536, gt=0)
+    """Longest broken span handed to json-repair, whose time grows faster than linearly
+    on some inputs; longer spans get only toolfix's own linear repairs."""
     max_depth: int = Field(default=64, gt=0)
     """Deepest bracket nesting in a candidate span."""
     max_calls: int = Field(default=128, gt=0)

@@ -153,6 +153,8 @@ class Interpreter:
         extra: list[RepairRecord] = []
         if parsed.repaired:
             extra.append(_rec(K.INVALID_JSON, parsed.note))
+        # (truncation of a span is the format's call: a missing brace inside a closed
+        # <tool_call> tag is broken JSON, not a cut-off output)
         values: list[Any] = self._call_list(parsed.value)
         if parsed.trailing.lstrip().startswith(("{", "[")):
             try:
@@ -302,6 +304,7 @@ class Interpreter:
                     if parsed.repaired:
                         repairs.append(_rec(K.INVALID_JSON, parsed.note))
                 args = parsed.value
+                truncated = truncated or parsed.truncated
         elif args is None:
             args = {}
         if isinstance(args, str):

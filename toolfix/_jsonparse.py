@@ -22,13 +22,14 @@ from ._errors import (
     NestingTooDeepError,
     NumberTooLongError,
 )
+from ._quickfix import quick_fix
 
 __all__ = ["ParsedJson", "check_limits", "parse_lenient"]
 
 # Tokens for the depth / number pre-check: a JSON or Python string literal, a bracket,
 # or a run of digits. Each alternative consumes disjoint characters (no nested
 # quantifiers), so one finditer pass is linear in the text length.
-_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}()]|\d+')
+_TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[\[\]{}()]|\d+')
 _DECODER = json.JSONDecoder()
 
 
@@ -41,6 +42,8 @@ class ParsedJson:
     repaired: bool = False
     trailing: str = ""
     note: str = ""
+    truncated: bool = False
+    """The text ended inside a string or with brackets still open."""
 
 
 def check_limits(text: str, limits: Limits, *, what: str = "span") -> None:
@@ -118,6 +121,28 @@ def parse_lenient(text: str, limits: Limits) -> ParsedJson:
             return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
         return ParsedJson(value)
     check_limits(stripped, limits)
+    # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
+    quick = quick_fix(stripped)
+    if quick.fixes:
+        try:
+            value = json.loads(quick.text)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            return ParsedJson(
+                value,
+                repaired=True,
+                note="repaired invalid JSON: " + ", ".join(quick.fixes),
+                truncated=quick.truncated,
+            )
+    if len(stripped) > limits.max_repair_chars:
+        raise InputTooLargeError(
+            f"broken JSON of {len(stripped)} chars is over max_repair_chars="
+            f"{limits.max_repair_chars}; not handed to json-repair",
+            limit=limits.max_repair_chars,
+            actual=len(stripped),
+            raw=stripped[:200],
+        )
     try:
         value = json_repair.loads(stripped, skip_json_loads=True)
     except RecursionError as exc:
@@ -131,4 +156,9 @@ def parse_lenient(text: str, limits: Limits) -> ParsedJson:
         raise MalformedToolCallError(f"could not repair JSON: {exc}", raw=text) from exc
     if value == "" or value is None:
         raise MalformedToolCallError("no JSON value could be recovered", raw=text)
-    return ParsedJson(value, repaired=True, note="repaired invalid JSON with json-repair")
+    return ParsedJson(
+        value,
+        repaired=True,
+        note="repaired invalid JSON with json-repair",
+        truncated=quick.truncated,
+    )

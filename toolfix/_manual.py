@@ -14,6 +14,7 @@ For each response part:
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -88,7 +89,9 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         new_parts: list[Part] = []
         extra_repairs: list[RepairRecord] = []
         changed = False
-        found_in_text: list[CallPart] = []
+        existing_ids = {
+            p.id for p in response.parts if isinstance(p, ToolCallPart | InvalidToolCallPart)
+        }
         for idx, part in enumerate(response.parts):
             if isinstance(part, ToolCallPart):
                 fixed = self._fix_native(part, interp, registry, f"{seed}:{idx}")
@@ -96,13 +99,19 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 new_parts.append(fixed)
             elif isinstance(part, TextPart) and registry:
                 parts, recs = self._fix_text(part, interp, f"{seed}:{idx}")
+                # A call reported on an earlier pass (same derived id) is not reported twice:
+                # repairing a repaired response changes nothing (promise 7).
+                parts = [
+                    p
+                    for p in parts
+                    if not (isinstance(p, InvalidToolCallPart) and p.id in existing_ids)
+                ]
+                if parts == [part]:
+                    parts = [part]
                 if len(parts) != 1 or parts[0] is not part:
                     changed = True
-                    found_in_text.extend(
-                        p for p in parts if isinstance(p, ToolCallPart | InvalidToolCallPart)
-                    )
                 new_parts.extend(parts)
-                extra_repairs.extend(recs)
+                extra_repairs.extend(r for r in recs if r not in response.repairs)
             else:
                 new_parts.append(part)
         if self.config.reasoning_calls == "promote" and registry:
@@ -115,7 +124,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
             if promoted:
                 changed = True
                 new_parts.extend(promoted)
-        if not changed:
+        if not changed and not extra_repairs:
             return response
         return response.model_copy(
             update={
@@ -227,7 +236,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     def _scan(self, content: str, interp: Interpreter, seed: str) -> tuple[list[CallPart], str]:
         """Calls found in ``content`` and the text left once their spans are removed."""
         ctx = ScanContext(tool_names=frozenset(interp.registry), limits=self.config.limits)
-        taken: list[tuple[int, int]] = []
+        taken = _Spans()
         cands: list[Candidate] = []
         limit_calls: list[CallPart] = []
         for fmt in self._formats:
@@ -237,20 +246,21 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 found = fmt.extract(content, ctx)
             except LimitExceededError as exc:
                 # Unscannable markup: report it as an invalid call, keep nothing as a guess.
+                # The id derives from the content alone, so a second pass recognises it.
                 limit_calls.append(
                     InvalidToolCallPart(
-                        id=derive_id(seed, "limit", fmt.name),
+                        id=derive_id("limit", fmt.name, content),
                         raw=content[:2000],
                         error=f"{fmt.name} markup not parsed: {exc}",
                         kind=K.LIMIT_EXCEEDED,
                     )
                 )
-                return limit_calls, ""
+                return limit_calls, content
             for c in found:
-                if any(c.start < e and s < c.end for s, e in taken):
+                if taken.overlaps(c.start, c.end):
                     continue
                 cands.append(c)
-                taken.append((c.start, c.end))
+                taken.add(c.start, c.end)
         if not cands:
             return [], content
         cands.sort(key=lambda c: c.start)
@@ -324,6 +334,25 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
             )
         return out
+
+
+class _Spans:
+    """Disjoint spans kept sorted: overlap test and insert in O(log n) search."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect.bisect_right(self.starts, start)
+        if i > 0 and self.ends[i - 1] > start:
+            return True
+        return i < len(self.starts) and self.starts[i] < end
+
+    def add(self, start: int, end: int) -> None:
+        i = bisect.bisect_right(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
 
 
 def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:

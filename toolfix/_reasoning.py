@@ -27,13 +27,41 @@ THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
 
 
+_QUOTES = "\"'`"
+
+
+def _find_open(text: str, pos: int) -> int:
+    """Next ``<think>`` not quoted (``"<think>"`` in a JSON string or code is content)."""
+    while True:
+        i = text.find(THINK_OPEN, pos)
+        if i == -1 or i == 0 or text[i - 1] not in _QUOTES:
+            return i
+        pos = i + 1
+
+
+def _find_lone_close(text: str) -> int:
+    """First ``</think>`` followed by whitespace or the end of the text."""
+    pos = 0
+    n = len(text)
+    while True:
+        i = text.find(THINK_CLOSE, pos)
+        end = i + len(THINK_CLOSE)
+        if i == -1 or end >= n or text[end].isspace():
+            return i
+        pos = i + 1
+
+
 def split_reasoning(text: str) -> tuple[str | None, str]:
     """Split ``text`` into ``(reasoning, content)``.
 
     Returns ``(None, text)`` (the same object) when there is no think markup.
     """
-    first_open = text.find(THINK_OPEN)
-    first_close = text.find(THINK_CLOSE)
+    if THINK_OPEN not in text and THINK_CLOSE not in text:
+        return None, text
+    # Markup counts only where models put it: an opener not directly after a quote,
+    # a lone closer followed by whitespace or the end. ``{"a": "<think>"}`` is content.
+    first_open = _find_open(text, 0)
+    first_close = _find_lone_close(text)
     if first_open == -1 and first_close == -1:
         return None, text
 
@@ -62,7 +90,7 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
         reasoning.append(text[:first_close])
         pos = after_close(first_close + len(THINK_CLOSE))
     while True:
-        start = text.find(THINK_OPEN, pos)
+        start = _find_open(text, pos)
         if start == -1:
             keep(text[pos:])
             break

@@ -8,12 +8,12 @@ The schema's validator is compiled once per tool.
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, get_type_hints
 
 import jsonschema
+import regex
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
@@ -28,6 +28,8 @@ EMPTY_OBJECT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
 #: Longest string a schema ``pattern`` is matched against (see Limits.max_pattern_input_chars).
 PATTERN_INPUT_CAP = 10_000
+#: Longest time one schema ``pattern`` may run on one value.
+PATTERN_TIMEOUT_S = 0.05
 
 
 def _capped_pattern(
@@ -42,10 +44,19 @@ def _capped_pattern(
         )
         return
     try:
-        if re.search(pattern, instance) is None:
-            yield ValidationError(f"{instance!r} does not match {pattern!r}")
-    except re.error as exc:
+        # The `regex` engine takes a timeout: a catastrophic user pattern ("^(a|a?)+$")
+        # on a short model string cannot hang validation (promise 2).
+        found = regex.search(pattern, instance, timeout=PATTERN_TIMEOUT_S)
+    except TimeoutError:
+        yield ValidationError(
+            f"pattern {pattern!r} took over {PATTERN_TIMEOUT_S}s on the value; treated as no match"
+        )
+        return
+    except regex.error as exc:
         yield ValidationError(f"schema pattern {pattern!r} is not a valid regex: {exc}")
+        return
+    if found is None:
+        yield ValidationError(f"{instance[:200]!r} does not match {pattern!r}")
 
 
 _Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
