@@ -59,7 +59,9 @@ def _call_from_openai(tc: Mapping[str, Any], index: int) -> ToolCallPart:
         raw = raw_args
     else:  # some servers send an object instead of a string
         raw = canonical_json(raw_args)
-    extra = {k: v for k, v in tc.items() if k not in {"id", "type", "function", "index"}}
+    extra = (
+        None if _CALL_KEYS.issuperset(tc) else {k: v for k, v in tc.items() if k not in _CALL_KEYS}
+    )
     return ToolCallPart(
         id=str(tc.get("id") or f"call_{index}"),
         name=str(fn.get("name") or ""),
@@ -67,6 +69,9 @@ def _call_from_openai(tc: Mapping[str, Any], index: int) -> ToolCallPart:
         arguments=raw_args if isinstance(raw_args, dict) else _parse_object(raw),
         provider_data=extra or None,
     )
+
+
+_CALL_KEYS = frozenset({"id", "type", "function", "index"})
 
 
 def response_from_openai(

@@ -84,6 +84,8 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
         registry = self._registry_for(tools)
+        if self._all_valid(response, registry):
+            return response  # the fast path: nothing to scan, every call valid
         interp = self._interpreter(registry)
         seed = response.id or ""
         new_parts: list[Part] = []
@@ -134,6 +136,25 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         )
 
     # ---- internals ----------------------------------------------------------------------
+
+    def _all_valid(self, response: Response, registry: ToolRegistry) -> bool:
+        """True when the response holds only valid native calls (and reasoning we keep)."""
+        lookup = registry.lookup
+        keep_reasoning = self.config.reasoning_calls == "ignore"
+        for part in response.parts:
+            if isinstance(part, ToolCallPart):
+                if part.provider_executed:
+                    continue
+                tool = lookup(part.name)
+                args = part.arguments
+                if tool is None or args is None or not tool.is_valid(args):
+                    return False
+            elif not (
+                isinstance(part, InvalidToolCallPart)
+                or (keep_reasoning and isinstance(part, ReasoningPart))
+            ):
+                return False
+        return True
 
     def _registry_for(self, tools: ToolsLike) -> ToolRegistry:
         reg = ToolRegistry.of(tools)

@@ -323,6 +323,10 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def lookup(self, name: str) -> ToolDescriptor | None:
+        """The tool called ``name``, or ``None`` (a plain dict lookup, for hot paths)."""
+        return self._tools.get(name)
+
     @property
     def names(self) -> list[str]:
         return list(self._tools)
