@@ -345,3 +345,21 @@ def test_long_attribute_chain_in_python_tag_is_no_call() -> None:
     out = assert_safe(run("<|python_tag|>get_weather(city=" + "x." * 50_000 + "y)"))
     assert out is not None
     assert out.tool_calls == []
+
+
+# ---- the test session's own network guard (tests/conftest.py) ----------------------------------
+
+
+def test_network_guard_blocks_non_loopback() -> None:
+    import socket
+
+    from conftest import NetworkBlockedError
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(1)
+        with pytest.raises(NetworkBlockedError):
+            s.connect(("192.0.2.1", 80))  # TEST-NET-1: never reached
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(1)
+        with pytest.raises(ConnectionRefusedError):
+            s.connect(("127.0.0.1", 9))  # loopback is allowed (nothing listens on port 9)

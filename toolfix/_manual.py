@@ -287,7 +287,21 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         cands.sort(key=lambda c: c.start)
         calls: list[CallPart] = []
         used: list[tuple[int, int]] = []
+        # Interpret no more candidates than can be kept: _cap_calls reports the rest.
+        budget = self.config.limits.max_calls + 1
         for c in cands:
+            if len(calls) >= budget:
+                calls.append(
+                    InvalidToolCallPart(
+                        id=derive_id(seed, "over-limit", str(c.start)),
+                        name=c.name,
+                        raw=c.raw[:2000],
+                        error="not read: the message holds more calls than max_calls",
+                        kind=K.LIMIT_EXCEEDED,
+                    )
+                )
+                used.append((c.start, c.end))
+                continue
             parts = interp.from_candidate(c, seed)
             if parts is None:
                 continue

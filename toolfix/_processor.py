@@ -9,7 +9,7 @@ LLM-based fixer does); the manual fixer never does.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._messages import Prompt, Response
@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ChainProcessor", "IdentityProcessor", "ResponseProcessor", "ToolsLike"]
 
-ToolsLike = ToolRegistry | Sequence[ToolDescriptor | Mapping[str, Any]] | None
+ToolsLike = (
+    ToolRegistry | Sequence[ToolDescriptor | Mapping[str, Any] | Callable[..., Any]] | None
+)
 
 
 class ResponseProcessor(ABC):

@@ -10,10 +10,16 @@ The only exception allowed to escape is :class:`toolfix.ToolfixError`. Every
 result is also checked against the promises: calls name registry tools and
 validate; invalid calls carry raw text and a reason.
 
-Run (atheris needs ``pip install atheris``)::
+Run (atheris needs ``pip install atheris``; the corpus directory must exist)::
 
+    mkdir -p /tmp/toolfix-fuzz
     python benchmarks/fuzz/fuzz_manual.py -max_total_time=300 -max_len=4096 \
-        -timeout=10 benchmarks/fuzz/corpus
+        -len_control=0 -timeout=10 -artifact_prefix=/tmp/toolfix-fuzz/ /tmp/toolfix-fuzz
+
+Results so far (atheris 3.0, Python 3.11): ~271k inputs in 11 minutes; one finding, a
+harness false positive (a native call with empty name *and* empty arguments is
+reported invalid with ``raw=""``: there was no text to keep), now allowed here and
+pinned by ``tests/test_manual_fixer.py::test_native_call_without_name_or_arguments_is_invalid``.
 """
 
 from __future__ import annotations
