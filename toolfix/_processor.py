@@ -21,9 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ChainProcessor", "IdentityProcessor", "ResponseProcessor", "ToolsLike"]
 
-ToolsLike = (
-    ToolRegistry | Sequence[ToolDescriptor | Mapping[str, Any] | Callable[..., Any]] | None
-)
+ToolsLike = ToolRegistry | Sequence[ToolDescriptor | Mapping[str, Any] | Callable[..., Any]] | None
 
 
 class ResponseProcessor(ABC):

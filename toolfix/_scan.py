@@ -7,6 +7,7 @@ depth is checked as it goes (DESIGN promise 2).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ._config import Limits
@@ -53,39 +54,32 @@ def find_bracket_end(
     string literals; a single quote only opens one where it cannot be an
     apostrophe (after ``{[(,:=`` or whitespace following them).
 
+    One pass: a compiled character class jumps from one bracket or quote to the
+    next, and string bodies are skipped with ``str.find``-like searches, so the
+    cost is linear with a small constant.
+
     Raises:
         NestingTooDeepError: nesting deeper than ``limits.max_depth``.
     """
     lim = limits or Limits()
     end_at = len(text) if stop is None else min(stop, len(text))
-    opener = text[start]
-    if opener not in _OPEN:
+    if text[start] not in _OPEN:
         raise ValueError(f"no bracket at {start}")
-    stack: list[str] = []
+    special = _SPECIAL_BOTH if "'" in quotes else _SPECIAL_DQ if '"' in quotes else _SPECIAL_NONE
+    depth = 0
     deepest = 0
     i = start
-    in_str: str | None = None
-    last_sig = ""  # last significant (non-space) char outside strings
-    while i < end_at:
+    search = special.search
+    while True:
+        m = search(text, i, end_at)
+        if m is None:
+            return BracketSpan(start, end_at, True, deepest)
+        i = m.start()
         ch = text[i]
-        if in_str is not None:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == in_str:
-                in_str = None
-                last_sig = ch
-            elif ch == "\n" and in_str == "'":
-                # an apostrophe-looking quote that runs across a line: treat as text
-                in_str = None
-            i += 1
-            continue
-        if ch in quotes and (ch == '"' or last_sig in "{[(,:=" or last_sig == ""):
-            in_str = ch
-        elif ch in _OPEN:
-            stack.append(_OPEN[ch])
-            if len(stack) > deepest:
-                deepest = len(stack)
+        if ch in _OPEN:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
                 if deepest > lim.max_depth:
                     raise NestingTooDeepError(
                         f"brackets nest deeper than {lim.max_depth}",
@@ -93,15 +87,54 @@ def find_bracket_end(
                         actual=deepest,
                         raw=text[start : start + 200],
                     )
+            i += 1
         elif ch in _CLOSE:
-            if stack:
-                stack.pop()
-            if not stack:
+            depth -= 1
+            if depth <= 0:
                 return BracketSpan(start, i + 1, False, deepest)
-        if not ch.isspace():
-            last_sig = ch
-        i += 1
-    return BracketSpan(start, end_at, True, deepest)
+            i += 1
+        elif ch == '"':
+            i = _skip_string(text, i + 1, end_at, _DQ_BODY)
+            if i < 0:
+                return BracketSpan(start, end_at, True, deepest)
+        else:  # a single quote: a string only where an apostrophe cannot be
+            j = i - 1
+            while j >= start and text[j].isspace():
+                j -= 1
+            if text[j] in "{[(,:=" if j >= start else True:
+                k = _skip_string(text, i + 1, end_at, _SQ_BODY)
+                if k < 0:
+                    return BracketSpan(start, end_at, True, deepest)
+                i = k
+            else:
+                i += 1
+
+
+_SPECIAL_BOTH = re.compile(r"[\[\]{}()\"']")
+_SPECIAL_DQ = re.compile(r"[\[\]{}()\"]")
+_SPECIAL_NONE = re.compile(r"[\[\]{}()]")
+_DQ_BODY = re.compile(r'["\\]')
+_SQ_BODY = re.compile(r"['\\\n]")
+
+
+def _skip_string(text: str, i: int, end_at: int, body: re.Pattern[str]) -> int:
+    """Index just past the string literal whose body starts at ``i``; -1 if it never ends.
+
+    A single-quoted literal also ends at a newline (it was an apostrophe after all);
+    scanning then resumes at the newline.
+    """
+    search = body.search
+    while True:
+        m = search(text, i, end_at)
+        if m is None:
+            return -1
+        c = text[m.start()]
+        if c == "\\":
+            i = m.start() + 2
+            continue
+        if c == "\n":
+            return m.start()
+        return m.start() + 1
 
 
 def skip_ws(text: str, i: int) -> int:
