@@ -117,7 +117,7 @@ class LoadReport:
 def bfcl_data_dir() -> Path:
     """The ``bfcl_eval/data`` directory of the installed ``bfcl-eval`` package."""
     try:
-        import bfcl_eval  # type: ignore[import-untyped]
+        import bfcl_eval
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise RuntimeError(
             "the BFCL data comes from the bfcl-eval package: pip install --no-deps bfcl-eval"
