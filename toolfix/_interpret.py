@@ -141,7 +141,7 @@ class Interpreter:
             shape.has_args_key = True
             return [self.finish(shape, cand, kinds, seed, 0)]
         try:
-            parsed = parse_lenient(cand.payload, self.config.limits)
+            parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
         except LimitExceededError as exc:
             if not cand.explicit:
                 return None
@@ -191,7 +191,18 @@ class Interpreter:
                 )
                 continue
             s.repairs[:0] = extra
-            out.append(self.finish(s, cand, kinds, seed, i))
+            # Only the last call of a cut-off span can itself be cut off.
+            out.append(
+                self.finish(
+                    s,
+                    cand,
+                    kinds,
+                    seed,
+                    i,
+                    last=i == len(shapes) - 1,
+                    prefix_safe=parsed.complete_prefix,
+                )
+            )
         if len(shapes) > 1 and K.PARALLEL not in kinds:
             pass
         return out
@@ -225,14 +236,24 @@ class Interpreter:
     # ---- shared tail: name, arguments, validation -----------------------------------------
 
     def finish(
-        self, s: CallShape, cand: Candidate | None, kinds: list[str], seed: str, index: int
+        self,
+        s: CallShape,
+        cand: Candidate | None,
+        kinds: list[str],
+        seed: str,
+        index: int,
+        *,
+        last: bool = True,
+        prefix_safe: bool = False,
     ) -> ToolCallPart | InvalidToolCallPart:
         raw = cand.raw if cand is not None else ""
         repairs = [_rec(k, _WHERE.get(k, k)) for k in kinds if k in _WHERE]
         repairs.extend(s.repairs)
         if s.flat:
             repairs.append(_rec(K.KEY_ALIAS, "read arguments given beside the tool name"))
-        truncated = cand is not None and (cand.truncated or K.TRUNCATED in kinds)
+        truncated = last and cand is not None and (cand.truncated or K.TRUNCATED in kinds)
+        if not last:
+            kinds = [k for k in kinds if k != K.TRUNCATED]
         call_id = s.id or derive_id(seed, str(cand.start if cand else 0), str(index))
         assert s.name is not None  # noqa: S101  (shape() guarantees it)
         match = resolve_name(
@@ -277,7 +298,8 @@ class Interpreter:
                 repairs.append(_rec(K.INVALID_JSON, "read an empty arguments string as {}"))
             else:
                 try:
-                    parsed = parse_lenient(args, self.config.limits)
+                    may_be_cut = truncated or cand is None or cand.format == "openai"
+                    parsed = parse_lenient(args, self.config.limits, cut=may_be_cut)
                 except (LimitExceededError, MalformedToolCallError) as exc:
                     kind = (
                         K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
@@ -304,7 +326,11 @@ class Interpreter:
                     if parsed.repaired:
                         repairs.append(_rec(K.INVALID_JSON, parsed.note))
                 args = parsed.value
-                truncated = truncated or parsed.truncated
+                if cand is not None and cand.format == "openai":
+                    # a native arguments string has no markup to say where it ended:
+                    # an open string or bracket at its end means the output was cut
+                    truncated = truncated or parsed.truncated
+                prefix_safe = prefix_safe or parsed.complete_prefix
         elif args is None:
             args = {}
         if isinstance(args, str):
@@ -327,7 +353,22 @@ class Interpreter:
         args = dict(args)
         if truncated:
             repairs.append(_rec(K.TRUNCATED, "the call text ended before the call closed"))
-            args = _drop_incomplete_tail(args, raw)
+            if not prefix_safe:
+                args = _drop_incomplete_tail(args, raw)
+            if not args and tool.required:
+                pass  # validation reports the missing arguments
+            elif not args:
+                return self._invalid(
+                    raw,
+                    "the call was cut off before any argument was complete",
+                    K.TRUNCATED,
+                    tool.name,
+                    [],
+                    seed,
+                    index,
+                    repairs=repairs,
+                    call_id=call_id,
+                )
         return self.validate(
             tool,
             args,

@@ -44,6 +44,8 @@ class ParsedJson:
     note: str = ""
     truncated: bool = False
     """The text ended inside a string or with brackets still open."""
+    complete_prefix: bool = False
+    """Truncation was repaired by keeping complete members only (nothing cut is kept)."""
 
 
 def check_limits(text: str, limits: Limits, *, what: str = "span") -> None:
@@ -87,8 +89,11 @@ def _strict(text: str) -> Any:
     return json.loads(text)
 
 
-def parse_lenient(text: str, limits: Limits) -> ParsedJson:
+def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     """Parse ``text`` as JSON, repairing it if needed.
+
+    ``cut`` says whether the text may have been cut off (no markup closed it): then an
+    unclosed value keeps only its complete members; otherwise missing closers are added.
 
     Raises:
         LimitExceededError: the span is over a limit (checked before json-repair).
@@ -122,7 +127,7 @@ def parse_lenient(text: str, limits: Limits) -> ParsedJson:
         return ParsedJson(value)
     check_limits(stripped, limits)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
-    quick = quick_fix(stripped)
+    quick = quick_fix(stripped, cut=cut)
     if quick.fixes:
         try:
             value = json.loads(quick.text)
@@ -134,6 +139,7 @@ def parse_lenient(text: str, limits: Limits) -> ParsedJson:
                 repaired=True,
                 note="repaired invalid JSON: " + ", ".join(quick.fixes),
                 truncated=quick.truncated,
+                complete_prefix=quick.truncated and cut,
             )
     if len(stripped) > limits.max_repair_chars:
         raise InputTooLargeError(

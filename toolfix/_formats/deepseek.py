@@ -212,15 +212,23 @@ class DeepSeekFormat(ToolCallFormat):
     ) -> tuple[str, int, bool]:
         """The arguments text starting at ``pos``: (text, end index, truncated)."""
         p = skip_ws(text, pos)
-        if p < len(text) and text[p] in "{[":
-            span = find_bracket_end(text, p, ctx.limits)
-            return text[p : span.end], span.end, span.truncated
-        # not JSON-looking: everything up to the next DeepSeek token (or the end)
+        # everything up to the next DeepSeek token (or the end) may be arguments
         nxt = len(text)
         for t in toks[ti + 1 :]:
             if t.start >= p:
                 nxt = t.start
                 break
+        if p < len(text) and text[p] in "{[":
+            span = find_bracket_end(text, p, ctx.limits)
+            if span.truncated and nxt < len(text):
+                span = find_bracket_end(text, p, ctx.limits, stop=nxt)
+            if not span.truncated or nxt >= len(text):
+                return text[p : span.end], span.end, span.truncated
+            # the JSON lacks a closer but the call token closed it: broken, not cut off
+            body = text[p:nxt].rstrip()
+            if body.endswith("```"):
+                body = body[:-3].rstrip()
+            return body, p + len(body), False
         body = text[p:nxt]
         stripped = body.rstrip()
         if stripped.endswith("```"):

@@ -119,10 +119,17 @@ class HarmonyFormat(ToolCallFormat):
             # ---- arguments
             truncated = False
             if args_at < n and text[args_at] in "{[":
+                stop, _ = finder.first(_TERMINATORS, args_at, n)
                 span = find_bracket_end(text, args_at, ctx.limits)
+                if span.truncated and stop < n:
+                    span = find_bracket_end(text, args_at, ctx.limits, stop=stop)
                 arguments = text[args_at : span.end]
-                end = span.end
-                truncated = span.truncated
+                if span.truncated:
+                    arguments = arguments.rstrip()
+                end = args_at + len(arguments)
+                # unbalanced JSON before <|call|> is broken JSON; only the end of the
+                # output cuts a call off
+                truncated = span.truncated and stop == n
             else:
                 stop, _ = finder.first(_TERMINATORS, args_at, n)
                 arguments = text[args_at:stop].rstrip()

@@ -76,6 +76,22 @@ def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
     return spans
 
 
+def _missing_brace_before_prose(text: str, span: BracketSpan, hi: int) -> BracketSpan:
+    """An unclosed value followed, after its last ``}``, by a new line of prose lacks a
+    brace; it was not cut off (a cut-off output has nothing after the cut). The span
+    then ends at that ``}`` so the prose stays content."""
+    if not span.truncated:
+        return span
+    last = text.rfind("}", span.start, hi)
+    if last == -1:
+        return span
+    rest = text[last + 1 : hi]
+    head = rest.lstrip()
+    if "\n" in rest[: len(rest) - len(head)] and head[:1].isalpha():
+        return BracketSpan(span.start, last + 1, False, span.max_depth)
+    return span
+
+
 def _emit(
     text: str,
     spans: list[BracketSpan],
@@ -168,5 +184,6 @@ class JsonTextFormat(ToolCallFormat):
                 i += 1
                 continue
             spans = _run(text, i, hi, ctx)
+            spans[-1] = _missing_brace_before_prose(text, spans[-1], hi)
             _emit(text, spans, ("call_in_content",), None, out, self.name)
             i = spans[-1].end

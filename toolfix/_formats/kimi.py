@@ -102,10 +102,17 @@ class KimiFormat(ToolCallFormat):
             if arg_tok is not None:
                 a = skip_ws(text, j + len(arg_tok))
                 if a < n and text[a] in "{[":
+                    stop = text.find("<|", a)
+                    stop = n if stop == -1 else stop
                     span = find_bracket_end(text, a, ctx.limits)
+                    if span.truncated and stop < n:
+                        span = find_bracket_end(text, a, ctx.limits, stop=stop)
                     arguments = text[a : span.end]
-                    end = span.end
-                    truncated = span.truncated
+                    if span.truncated:
+                        arguments = arguments.rstrip()
+                    end = a + len(arguments)
+                    # unbalanced JSON before the call-end token is broken, not cut off
+                    truncated = span.truncated and stop == n
                 else:
                     stop = text.find("<|", a)
                     stop = n if stop == -1 else stop
