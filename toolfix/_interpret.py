@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -351,6 +352,7 @@ class Interpreter:
                 call_id=call_id,
             )
         args = dict(args)
+        args = _strip_markup_from_keys(args, tool, repairs)
         if truncated:
             repairs.append(_rec(K.TRUNCATED, "the call text ended before the call closed"))
             if not prefix_safe:
@@ -499,6 +501,29 @@ def _drop_incomplete_tail(args: dict[str, Any], raw: str) -> dict[str, Any]:
         return args
     out = dict(args)
     out.pop(keys[-1])
+    return out
+
+
+_TAG = re.compile(r"</?[A-Za-z_][\w.-]{0,40}>")
+
+
+def _strip_markup_from_keys(
+    args: dict[str, Any], tool: ToolDescriptor, repairs: list[RepairRecord]
+) -> dict[str, Any]:
+    """``{"path</arg_key>": ...}``: markup leaked into a key (a parser bug upstream)."""
+    props = tool.properties
+    if not props or all(k in props for k in args):
+        return args
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        clean = key
+        if key not in props and "<" in key and len(key) < 300:
+            clean = _TAG.sub("", key).strip()
+        if clean != key and clean in props and clean not in args:
+            repairs.append(_rec(K.KEY_ALIAS, f"removed markup from the key {key!r}"))
+            out[clean] = value
+        else:
+            out[key] = value
     return out
 
 

@@ -180,6 +180,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         if tool is not None and part.arguments is not None and tool.is_valid(part.arguments):
             return part  # fast path: valid calls pass through exactly as they came
         raw = part.arguments_raw
+        if tool is None and any(c in part.name for c in "<[{(") and len(part.name) < 10_000:
+            leaked = self._markup_in_name(part, interp, seed)
+            if leaked is not None:
+                return leaked
         shape: CallShape | None
         if not part.name:
             # Some servers put the whole call object in the arguments string.
@@ -218,6 +222,30 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         return result.model_copy(
             update={"id": part.id, "raw": raw or result.raw, "provider_data": part.provider_data}
         )
+
+    def _markup_in_name(
+        self, part: ToolCallPart, interp: Interpreter, seed: str
+    ) -> CallPart | None:
+        """A native call whose name carries the model's markup (``read<arg_key>path...``):
+        the engine's parser split the call in the wrong place. Read name and arguments
+        together as that markup; take the result only when it is one valid call."""
+        text = part.name + part.arguments_raw
+        for wrapped in (text, f"<tool_call>{text}</tool_call>"):
+            calls, _ = self._scan(wrapped, interp, f"{seed}:name")
+            if len(calls) == 1 and isinstance(calls[0], ToolCallPart):
+                found = calls[0]
+                record = RepairRecord(
+                    kind=K.NATIVE_MARKUP,
+                    detail="read tool-call markup that leaked into the call's name",
+                )
+                return found.model_copy(
+                    update={
+                        "id": part.id,
+                        "provider_data": part.provider_data,
+                        "repairs": (record, *found.repairs),
+                    }
+                )
+        return None
 
     def _fix_text(
         self, part: TextPart, interp: Interpreter, seed: str

@@ -147,6 +147,18 @@ def resolve_name(
         return NameMatch(None, None, ())
     norm = normalise_name(name)
     comparable = [(n, normalise_name(n)) for n in names if len(n) <= MAX_NAME_CHARS]
+    # A name written twice ("skills_listskills_list", a streaming-merge bug): unique,
+    # unambiguous, and far beyond any edit-distance threshold.
+    half = len(name) // 2
+    if half and len(name) % 2 == 0 and name[:half] == name[half:] and name[:half] in names:
+        return NameMatch(
+            name[:half],
+            RepairRecord(
+                kind=FailureKind.UNKNOWN_NAME.value,
+                detail=f"renamed {name!r} to {name[:half]!r} (name written twice)",
+            ),
+            (name[:half],),
+        )
 
     # Distances to every registry name, for the candidate list (names are short); far
     # names stop early at ``bound + 1`` and keep registry order among themselves.

@@ -45,11 +45,11 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
 
     With ``cut=False`` (the markup around the span closed: a brace is missing, the
     output was not cut) open brackets are simply closed. With ``cut=True`` (the
-    output may have stopped mid-value) only complete members survive: an object keeps the members whose
-    value visibly ended (a string closed, a nested value closed, or a comma followed),
-    a member cut mid-key or mid-value is dropped, and a nested array cut off is dropped
-    whole (a shortened list would be a guess); a top-level list (of calls) keeps its
-    complete elements.
+    output may have stopped mid-value) only complete members survive: an object
+    keeps the members whose value visibly ended (a string closed, a nested value
+    closed, or a comma followed); a member cut mid-key or mid-value is dropped; a
+    nested array cut off is dropped whole (a shortened list would be a guess); a
+    top-level list (of calls) keeps its complete elements.
     """
     out: list[str] = []
     fixes: set[str] = set()

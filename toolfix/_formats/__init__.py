@@ -23,6 +23,7 @@ from .llama import LlamaFormat
 from .mistral import MistralFormat
 from .pythonic import PythonicFormat
 from .qwen_xml import QwenXmlFormat
+from .react import ReactFormat
 from .xlam import XlamFormat
 
 __all__ = [
@@ -45,6 +46,7 @@ ALL_FORMATS: tuple[ToolCallFormat, ...] = tuple(
             LlamaFormat(),
             PythonicFormat(),
             QwenXmlFormat(),
+            ReactFormat(),
             DeepSeekFormat(),
             KimiFormat(),
             GlmFormat(),

@@ -323,6 +323,38 @@ class GemmaFormat(ToolCallFormat):
 
     # ---- call:name{...} --------------------------------------------------------------
 
+    def _paren_call(
+        self, text: str, c: int, ns: int, ne: int, name: str, ctx: ScanContext
+    ) -> Candidate | None:
+        start, closer = _wrapped_start(text, c)
+        if not closer and not ctx.is_tool(name):
+            return None  # "call:f(x)" in prose
+        span = find_bracket_end(text, ne, ctx.limits)
+        parsed = None if span.truncated else parse_call(text[ns : span.end], ctx.limits)
+        end = span.end
+        if closer:
+            q = skip_ws(text, end)
+            if text.startswith(closer, q):
+                end = q + len(closer)
+        ok = parsed is not None and parsed.arguments is not None
+        return Candidate(
+            start=start,
+            end=end,
+            format=self.name,
+            raw=text[start:end],
+            kinds=_kinds(span.truncated, "native_markup", "pythonic"),
+            name=name,
+            arguments=parsed.arguments if ok and parsed is not None else text[ns : span.end],
+            truncated=span.truncated,
+            error=None
+            if ok
+            else (
+                "call cut off before its closing parenthesis"
+                if span.truncated
+                else rejection(parsed)
+            ),
+        )
+
     def _calls(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
         n = len(text)
@@ -334,9 +366,17 @@ class GemmaFormat(ToolCallFormat):
             pos = c + len(_CALL)
             ns = c + len(_CALL)
             ne = read_identifier(text, ns, extra="_-.")
-            if ne == ns or ne >= n or text[ne] != "{":
+            if ne == ns or ne >= n or text[ne] not in "{(":
                 continue
             name = text[ns:ne]
+            if text[ne] == "(":
+                # Gemma 4 sometimes writes a Python-style call: call:f(a="x") (vllm-mlx #622)
+                paren = self._paren_call(text, c, ns, ne, name, ctx)
+                if paren is not None:
+                    out.append(paren)
+                    self._check_count(out, ctx, text)
+                    pos = paren.end
+                continue
             start, closer = c, ""
             for opener, close_tok in _WRAPPERS:
                 lo = c - len(opener)
@@ -368,6 +408,14 @@ class GemmaFormat(ToolCallFormat):
             self._check_count(out, ctx, text)
             pos = end
         return out
+
+
+def _wrapped_start(text: str, c: int) -> tuple[int, str]:
+    for opener, close_tok in _WRAPPERS:
+        lo = c - len(opener)
+        if lo >= 0 and text.startswith(opener, lo):
+            return lo, close_tok
+    return c, ""
 
 
 def _overlaps(c: Candidate, taken: list[tuple[int, int]]) -> bool:

@@ -41,7 +41,7 @@ class MistralFormat(ToolCallFormat):
     """Mistral's ``[TOOL_CALLS]`` token followed by a JSON list or ``name[ARGS]{...}``."""
 
     name = "mistral"
-    markers = (BOT,)
+    markers = (BOT, ARGS)
     priority = 10
     source: ClassVar[str] = (
         "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/"
@@ -67,6 +67,43 @@ class MistralFormat(ToolCallFormat):
                 pos = cand.end
             else:
                 pos = after
+        if ARGS in text:
+            out = self._bare_args(text, out, finder, ctx)
+        return out
+
+    def _bare_args(
+        self, text: str, found: list[Candidate], finder: MarkerFinder, ctx: ScanContext
+    ) -> list[Candidate]:
+        """``name[ARGS]{...}`` whose ``[TOOL_CALLS]`` token the engine stripped (seen in
+        mlx-lm #1448): taken only at the start of a line and for a registry tool."""
+        out = list(found)
+        n = len(text)
+        pos = 0
+        while True:
+            a = finder.find(ARGS, pos)
+            if a == -1:
+                break
+            pos = a + len(ARGS)
+            s = a
+            while (
+                s > 0
+                and a - s < _MAX_NAME
+                and (text[s - 1].isalnum() or text[s - 1] in _NAME_EXTRA)
+            ):
+                s -= 1
+            name = text[s:a]
+            if not name or not ctx.is_tool(name):
+                continue
+            if s > 0 and text[s - 1] not in "\n" and not text[:s].endswith(BOT):
+                continue
+            if text[:s].endswith(BOT) or any(c.start <= s < c.end for c in out):
+                continue
+            nxt = finder.find(BOT, pos)
+            cand = self._section(text, s, s, nxt if nxt != -1 else n, ctx)
+            if cand is not None and not any(c.start < cand.end and cand.start < c.end for c in out):
+                out.append(cand)
+                pos = max(pos, cand.end)
+        out.sort(key=lambda c: c.start)
         return out
 
     def _section(
