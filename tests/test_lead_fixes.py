@@ -226,3 +226,16 @@ def test_think_word_inside_json_string_is_content() -> None:
     assert fixed.parts[0].type == "text"
     assert fixed.text == text
     assert fixed.reasoning is None
+
+
+def test_markup_quoted_in_inline_code_is_an_example() -> None:
+    # curated-plain-tool-format-docs: documentation of the format, not a call
+    tools = [_tool("get_weather", {"location": {"type": "string"}})]
+    text = (
+        'Hermes-style models wrap calls in tags, e.g. `<tool_call>{"name": "get_weather", '
+        '"arguments": {"location": "Paris"}}</tool_call>`, and the server parses them.'
+    )
+    fixed = repair(text, tools)
+    assert fixed.tool_calls == []
+    assert fixed.invalid_tool_calls == []
+    assert fixed.text == text

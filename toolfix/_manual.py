@@ -308,6 +308,9 @@ class ManualToolCallFixProcessor(ResponseProcessor):
             for c in found:
                 if taken.overlaps(c.start, c.end):
                     continue
+                if _in_inline_code(content, c):
+                    taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
+                    continue
                 cands.append(c)
                 taken.add(c.start, c.end)
         if not cands:
@@ -397,6 +400,15 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
             )
         return out
+
+
+def _in_inline_code(text: str, c: Candidate) -> bool:
+    """Markup quoted in inline code (`` `<tool_call>...</tool_call>` ``) is an example in
+    prose, not a call. Fenced blocks (```) are not inline code."""
+    s, e = c.start, c.end
+    if s == 0 or e >= len(text) or text[s - 1] != "`" or text[e] != "`":
+        return False
+    return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
 class _Spans:
