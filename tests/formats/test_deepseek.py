@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
 
-from toolfix._config import Limits
 from toolfix._errors import TooManyCallsError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.deepseek import DeepSeekFormat
 
 FMT = DeepSeekFormat()
@@ -30,22 +28,10 @@ def v31(name: str, args: str) -> str:
     return f"{CB}{name}{SEP}{args}{CE}"
 
 
-def rest(text: str, cands: list[Candidate]) -> str:
-    for c in sorted(cands, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + text[c.end :]
-    return text
-
-
-def calls(cands: list[Candidate]) -> list[tuple[object, ...]]:
-    return [(c.name, c.arguments, c.id, c.kinds, c.truncated, c.explicit) for c in cands]
-
-
-def run(text: str) -> tuple[list[tuple[object, ...]], str]:
-    assert FMT.detect(text)
-    cands = FMT.extract(text, CTX)
-    assert all(c.format == "deepseek" and c.raw == text[c.start : c.end] for c in cands)
-    assert all(a.end <= b.start for a, b in itertools.pairwise(cands))
-    return calls(cands), rest(text, cands)
+run = FormatRunner(
+    FMT, CTX, "deepseek", ("name", "arguments", "id", "kinds", "truncated", "explicit")
+)
+"""Scan, check the invariants, return the compared fields and the text left."""
 
 
 def test_v3_single_call_with_text_around() -> None:
@@ -151,13 +137,11 @@ def test_too_many_calls_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    text = ("tool▁sep" + CB + "tool▁call▁end ") * (1_000_000 // 40)
-    assert len(text) > 900_000
-    FMT.extract(text, CTX)  # linear: completes quickly (no timing assert)
+    FMT.extract(
+        megabyte_of("tool▁sep" + CB + "tool▁call▁end "), CTX
+    )  # linear: completes quickly (no timing assert)
 
 
 def test_one_megabyte_of_calls_completes_with_a_high_call_limit() -> None:
-    ctx = ScanContext(tool_names=CTX.tool_names, limits=Limits(max_calls=10**6))
-    one = v31("get_time", "{}")
-    text = B + one * (1_000_000 // len(one)) + E
-    assert len(FMT.extract(text, ctx)) == 1_000_000 // len(one)
+    ctx = many_calls_ctx(CTX.tool_names)
+    assert_megabyte_of_calls(FMT, v31("get_time", "{}"), ctx, before=B, after=E)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
 
-from toolfix._config import Limits
 from toolfix._errors import NestingTooDeepError, TooManyCallsError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.functionary import FunctionaryFormat, strip_all_recipients
 
 FMT = FunctionaryFormat()
@@ -17,18 +15,8 @@ MARKUP = ("call_in_content", "native_markup")
 TRUNC = (*MARKUP, "truncated")
 
 
-def rest(text: str, cands: list[Candidate]) -> str:
-    for c in sorted(cands, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + text[c.end :]
-    return text
-
-
-def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
-    assert FMT.detect(text)
-    cands = FMT.extract(text, ctx)
-    assert all(c.format == "functionary" and c.raw == text[c.start : c.end] for c in cands)
-    assert all(a.end <= b.start for a, b in itertools.pairwise(cands))
-    return [(c.name, c.arguments, c.kinds, c.truncated) for c in cands], rest(text, cands)
+run = FormatRunner(FMT, CTX, "functionary", ("name", "arguments", "kinds", "truncated"))
+"""Scan, check the invariants, return the compared fields and the text left."""
 
 
 def test_all_text_then_call() -> None:
@@ -98,10 +86,9 @@ def test_too_many_calls_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    ctx = ScanContext(tool_names=CTX.tool_names, limits=Limits(max_calls=10**6))
+    ctx = many_calls_ctx(CTX.tool_names)
     FMT.extract(">>>" * 350_000, ctx)
     with pytest.raises(NestingTooDeepError):  # checked before any recursive parser runs
         FMT.extract(">>>x\n{" * 170_000, ctx)
     FMT.extract(">>>x\n{}" * 50_000, ctx)
-    one = ">>>get_time\n{}"
-    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)
+    assert_megabyte_of_calls(FMT, ">>>get_time\n{}", ctx)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
 
 from toolfix._config import Limits
 from toolfix._errors import InputTooLargeError, NestingTooDeepError, TooManyCallsError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.gemma import GemmaFormat, parse_gemma_args
 
 FMT = GemmaFormat()
@@ -19,21 +18,8 @@ MARKUP = ("call_in_content", "native_markup")
 MARKUP_T = (*MARKUP, "truncated")
 
 
-def rest(text: str, cands: list[Candidate]) -> str:
-    for c in sorted(cands, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + text[c.end :]
-    return text
-
-
-def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
-    assert FMT.detect(text)
-    cands = FMT.extract(text, ctx)
-    assert all(c.format == "gemma" and c.raw == text[c.start : c.end] for c in cands)
-    assert all(a.end <= b.start for a, b in itertools.pairwise(cands))
-    got: list[tuple[object, ...]] = [
-        (c.name, c.arguments, c.payload, c.kinds, c.truncated) for c in cands
-    ]
-    return got, rest(text, cands)
+run = FormatRunner(FMT, CTX, "gemma", ("name", "arguments", "payload", "kinds", "truncated"))
+"""Scan, check the invariants, return the compared fields and the text left."""
 
 
 # ---- ```tool_code fences (Gemma 3 function-calling prompts) ---------------------------
@@ -226,14 +212,11 @@ def test_too_many_calls_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    text = "call:x{a:<escape>" * (1_000_000 // 17)
-    assert len(text) > 900_000
-    FMT.extract(text, ScanContext(tool_names=frozenset({"x"})))
+    FMT.extract(megabyte_of("call:x{a:<escape>"), ScanContext(tool_names=frozenset({"x"})))
     FMT.extract("```tool_code\n" * 70_000, CTX)
     FMT.extract("call:" * 200_000, CTX)
 
 
 def test_one_megabyte_of_calls_completes() -> None:
     one = "<start_function_call>call:get_time{tz:<escape>UTC<escape>}<end_function_call>"
-    ctx = ScanContext(limits=Limits(max_calls=10**6))
-    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)
+    assert_megabyte_of_calls(FMT, one, many_calls_ctx())

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
 
-from toolfix._config import Limits
 from toolfix._errors import TooManyCallsError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.glm import GlmFormat
 
 FMT = GlmFormat()
@@ -27,19 +27,14 @@ def glm46(name: str, args: dict[str, str]) -> str:
     return f"<tool_call>{name}{body}</tool_call>"
 
 
-def rest(text: str, cands: list[Candidate]) -> str:
-    for c in sorted(cands, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + text[c.end :]
-    return text
-
-
-def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
-    assert FMT.detect(text)
-    cands = FMT.extract(text, ctx)
-    assert all(c.format == "glm" and c.raw == text[c.start : c.end] for c in cands)
-    assert all(c.string_values and c.payload is None for c in cands)
-    got: list[tuple[object, ...]] = [(c.name, c.arguments, c.kinds, c.truncated) for c in cands]
-    return got, rest(text, cands)
+run = FormatRunner(
+    FMT,
+    CTX,
+    "glm",
+    ("name", "arguments", "kinds", "truncated"),
+    where=lambda c: c.string_values and c.payload is None,
+)
+"""Scan, check the invariants, return the compared fields and the text left."""
 
 
 @pytest.mark.parametrize("render", [glm45, glm46])
@@ -136,13 +131,10 @@ def test_too_many_calls_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    text = "<tool_call>x<arg_key>k</arg_key><arg_value>" * (1_000_000 // 40)
-    assert len(text) > 900_000
-    FMT.extract(text, CTX)
+    FMT.extract(megabyte_of("<tool_call>x<arg_key>k</arg_key><arg_value>"), CTX)
     FMT.extract("<tool_call>" * 100_000, CTX)
 
 
 def test_one_megabyte_of_calls_completes() -> None:
     one = glm46("get_time", {"tz": "UTC"})
-    ctx = ScanContext(tool_names=CTX.tool_names, limits=Limits(max_calls=10**6))
-    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)
+    assert_megabyte_of_calls(FMT, one, many_calls_ctx(CTX.tool_names))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
 
-from toolfix._config import Limits
 from toolfix._errors import NestingTooDeepError, TooManyCallsError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.granite import GraniteFormat
 
 FMT = GraniteFormat()
@@ -15,18 +15,14 @@ MARKUP = ("call_in_content", "native_markup")
 TRUNC = (*MARKUP, "truncated")
 
 
-def rest(text: str, cands: list[Candidate]) -> str:
-    for c in sorted(cands, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + text[c.end :]
-    return text
-
-
-def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
-    assert FMT.detect(text)
-    cands = FMT.extract(text, ctx)
-    assert all(c.format == "granite" and c.raw == text[c.start : c.end] for c in cands)
-    assert all(c.name is None and c.explicit for c in cands)
-    return [(c.payload, c.kinds, c.truncated) for c in cands], rest(text, cands)
+run = FormatRunner(
+    FMT,
+    CTX,
+    "granite",
+    ("payload", "kinds", "truncated"),
+    where=lambda c: c.name is None and c.explicit,
+)
+"""Scan, check the invariants, return the compared fields and the text left."""
 
 
 def test_single_call_with_text_around() -> None:
@@ -107,10 +103,9 @@ def test_too_many_blocks_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    ctx = ScanContext(limits=Limits(max_calls=10**6))
+    ctx = many_calls_ctx()
     with pytest.raises(NestingTooDeepError):  # checked before any recursive parser runs
-        FMT.extract("<|tool_call|>[" * (1_000_000 // 14), ctx)
-    FMT.extract("<|tool_call|>[] x " * (1_000_000 // 18), ctx)
+        FMT.extract(megabyte_of("<|tool_call|>["), ctx)
+    FMT.extract(megabyte_of("<|tool_call|>[] x "), ctx)
     FMT.extract("<tool_call>[]</tool_call>" * 40_000 + "<|tool_call|>x" * 1000, ctx)
-    one = '<|tool_call|>[{"name": "get_time"}] '
-    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)
+    assert_megabyte_of_calls(FMT, '<|tool_call|>[{"name": "get_time"}] ', ctx)

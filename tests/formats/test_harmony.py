@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
 
-from toolfix._config import Limits
 from toolfix._errors import TooManyCallsError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.harmony import HarmonyFormat, split_harmony
 
 FMT = HarmonyFormat()
@@ -26,21 +24,8 @@ def call(name: str, args: str) -> str:
     )
 
 
-def rest(text: str, cands: list[Candidate]) -> str:
-    for c in sorted(cands, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + text[c.end :]
-    return text
-
-
-def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
-    assert FMT.detect(text)
-    cands = FMT.extract(text, ctx)
-    assert all(c.format == "harmony" and c.raw == text[c.start : c.end] for c in cands)
-    assert all(a.end <= b.start for a, b in itertools.pairwise(cands))
-    got: list[tuple[object, ...]] = [
-        (c.name, c.arguments, c.id, c.kinds, c.truncated) for c in cands
-    ]
-    return got, rest(text, cands)
+run = FormatRunner(FMT, CTX, "harmony", ("name", "arguments", "id", "kinds", "truncated"))
+"""Scan, check the invariants, return the compared fields and the text left."""
 
 
 def test_single_call_after_analysis() -> None:
@@ -160,16 +145,13 @@ def test_too_many_calls_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    text = "<|start|><|channel|>commentary to=functions.x " * (1_000_000 // 45)
-    assert len(text) > 900_000
-    FMT.extract(text, ScanContext(limits=Limits(max_calls=10**6)))
+    FMT.extract(megabyte_of("<|start|><|channel|>commentary to=functions.x "), many_calls_ctx())
     split_harmony("<|channel|>analysis<|message|>" * 30_000)
 
 
 def test_one_megabyte_of_calls_completes() -> None:
     one = call("get_time", "{}")
-    ctx = ScanContext(limits=Limits(max_calls=10**6))
-    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)
+    assert_megabyte_of_calls(FMT, one, many_calls_ctx())
     reasoning, content = split_harmony((ANALYSIS + one) * 5000)
     assert reasoning is not None
     assert content.count("<|call|>") == 5000

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from format_checks import remaining
 
 from toolfix._errors import NestingTooDeepError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.hermes import HermesFormat
 
 FMT = HermesFormat()
 CTX = ScanContext(tool_names=frozenset({"get_weather", "search", "get_current_temperature"}))
 KINDS = ("call_in_content", "native_markup")
-
-
-def remaining(text: str, cands: list[Candidate]) -> str:
-    out, pos = [], 0
-    for c in cands:
-        assert c.start >= pos
-        assert c.raw == text[c.start : c.end]
-        out.append(text[pos : c.start])
-        pos = c.end
-    out.append(text[pos:])
-    return "".join(out)
 
 
 def test_verbatim_qwen_template_call() -> None:

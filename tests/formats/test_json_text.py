@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
+import format_checks
 import pytest
 
 from toolfix._errors import NestingTooDeepError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.json_text import JsonTextFormat
 
 FMT = JsonTextFormat()
@@ -13,21 +16,10 @@ CTX = ScanContext(tool_names=frozenset({"get_weather", "search"}))
 CALL = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
 
 
-def remaining(text: str, cands: list[Candidate]) -> str:
-    out, pos = [], 0
-    for c in cands:
-        assert c.start >= pos, "candidates overlap or are out of order"
-        out.append(text[pos : c.start])
-        pos = c.end
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def check_spans(text: str, cands: list[Candidate]) -> None:
-    for c in cands:
-        assert c.raw == text[c.start : c.end]
-        assert c.format == "json"
-        assert c.explicit is False
+remaining = functools.partial(format_checks.remaining, fmt="json")
+"""The text left, after checking spans, order and the format name."""
+check_spans = functools.partial(format_checks.check_candidates, fmt="json", explicit=False)
+"""Spans, order, the format name, and no candidate is explicit."""
 
 
 def test_bare_object_whole_message() -> None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
 
-from toolfix._config import Limits
 from toolfix._errors import TooManyCallsError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.kimi import KimiFormat, kimi_name
 
 FMT = KimiFormat()
@@ -25,21 +23,8 @@ def call(call_id: str, args: str) -> str:
     return f"{CB}{call_id}{AB}{args}{CE}"
 
 
-def rest(text: str, cands: list[Candidate]) -> str:
-    for c in sorted(cands, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + text[c.end :]
-    return text
-
-
-def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
-    assert FMT.detect(text)
-    cands = FMT.extract(text, ctx)
-    assert all(c.format == "kimi" and c.raw == text[c.start : c.end] for c in cands)
-    assert all(a.end <= b.start for a, b in itertools.pairwise(cands))
-    got: list[tuple[object, ...]] = [
-        (c.name, c.arguments, c.id, c.kinds, c.truncated, c.explicit) for c in cands
-    ]
-    return got, rest(text, cands)
+run = FormatRunner(FMT, CTX, "kimi", ("name", "arguments", "id", "kinds", "truncated", "explicit"))
+"""Scan, check the invariants, return the compared fields and the text left."""
 
 
 def test_single_call_with_text_before_and_after() -> None:
@@ -156,12 +141,9 @@ def test_too_many_calls_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    text = (CB + SB + AB) * (1_000_000 // 80)
-    assert len(text) > 900_000
-    FMT.extract(text, ScanContext(limits=Limits(max_calls=10**6)))
+    FMT.extract(megabyte_of(CB + SB + AB), many_calls_ctx())
 
 
 def test_one_megabyte_of_calls_completes() -> None:
     one = call("functions.get_time:0", "{}")
-    ctx = ScanContext(limits=Limits(max_calls=10**6))
-    assert len(FMT.extract(SB + one * (1_000_000 // len(one)) + SE, ctx)) == 1_000_000 // len(one)
+    assert_megabyte_of_calls(FMT, one, many_calls_ctx(), before=SB, after=SE)

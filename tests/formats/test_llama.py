@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
+import format_checks
 import pytest
 
 from toolfix._errors import NestingTooDeepError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.llama import LlamaFormat
 
 FMT = LlamaFormat()
@@ -13,17 +16,8 @@ CTX = ScanContext(tool_names=frozenset({"trending_songs", "get_weather", "brave_
 KINDS = ("call_in_content", "native_markup")
 
 
-def remaining(text: str, cands: list[Candidate]) -> str:
-    out, pos = [], 0
-    for c in cands:
-        assert c.start >= pos
-        assert c.raw == text[c.start : c.end]
-        assert c.format == "llama"
-        assert c.explicit
-        out.append(text[pos : c.start])
-        pos = c.end
-    out.append(text[pos:])
-    return "".join(out)
+remaining = functools.partial(format_checks.remaining, fmt="llama", explicit=True)
+"""The text left, after checking spans, order, the format name and ``explicit``."""
 
 
 def test_verbatim_llama31_python_tag() -> None:

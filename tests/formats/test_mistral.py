@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
+import format_checks
 import pytest
 
 from toolfix._errors import NestingTooDeepError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.mistral import MistralFormat
 
 FMT = MistralFormat()
@@ -13,17 +16,8 @@ CTX = ScanContext(tool_names=frozenset({"get_weather", "web_search", "calculator
 KINDS = ("call_in_content", "native_markup")
 
 
-def remaining(text: str, cands: list[Candidate]) -> str:
-    out, pos = [], 0
-    for c in cands:
-        assert c.start >= pos
-        assert c.raw == text[c.start : c.end]
-        assert c.format == "mistral"
-        assert c.explicit
-        out.append(text[pos : c.start])
-        pos = c.end
-    out.append(text[pos:])
-    return "".join(out)
+remaining = functools.partial(format_checks.remaining, fmt="mistral", explicit=True)
+"""The text left, after checking spans, order, the format name and ``explicit``."""
 
 
 def test_verbatim_devstral_args_form() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+
+import format_checks
 import pytest
 
 from toolfix._config import Limits
@@ -15,16 +18,8 @@ CTX = ScanContext(tool_names=TOOLS)
 KINDS = ("call_in_content", "pythonic")
 
 
-def remaining(text: str, cands: list[Candidate]) -> str:
-    out, pos = [], 0
-    for c in cands:
-        assert c.start >= pos
-        assert c.raw == text[c.start : c.end]
-        assert c.format == "pythonic"
-        out.append(text[pos : c.start])
-        pos = c.end
-    out.append(text[pos:])
-    return "".join(out)
+remaining = functools.partial(format_checks.remaining, fmt="pythonic")
+"""The text left, after checking spans, order and the format name."""
 
 
 def calls(cands: list[Candidate]) -> list[tuple[str | None, object]]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
 
-from toolfix._config import Limits
 from toolfix._errors import NestingTooDeepError, TooManyCallsError
-from toolfix._formats._base import Candidate, ScanContext
+from toolfix._formats._base import ScanContext
 from toolfix._formats.xlam import XlamFormat
 
 FMT = XlamFormat()
@@ -14,19 +14,14 @@ CTX = ScanContext(tool_names=frozenset({"get_weather", "get_time"}))
 CONTENT = ("call_in_content",)
 
 
-def rest(text: str, cands: list[Candidate]) -> str:
-    for c in sorted(cands, key=lambda c: c.start, reverse=True):
-        text = text[: c.start] + text[c.end :]
-    return text
-
-
-def run(text: str, ctx: ScanContext = CTX) -> tuple[list[tuple[object, ...]], str]:
-    assert FMT.detect(text)
-    cands = FMT.extract(text, ctx)
-    assert all(
-        c.format == "xlam" and c.raw == text[c.start : c.end] and c.name is None for c in cands
-    )
-    return [(c.payload, c.kinds, c.truncated, c.explicit) for c in cands], rest(text, cands)
+run = FormatRunner(
+    FMT,
+    CTX,
+    "xlam",
+    ("payload", "kinds", "truncated", "explicit"),
+    where=lambda c: c.name is None,
+)
+"""Scan, check the invariants, return the compared fields and the text left."""
 
 
 def test_whole_message_is_explicit() -> None:
@@ -113,9 +108,8 @@ def test_too_many_objects_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    ctx = ScanContext(limits=Limits(max_calls=10**6))
+    ctx = many_calls_ctx()
     with pytest.raises(NestingTooDeepError):  # checked before any recursive parser runs
         FMT.extract('{"tool_calls": [' * 60_000, ctx)
     FMT.extract("{} tool_calls " * 70_000, ctx)
-    one = '{"tool_calls": []} '
-    assert len(FMT.extract(one * (1_000_000 // len(one)), ctx)) == 1_000_000 // len(one)
+    assert_megabyte_of_calls(FMT, '{"tool_calls": []} ', ctx)
