@@ -137,9 +137,8 @@ def test_too_many_calls_raises() -> None:
 
 
 def test_one_megabyte_of_markers_completes() -> None:
-    FMT.extract(
-        megabyte_of("tool▁sep" + CB + "tool▁call▁end "), CTX
-    )  # linear: completes quickly (no timing assert)
+    # linear: completes quickly (no timing assert)
+    FMT.extract(megabyte_of("tool▁sep" + CB + "tool▁call▁end "), CTX)
 
 
 def test_one_megabyte_of_calls_completes_with_a_high_call_limit() -> None:
