@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import repair_jsonl_in_subprocess
 from typer.testing import CliRunner
 
 from toolfix._cli import app
@@ -103,22 +102,7 @@ def _check_corpus_rows(rows: list[dict[str, Any]]) -> None:
 
 
 def test_jsonl_file_subprocess() -> None:
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from toolfix._cli import main; main()",
-            "repair",
-            "--jsonl",
-            str(CORPUS),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    _check_corpus_rows(_rows(proc.stdout))
+    _check_corpus_rows(_rows(repair_jsonl_in_subprocess(CORPUS)))
 
 
 def test_jsonl_stdin() -> None:

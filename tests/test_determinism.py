@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import repair_jsonl_in_subprocess
 
 CORPUS = Path(__file__).parent / "data" / "small_corpus.jsonl"
 _CACHE: dict[str, list[dict[str, Any]]] = {}
@@ -20,23 +19,8 @@ def _run(hashseed: str) -> list[dict[str, Any]]:
     if hashseed in _CACHE and hashseed != "random":
         return _CACHE[hashseed]
     env = {**os.environ, "PYTHONHASHSEED": hashseed}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from toolfix._cli import main; main()",
-            "repair",
-            "--jsonl",
-            str(CORPUS),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    stdout = repair_jsonl_in_subprocess(CORPUS, env)
+    rows = [json.loads(line) for line in stdout.splitlines()]
     for row in rows:
         assert isinstance(row.pop("elapsed_us"), int)
     _CACHE[hashseed] = rows

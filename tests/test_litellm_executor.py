@@ -327,3 +327,44 @@ async def test_anthropic_redacted_thinking_replayed(stub: StubServer) -> None:
     )
     assistant = stub.requests[1].body["messages"][1]
     assert assistant["content"][0] == {"type": "redacted_thinking", "data": "ENCRYPTED=="}
+
+
+def test_cli_repair_with_llm_over_http(stub: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`toolfix repair --jsonl - --llm MODEL --api-base URL` spends and reports LLM calls."""
+    from typer.testing import CliRunner
+
+    from toolfix._cli import app
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    stub.reply(openai_completion(None, [{"name": "search_web", "arguments": '{"query": "paris"}'}]))
+    broken = {
+        "id": "needs-llm",
+        "tools": TOOLS.to_openai(),
+        "response": {
+            "content": None,
+            "tool_calls": [{"id": "c1", "function": {"name": "serch", "arguments": "{}"}}],
+        },
+    }
+    valid = {
+        "id": "already-valid",
+        "tools": TOOLS.to_openai(),
+        "response": {
+            "content": None,
+            "tool_calls": [
+                {"id": "c2", "function": {"name": "search_web", "arguments": '{"query": "x"}'}}
+            ],
+        },
+    }
+    args = ["repair", "--jsonl", "-", "--llm", MODEL, "--api-base", stub.openai_base]
+    args += ["--max-retries", "1"]
+    lines = json.dumps(broken) + "\n" + json.dumps(valid) + "\n"
+    result = CliRunner().invoke(app, args, input=lines)
+    assert result.exit_code == 0, result.output
+    first, second = (json.loads(x) for x in result.stdout.splitlines())
+    assert first["id"] == "needs-llm"
+    assert [(c["name"], c["arguments"]) for c in first["tool_calls"]] == [
+        ("search_web", {"query": "paris"})
+    ]
+    assert first["llm_calls"] == 1
+    assert second["llm_calls"] == 0  # a valid call costs no LLM call (promise 8)
+    assert len(stub.requests) == 1

@@ -109,7 +109,6 @@ async def _repair_one(
     raw_response: Any,
     tools: ToolRegistry,
     llm: str | None,
-    api_base: str | None,
 ) -> tuple[Response, int]:
     response = as_response(raw_response)
     start = time.perf_counter_ns()
@@ -193,7 +192,7 @@ def repair(
                 case_id: str | None = None
                 try:
                     case_id, raw, tools = _read_case(line)
-                    fixed, us = asyncio.run(_repair_one(processor, raw, tools, llm, api_base))
+                    fixed, us = asyncio.run(_repair_one(processor, raw, tools, llm))
                     row = result_line(case_id, fixed, llm_calls=_llm_calls_of(fixed), elapsed_us=us)
                 except _BadLine as exc:
                     row = result_line(exc.case_id, None, error=f"unreadable line: {exc}")
@@ -225,7 +224,7 @@ def repair(
             "content" in parsed or "tool_calls" in parsed or "choices" in parsed
         ):
             payload = parsed
-    fixed, us = asyncio.run(_repair_one(processor, payload, tools, llm, api_base))
+    fixed, us = asyncio.run(_repair_one(processor, payload, tools, llm))
     row = result_line(None, fixed, llm_calls=_llm_calls_of(fixed), elapsed_us=us)
     out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
