@@ -21,7 +21,7 @@ from typing import Any
 from ._coerce import coerce_arguments, decode_double_encoded
 from ._config import FixConfig
 from ._errors import LimitExceededError, MalformedToolCallError
-from ._formats import Candidate
+from ._formats import Candidate, ScanContext
 from ._jsonparse import parse_lenient
 from ._messages import (
     FailureKind,
@@ -69,6 +69,7 @@ class Interpreter:
         self.config = config
         self.keys = config.json_keys
         self._names = list(registry)
+        self.scan_context = ScanContext(tool_names=frozenset(registry), limits=config.limits)
 
     # ---- call objects ------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ._config import FixConfig
 from ._errors import LimitExceededError, ToolfixError
-from ._formats import Candidate, ScanContext, get_formats
+from ._formats import Candidate, get_formats
 from ._formats.functionary import strip_all_recipients
 from ._formats.harmony import split_harmony
 from ._interpret import CallShape, Interpreter, derive_id
@@ -284,11 +284,13 @@ class ManualToolCallFixProcessor(ResponseProcessor):
 
     def _scan(self, content: str, interp: Interpreter, seed: str) -> tuple[list[CallPart], str]:
         """Calls found in ``content`` and the text left once their spans are removed."""
-        ctx = ScanContext(tool_names=frozenset(interp.registry), limits=self.config.limits)
+        ctx = interp.scan_context
         taken = _Spans()
         cands: list[Candidate] = []
         limit_calls: list[CallPart] = []
         for fmt in self._formats:
+            if taken.starts and fmt.priority >= _GENERIC_PRIORITY and taken.covers(content):
+                break  # only whitespace left: the generic scanners have nothing to read
             if not fmt.detect(content):
                 continue
             try:
@@ -411,6 +413,10 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
+#: Formats from this priority on (pythonic, generic JSON) scan free text, not markup.
+_GENERIC_PRIORITY = 60
+
+
 class _Spans:
     """Disjoint spans kept sorted: overlap test and insert in O(log n) search."""
 
@@ -423,6 +429,15 @@ class _Spans:
         if i > 0 and self.ends[i - 1] > start:
             return True
         return i < len(self.starts) and self.starts[i] < end
+
+    def covers(self, text: str) -> bool:
+        """True when every character outside the spans is whitespace."""
+        pos = 0
+        for s, e in zip(self.starts, self.ends, strict=True):
+            if text[pos:s].strip():
+                return False
+            pos = max(pos, e)
+        return not text[pos:].strip()
 
     def add(self, start: int, end: int) -> None:
         i = bisect.bisect_right(self.starts, start)

@@ -19,6 +19,7 @@ from jsonschema.exceptions import ValidationError
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from ._errors import ToolDefinitionError
+from ._fastcheck import compile_checker
 
 __all__ = ["ArgumentIssue", "ToolDescriptor", "ToolRegistry"]
 
@@ -86,6 +87,7 @@ class ToolDescriptor:
     handler: ToolHandler | None = field(default=None, compare=False, repr=False)
     strict: bool = False
     _validator: Any = field(init=False, repr=False, compare=False)
+    _fast: Callable[[Any], bool] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -105,11 +107,18 @@ class ToolDescriptor:
                 f"tool {self.name!r}: invalid JSON schema: {exc.message}", tool_name=self.name
             ) from exc
         object.__setattr__(self, "_validator", _Validator(params))
+        object.__setattr__(self, "_fast", compile_checker(params))
 
     # ---- validation -------------------------------------------------------------------
 
     def is_valid(self, arguments: Any) -> bool:
-        """True when ``arguments`` validates against the schema (the fast path)."""
+        """True when ``arguments`` validates against the schema (the fast path).
+
+        Common schemas answer through a compiled checker (``toolfix._fastcheck``) held
+        to jsonschema's answers by a property test; the rest through jsonschema."""
+        fast = self._fast
+        if fast is not None:
+            return fast(arguments)
         return bool(self._validator.is_valid(arguments))
 
     def validate_arguments(self, arguments: Any) -> list[ArgumentIssue]:
