@@ -38,7 +38,7 @@ from ._messages import (
 )
 from ._processor import ResponseProcessor, ToolsLike
 from ._reasoning import split_reasoning
-from ._tools import ToolRegistry
+from ._tools import PATTERN_CAP, ToolRegistry
 
 if TYPE_CHECKING:
     from ._executor import PromptExecutor
@@ -83,6 +83,13 @@ class ManualToolCallFixProcessor(ResponseProcessor):
 
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
+        token = PATTERN_CAP.set(self.config.limits.max_pattern_input_chars)
+        try:
+            return self._fix(response, tools)
+        finally:
+            PATTERN_CAP.reset(token)
+
+    def _fix(self, response: Response, tools: ToolsLike) -> Response:
         registry = self._registry_for(tools)
         if self._all_valid(response, registry):
             return response  # the fast path: nothing to scan, every call valid

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, get_type_hints
 
@@ -31,6 +32,8 @@ EMPTY_OBJECT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 PATTERN_INPUT_CAP = 10_000
 #: Longest time one schema ``pattern`` may run on one value.
 PATTERN_TIMEOUT_S = 0.05
+#: The cap in force (the manual fixer sets it from ``Limits.max_pattern_input_chars``).
+PATTERN_CAP: ContextVar[int] = ContextVar("toolfix_pattern_cap", default=PATTERN_INPUT_CAP)
 
 
 def _capped_pattern(
@@ -39,7 +42,8 @@ def _capped_pattern(
     """``pattern`` that refuses to run a user regex on an over-long model string."""
     if not isinstance(instance, str):
         return
-    if len(instance) > PATTERN_INPUT_CAP:
+    cap = PATTERN_CAP.get()
+    if len(instance) > cap:
         yield ValidationError(
             f"string of {len(instance)} chars is too long to check against pattern {pattern!r}"
         )
