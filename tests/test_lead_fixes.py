@@ -239,3 +239,22 @@ def test_markup_quoted_in_inline_code_is_an_example() -> None:
     assert fixed.tool_calls == []
     assert fixed.invalid_tool_calls == []
     assert fixed.text == text
+
+
+def test_reasoning_calls_when_no_answer() -> None:
+    # vllm #39056: the whole output was a think block holding the call
+    from toolfix import FixConfig
+
+    tools = [_tool("Finish", {"answer": {"type": "string"}}, ["answer"])]
+    text = (
+        "<think>\n...\n<tool_call>\n<function=Finish>\n<parameter=answer>\n204\n"
+        "</parameter>\n</function>\n</tool_call>\n</think>"
+    )
+    assert repair(text, tools).tool_calls == []  # default: ignore
+    config = FixConfig(reasoning_calls="when_no_answer")
+    [call] = repair(text, tools, config=config).tool_calls
+    assert (call.name, call.arguments) == ("Finish", {"answer": "204"})
+    assert call.repairs[0].kind == "in_reasoning"
+    # with a visible answer, the reasoning's call stays a thought
+    answered = text + "\nThe answer is 204."
+    assert repair(answered, tools, config=config).tool_calls == []

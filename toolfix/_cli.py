@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, Any, Literal, TextIO
 
 try:
     import typer
@@ -176,12 +176,26 @@ def repair(
     promote_reasoning: Annotated[
         bool, typer.Option("--promote-reasoning", help="Take calls found only in reasoning.")
     ] = False,
+    reasoning_when_no_answer: Annotated[
+        bool,
+        typer.Option(
+            "--reasoning-when-no-answer",
+            help="Take calls found only in reasoning when the response has nothing else.",
+        ),
+    ] = False,
 ) -> None:
     """Repair tool calls: a corpus file (--jsonl) or one response on stdin (--tools)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    reasoning: Literal["ignore", "promote", "when_no_answer"] = (
+        "promote"
+        if promote_reasoning
+        else "when_no_answer"
+        if reasoning_when_no_answer
+        else "ignore"
+    )
     config = FixConfig(
         formats=tuple(fmt) if fmt else None,
-        reasoning_calls="promote" if promote_reasoning else "ignore",
+        reasoning_calls=reasoning,
     )
     processor = _build_processor(config, llm, api_base, max_retries)
     out = sys.stdout

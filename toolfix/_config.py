@@ -115,8 +115,9 @@ class FixConfig(BaseModel):
     formats: tuple[str, ...] | None = None
     """Pin the native formats to look for (names from ``toolfix.available_formats()``);
     ``None`` auto-detects all of them."""
-    reasoning_calls: Literal["ignore", "promote"] = "ignore"
-    """Calls found only inside reasoning: leave them (default) or promote them to calls."""
+    reasoning_calls: Literal["ignore", "promote", "when_no_answer"] = "ignore"
+    """Calls found only inside reasoning: leave them (default), promote them, or promote
+    them only when the response has no call and no visible answer at all."""
     coerce_arguments: bool = True
     """Coerce arguments to the schema (numeric strings, enum case, stringified JSON...)."""
     drop_extra_keys: Literal["when_forbidden", "always", "never"] = "when_forbidden"

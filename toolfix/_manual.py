@@ -9,7 +9,9 @@ For each response part:
 * text is split from ``<think>`` reasoning, scanned by every native format whose
   markers occur, then by the generic JSON scanner; the spans that turn out to
   be calls leave the text, everything else stays exactly as it was;
-* reasoning is left alone, unless ``FixConfig.reasoning_calls="promote"``.
+* reasoning is left alone, unless ``FixConfig.reasoning_calls`` is ``"promote"``
+  (calls found only in reasoning are taken) or ``"when_no_answer"`` (taken only
+  when the response has no call and no visible text besides the reasoning).
 """
 
 from __future__ import annotations
@@ -123,7 +125,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 extra_repairs.extend(r for r in recs if r not in response.repairs)
             else:
                 new_parts.append(part)
-        if self.config.reasoning_calls == "promote" and registry:
+        policy = self.config.reasoning_calls
+        if registry and (
+            policy == "promote" or (policy == "when_no_answer" and _no_answer(new_parts))
+        ):
             promoted = self._promote_from_reasoning(
                 [p for p in new_parts if isinstance(p, ReasoningPart)],
                 interp,
@@ -147,7 +152,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     def _all_valid(self, response: Response, registry: ToolRegistry) -> bool:
         """True when the response holds only valid native calls (and reasoning we keep)."""
         lookup = registry.lookup
-        keep_reasoning = self.config.reasoning_calls == "ignore"
+        keep_reasoning = self.config.reasoning_calls == "ignore"  # else reasoning is scanned
         for part in response.parts:
             if isinstance(part, ToolCallPart):
                 if part.provider_executed:
@@ -409,6 +414,15 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
             )
         return out
+
+
+def _no_answer(parts: list[Part]) -> bool:
+    """No call and no visible text: the model's only output was its reasoning."""
+    return not any(
+        isinstance(p, ToolCallPart | InvalidToolCallPart)
+        or (isinstance(p, TextPart) and p.text.strip())
+        for p in parts
+    )
 
 
 def _in_inline_code(text: str, c: Candidate) -> bool:
