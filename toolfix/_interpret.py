@@ -30,7 +30,7 @@ from ._messages import (
     ToolCallPart,
     canonical_json,
 )
-from ._names import resolve_name
+from ._names import NameMatch, resolve_name
 from ._tools import ToolDescriptor, ToolRegistry
 
 __all__ = ["CallShape", "Interpreter", "derive_id"]
@@ -70,6 +70,22 @@ class Interpreter:
         self.keys = config.json_keys
         self._names = list(registry)
         self.scan_context = ScanContext(tool_names=frozenset(registry), limits=config.limits)
+        self._name_cache: dict[str, NameMatch] = {}
+
+    def resolve(self, name: str) -> NameMatch:
+        """The registry name for ``name`` (cached: a message often repeats a name)."""
+        hit = self._name_cache.get(name)
+        if hit is None:
+            hit = resolve_name(
+                name,
+                self._names,
+                max_distance=self.config.name_max_distance,
+                max_ratio=self.config.name_max_ratio,
+            )
+            if len(self._name_cache) > 512:
+                self._name_cache.clear()
+            self._name_cache[name] = hit
+        return hit
 
     # ---- call objects ------------------------------------------------------------------
 
@@ -205,8 +221,6 @@ class Interpreter:
                     prefix_safe=parsed.complete_prefix,
                 )
             )
-        if len(shapes) > 1 and K.PARALLEL not in kinds:
-            pass
         return out
 
     def _call_list(self, value: Any) -> list[Any]:
@@ -225,12 +239,7 @@ class Interpreter:
             return False
         if s.has_args_key and isinstance(s.arguments, Mapping | str):
             return True
-        match = resolve_name(
-            s.name,
-            self._names,
-            max_distance=self.config.name_max_distance,
-            max_ratio=self.config.name_max_ratio,
-        )
+        match = self.resolve(s.name)
         if match.name is None:
             return False
         return not s.flat or self.config.accept_flat_arguments
@@ -257,13 +266,8 @@ class Interpreter:
         if not last:
             kinds = [k for k in kinds if k != K.TRUNCATED]
         call_id = s.id or derive_id(seed, str(cand.start if cand else 0), str(index))
-        assert s.name is not None  # noqa: S101  (shape() guarantees it)
-        match = resolve_name(
-            s.name,
-            self._names,
-            max_distance=self.config.name_max_distance,
-            max_ratio=self.config.name_max_ratio,
-        )
+        name = s.name or ""  # shape() and the formats always set it
+        match = self.resolve(name)
         if match.name is None:
             hint = f"; closest: {', '.join(match.candidates)}" if match.candidates else ""
             return self._invalid(

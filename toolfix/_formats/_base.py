@@ -92,7 +92,13 @@ class ToolCallFormat(ABC):
 
     def detect(self, text: str) -> bool:
         """Cheap check: could this text contain this format's calls?"""
-        return not self.markers or any(m in text for m in self.markers)
+        markers = self.markers
+        if not markers:
+            return True
+        for marker in markers:  # noqa: SIM110 - a plain loop: runs per format per text
+            if marker in text:
+                return True
+        return False
 
     @abstractmethod
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
