@@ -69,6 +69,7 @@ import json_repair
 import jsonschema
 from jsonschema import Draft202012Validator
 
+from ._fastcheck import compile_checker
 from ._messages import FailureKind, RepairRecord
 
 __all__ = ["CoerceResult", "coerce_arguments", "decode_double_encoded"]
@@ -263,6 +264,21 @@ def _parse_number(text: str, integer: bool) -> Any:
     return num if math.isfinite(num) else _NO_VALUE
 
 
+_CHECKERS: dict[int, tuple[Mapping[str, Any], Callable[[Any], bool] | None]] = {}
+
+
+def _fast_checker(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
+    """The compiled checker of a subschema (cached; the entry keeps the schema alive so
+    its id is not reused), or ``None`` when jsonschema must answer."""
+    entry = _CHECKERS.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        if len(_CHECKERS) > 4096:
+            _CHECKERS.clear()
+        entry = (schema, compile_checker(schema))
+        _CHECKERS[id(schema)] = entry
+    return entry[1]
+
+
 class _Walker:
     """One coercion run: the root schema, compiled fit checks, and the repairs so far."""
 
@@ -284,6 +300,9 @@ class _Walker:
         declared = schema.get("type")
         if isinstance(declared, str) and schema.keys() <= _ANNOTATIONS:
             return _is_type(value, declared)
+        fast = _fast_checker(schema)
+        if fast is not None:
+            return fast(value)
         cached = self._validators.get(id(schema))
         if cached is not None and cached[0] is schema:
             validator = cached[1]
