@@ -412,7 +412,8 @@ class Interpreter:
                 )
                 args = result.arguments
                 repairs.extend(result.repairs)
-            issues = tool.validate_arguments(args)
+            # the full error list (jsonschema) only when the answer is "invalid"
+            issues = [] if tool.is_valid(args) else tool.validate_arguments(args)
             if issues:
                 missing = any(i.keyword == "required" for i in issues)
                 kind = (
