@@ -125,7 +125,10 @@ class LoopResult(BaseModel):
 
 
 class StopLoop(Exception):
-    """Raise from any hook to stop the loop (``stopped_reason == "hook"``)."""
+    """Raise from any hook to stop the loop (``stopped_reason == "hook"``).
+
+    A signal from your code to the loop, not an error toolfix reports, so it does not
+    derive from :class:`~toolfix.ToolfixError`."""
 
     def __init__(self, reason: str = "stopped by a hook"):
         super().__init__(reason)
