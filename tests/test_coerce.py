@@ -710,3 +710,15 @@ def test_many_repairs_are_summed_up() -> None:
     assert result.repairs[49].detail == "'l[49]': \"49\" → 49 (integer)"
     assert result.repairs[50].kind == "type_mismatch"
     assert result.repairs[50].detail == "10 more type_mismatch repairs not listed"
+
+
+def test_wrapped_item_drops_extra_keys_in_always_mode() -> None:
+    # found by hypothesis: wrapping a value into [value] must also apply "always"
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {}}}},
+    }
+    first = coerce_arguments({"a": {"": None}}, schema, drop_extra_keys="always")
+    assert first.arguments == {"a": [{}]}
+    again = coerce_arguments(first.arguments, schema, drop_extra_keys="always")
+    assert again.repairs == ()

@@ -453,7 +453,8 @@ class _Walker:
         if wants_array and not isinstance(value, list) and not schema.get("prefixItems"):
             items = schema.get("items", True)
             mark = len(self.repairs)
-            item = value if self.fits(value, items) else self.walk(value, items, path, depth + 1)
+            keep = self.fits(value, items) and self.drop_extra_keys != "always"
+            item = value if keep else self.walk(value, items, path, depth + 1)
             if self.fits(item, items) and self.fits([item], schema):
                 del self.repairs[mark:]
                 self.record(

@@ -11,6 +11,7 @@ arguments to the schema, validate. Each step that changes something leaves a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -57,7 +58,9 @@ class CallShape:
     flat: bool = False
 
 
+@functools.lru_cache(maxsize=2048)
 def _rec(kind: str, detail: str) -> RepairRecord:
+    # Records are immutable, so equal ones can be shared (most details are fixed texts).
     return RepairRecord(kind=kind, detail=detail)
 
 
