@@ -96,6 +96,20 @@ class Interpreter:
         """Read a JSON object as a call; ``None`` when it has no name key at all."""
         if not isinstance(obj, Mapping):
             return None
+        # The common, well-formed case: {"name": ..., "arguments": ...} (plus an id).
+        canonical_name, canonical = self.keys.name_keys[0], self.keys.argument_keys[0]
+        given = obj.get(canonical_name)
+        if isinstance(given, str) and given and len(obj) <= 3:
+            fast_key = canonical if canonical in obj else canonical_args
+            if fast_key in obj and all(k in (canonical_name, fast_key, "id") for k in obj):
+                call_id = obj.get("id")
+                return CallShape(
+                    given,
+                    obj[fast_key],
+                    str(call_id) if isinstance(call_id, str | int) else None,
+                    [],
+                    has_args_key=True,
+                )
         repairs: list[RepairRecord] = []
         # {"type": "function", "function": {...}} and {"function": {...}} wrappers
         for _ in range(3):
