@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from .._errors import ConfigurationError
 from ._base import Candidate, ScanContext, ToolCallFormat, normalise_name
 from .deepseek import DeepSeekFormat
+from .dsml import DsmlFormat
 from .functionary import FunctionaryFormat
 from .gemma import GemmaFormat
 from .glm import GlmFormat
@@ -48,6 +49,7 @@ ALL_FORMATS: tuple[ToolCallFormat, ...] = tuple(
             QwenXmlFormat(),
             ReactFormat(),
             DeepSeekFormat(),
+            DsmlFormat(),
             KimiFormat(),
             GlmFormat(),
             HarmonyFormat(),
