@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .._config import Limits
+from .._errors import TooManyCallsError
 
 __all__ = ["Candidate", "ScanContext", "ToolCallFormat"]
 
@@ -99,6 +100,18 @@ class ToolCallFormat(ABC):
             if marker in text:
                 return True
         return False
+
+    def check_call_count(self, found: int, ctx: ScanContext, text: str, at: int = 0) -> None:
+        """Raise :class:`~toolfix.TooManyCallsError` before taking call number ``found + 1``
+        when ``found`` calls already reach ``ctx.limits.max_calls``."""
+        limit = ctx.limits.max_calls
+        if found >= limit:
+            raise TooManyCallsError(
+                f"more than {limit} {self.name} tool calls in one message",
+                limit=limit,
+                actual=found + 1,
+                raw=text[at : at + 200],
+            )
 
     @abstractmethod
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:

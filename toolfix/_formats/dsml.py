@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from .._errors import TooManyCallsError
 from .._scan import find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
@@ -112,13 +111,7 @@ class DsmlFormat(ToolCallFormat):
                     if cs == after:
                         end = ce
                         break
-            if len(out) >= ctx.limits.max_calls:
-                raise TooManyCallsError(
-                    f"more than {ctx.limits.max_calls} DSML tool calls",
-                    limit=ctx.limits.max_calls,
-                    actual=len(out) + 1,
-                    raw=text[start : start + 200],
-                )
+            self.check_call_count(len(out), ctx, text, start)
             out.append(
                 Candidate(
                     start=start,

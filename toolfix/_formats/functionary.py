@@ -20,7 +20,6 @@ form belongs to the Qwen-XML format.
 
 from __future__ import annotations
 
-from .._errors import TooManyCallsError
 from .._scan import find_bracket_end, read_identifier, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
@@ -72,13 +71,7 @@ class FunctionaryFormat(ToolCallFormat):
             if cand is None:
                 pos = m + len(_MARK)
                 continue
-            if len(out) >= ctx.limits.max_calls:
-                raise TooManyCallsError(
-                    f"more than {ctx.limits.max_calls} Functionary tool calls",
-                    limit=ctx.limits.max_calls,
-                    actual=len(out) + 1,
-                    raw=text[m : m + 200],
-                )
+            self.check_call_count(len(out), ctx, text, m)
             out.append(cand)
             pos = cand.end
         return out

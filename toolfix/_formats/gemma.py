@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .._errors import NestingTooDeepError, TooManyCallsError
+from .._errors import NestingTooDeepError
 from .._scan import Fence, find_bracket_end, find_fences, read_identifier, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 from .pythonic import parse_call, read_dotted_name, rejection
@@ -225,15 +225,9 @@ class GemmaFormat(ToolCallFormat):
         self._check_count(out, ctx, text)
         return out
 
-    @staticmethod
-    def _check_count(out: list[Candidate], ctx: ScanContext, text: str) -> None:
-        if len(out) > ctx.limits.max_calls:
-            raise TooManyCallsError(
-                f"more than {ctx.limits.max_calls} Gemma tool calls",
-                limit=ctx.limits.max_calls,
-                actual=len(out),
-                raw=text[:200],
-            )
+    def _check_count(self, out: list[Candidate], ctx: ScanContext, text: str) -> None:
+        # called after appending: the call just taken must still be within the limit
+        self.check_call_count(len(out) - 1, ctx, text)
 
     # ---- ```tool_code fences -------------------------------------------------------
 

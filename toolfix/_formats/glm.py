@@ -26,7 +26,6 @@ Tags mentioned in prose yield nothing (a call needs a name followed by
 
 from __future__ import annotations
 
-from .._errors import TooManyCallsError
 from .._scan import skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
@@ -69,13 +68,7 @@ class GlmFormat(ToolCallFormat):
             if cand is None:
                 pos = start + len(_OPEN)
                 continue
-            if len(out) >= ctx.limits.max_calls:
-                raise TooManyCallsError(
-                    f"more than {ctx.limits.max_calls} GLM tool calls",
-                    limit=ctx.limits.max_calls,
-                    actual=len(out) + 1,
-                    raw=text[start : start + 200],
-                )
+            self.check_call_count(len(out), ctx, text, start)
             out.append(cand)
             pos = cand.end
         return out

@@ -13,7 +13,6 @@ uses Hermes-style ``<tool_call>{...}</tool_call>``, handled by the Hermes format
 
 from __future__ import annotations
 
-from .._errors import TooManyCallsError
 from .._scan import MarkerFinder, find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
@@ -72,13 +71,7 @@ class GraniteFormat(ToolCallFormat):
                 payload = text[p:stop].rstrip()
                 end = p + len(payload)
                 truncated = not payload
-            if len(out) >= ctx.limits.max_calls:
-                raise TooManyCallsError(
-                    f"more than {ctx.limits.max_calls} Granite tool-call blocks",
-                    limit=ctx.limits.max_calls,
-                    actual=len(out) + 1,
-                    raw=text[start : start + 200],
-                )
+            self.check_call_count(len(out), ctx, text, start)
             out.append(
                 Candidate(
                     start=start,

@@ -26,7 +26,6 @@ still taken (inherently ambiguous, and rare).
 
 from __future__ import annotations
 
-from .._errors import TooManyCallsError
 from .._scan import MarkerFinder, find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
@@ -139,13 +138,7 @@ class HarmonyFormat(ToolCallFormat):
             if text.startswith(_CALL, q):
                 end = q + len(_CALL)
             start = _header_start(text, r, floor)
-            if len(out) >= ctx.limits.max_calls:
-                raise TooManyCallsError(
-                    f"more than {ctx.limits.max_calls} harmony tool calls",
-                    limit=ctx.limits.max_calls,
-                    actual=len(out) + 1,
-                    raw=text[start : start + 200],
-                )
+            self.check_call_count(len(out), ctx, text, start)
             out.append(
                 Candidate(
                     start=start,

@@ -21,7 +21,6 @@ taken, since these special tokens are not something a model writes as prose.
 
 from __future__ import annotations
 
-from .._errors import TooManyCallsError
 from .._scan import find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
@@ -139,13 +138,7 @@ class KimiFormat(ToolCallFormat):
                 end = p + len(se)
             elif text.startswith(_CALL_BEGIN, p):
                 end = p
-            if len(out) >= ctx.limits.max_calls:
-                raise TooManyCallsError(
-                    f"more than {ctx.limits.max_calls} Kimi tool calls",
-                    limit=ctx.limits.max_calls,
-                    actual=len(out) + 1,
-                    raw=text[start : start + 200],
-                )
+            self.check_call_count(len(out), ctx, text, start)
             out.append(
                 Candidate(
                     start=start,

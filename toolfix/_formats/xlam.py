@@ -14,7 +14,6 @@ message: an object quoted inside prose is checked by the interpreter first.
 
 from __future__ import annotations
 
-from .._errors import TooManyCallsError
 from .._scan import find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
@@ -100,13 +99,7 @@ class XlamFormat(ToolCallFormat):
                         kinds = (*kinds, "code_fence")
             if truncated:
                 kinds = (*kinds, "truncated")
-            if len(out) >= ctx.limits.max_calls:
-                raise TooManyCallsError(
-                    f"more than {ctx.limits.max_calls} xLAM tool-call objects",
-                    limit=ctx.limits.max_calls,
-                    actual=len(out) + 1,
-                    raw=text[o : o + 200],
-                )
+            self.check_call_count(len(out), ctx, text, o)
             out.append(
                 Candidate(
                     start=start,
