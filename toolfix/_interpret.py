@@ -275,7 +275,7 @@ class Interpreter:
         prefix_safe: bool = False,
     ) -> ToolCallPart | InvalidToolCallPart:
         raw = cand.raw if cand is not None else ""
-        repairs = [_rec(k, _WHERE.get(k, k)) for k in kinds if k in _WHERE]
+        repairs = _where_records(kinds)
         repairs.extend(s.repairs)
         if s.flat:
             repairs.append(_rec(K.KEY_ALIAS, "read arguments given beside the tool name"))
@@ -379,9 +379,9 @@ class Interpreter:
             repairs.append(_rec(K.TRUNCATED, "the call text ended before the call closed"))
             if not prefix_safe:
                 args = _drop_incomplete_tail(args, raw)
-            if not args and tool.required:
-                pass  # validation reports the missing arguments
-            elif not args:
+            if not args and not tool.required:
+                # nothing survived and nothing is required: never return a call with {}
+                # (with required arguments, validation below reports them missing)
                 return self._invalid(
                     raw,
                     "the call was cut off before any argument was complete",
@@ -472,8 +472,7 @@ class Interpreter:
         call_id: str | None = None,
         arguments: dict[str, Any] | None = None,
     ) -> InvalidToolCallPart:
-        recs = list(repairs or [])
-        recs.extend(_rec(k, _WHERE[k]) for k in kinds if k in _WHERE)
+        recs = [*(repairs or ()), *_where_records(kinds)]
         return InvalidToolCallPart(
             id=call_id or derive_id(seed, "invalid", str(index)),
             name=name,
@@ -493,6 +492,11 @@ _WHERE: dict[str, str] = {
     K.IN_REASONING: "promoted a call found in the reasoning",
     K.CONCATENATED: "split calls glued together",
 }
+
+
+def _where_records(kinds: list[str]) -> list[RepairRecord]:
+    """The records saying where a call was found (fence, markup, pythonic...)."""
+    return [_rec(k, _WHERE[k]) for k in kinds if k in _WHERE]
 
 
 def _drop_incomplete_tail(args: dict[str, Any], raw: str) -> dict[str, Any]:

@@ -299,7 +299,6 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         ctx = interp.scan_context
         taken = _Spans()
         cands: list[Candidate] = []
-        limit_calls: list[CallPart] = []
         for fmt in self._formats:
             if taken.starts and fmt.priority >= _GENERIC_PRIORITY and taken.covers(content):
                 break  # only whitespace left: the generic scanners have nothing to read
@@ -310,15 +309,13 @@ class ManualToolCallFixProcessor(ResponseProcessor):
             except LimitExceededError as exc:
                 # Unscannable markup: report it as an invalid call, keep nothing as a guess.
                 # The id derives from the content alone, so a second pass recognises it.
-                limit_calls.append(
-                    InvalidToolCallPart(
-                        id=derive_id("limit", fmt.name, content),
-                        raw=content[:2000],
-                        error=f"{fmt.name} markup not parsed: {exc}",
-                        kind=K.LIMIT_EXCEEDED,
-                    )
+                unread = InvalidToolCallPart(
+                    id=derive_id("limit", fmt.name, content),
+                    raw=content[:2000],
+                    error=f"{fmt.name} markup not parsed: {exc}",
+                    kind=K.LIMIT_EXCEEDED,
                 )
-                return limit_calls, content
+                return [unread], content
             for c in found:
                 if taken.overlaps(c.start, c.end):
                     continue
