@@ -582,3 +582,54 @@ async def test_repeated_fixed_call_is_not_duplicated() -> None:
     ]
     assert len(ex.calls) == 2
     assert ex.prompts[1].tool_choice == ToolChoice.named("search_web")
+
+
+# ---- matching reply calls to broken calls (by tool name and id, never by position) -----------
+
+
+async def test_feedback_follows_the_call_when_the_reply_swaps_the_order() -> None:
+    original = resp(
+        native("get_weather", '{"town": "Oslo"}', id="a"), native("search_web", "{}", id="b")
+    )
+    swapped = {
+        "content": None,
+        "tool_calls": [
+            {"id": "x1", "function": {"name": "search_web", "arguments": '{"q": "oslo"}'}},
+            {"id": "x2", "function": {"name": "get_weather", "arguments": '{"town": "Oslo"}'}},
+        ],
+    }
+    ex = ScriptedExecutor([swapped], repeat_last=True)
+    out = await run(LLMBasedToolCallFixProcessor(max_retries=2), ex, original)
+    bad = {p.id: p for p in out.invalid_tool_calls}
+    assert sorted(bad) == ["a", "b"]
+    assert bad["a"].name == "get_weather"
+    assert "get_weather" in bad["a"].error and "search_web" not in bad["a"].error
+    assert bad["b"].name == "search_web"
+    assert "search_web" in bad["b"].error and "get_weather" not in bad["b"].error
+    # the second feedback speaks of each call under its own label
+    paragraphs = last_user_text(ex).split("\n\n")
+    weather = next(p for p in paragraphs if "(get_weather)" in p)
+    search = next(p for p in paragraphs if "(search_web)" in p)
+    assert "'city' is a required property" in weather
+    assert "'query' is a required property" in search
+    assert "#1 (get_weather)" in weather and "#2 (search_web)" in search
+
+
+async def test_reply_calls_matched_by_id_before_name() -> None:
+    original = resp(
+        native("get_weather", '{"town": "Oslo"}', id="a"),
+        native("get_weather", '{"town": "Rome"}', id="b"),
+    )
+    reply = {
+        "content": None,
+        "tool_calls": [
+            {"id": "b", "function": {"name": "get_weather", "arguments": '{"city": "Rome"}'}},
+            {"id": "a", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}},
+        ],
+    }
+    ex = ScriptedExecutor([reply])
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert [(c.id, c.arguments) for c in out.tool_calls] == [
+        ("a", {"city": "Oslo"}),
+        ("b", {"city": "Rome"}),
+    ]
