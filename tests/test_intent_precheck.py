@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolfix._intent import IntentPrecheck
+from toolfix import IntentPrecheck
 
 DATA = Path(__file__).parent / "data" / "intent_precheck.jsonl"
 TOOL_NAMES = [

@@ -167,7 +167,8 @@ async def test_intent_only_message_over_http(stub: StubServer) -> None:
     (out,) = await ex.execute(PROMPT, MODEL, TOOLS)
     assert calls(out) == [("get_weather", {"city": "Paris"})]
     assert len(stub.requests) == 3
-    assert stub.requests[1].body["tool_choice"] == "none"
+    assert "tool_choice" not in stub.requests[1].body  # the intent question only asks:
+    assert "tools" not in stub.requests[1].body  # no tools, no tool choice
     assert stub.requests[2].body["tool_choice"] == "required"
 
 

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from toolfix import (
     ConfigurationError,
+    FixerPrompts,
+    IntentPrecheck,
     InvalidToolCallPart,
     Prompt,
     Response,
@@ -22,10 +24,8 @@ from toolfix import (
     ToolRegistry,
     Usage,
 )
-from toolfix._intent import IntentPrecheck
 from toolfix._llm_fixer import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
 from toolfix._processor import ToolsLike
-from toolfix._prompts import FixerPrompts
 from toolfix.testing import ScriptedExecutor
 
 WEATHER = {
@@ -150,7 +150,8 @@ async def test_intent_question_no_keeps_text_and_records_cost() -> None:
     assert rec.usage == Usage(input_tokens=20, output_tokens=1, requests=1)
     assert "intent question: no" in rec.detail
     asked = ex.prompts[0]
-    assert asked.tool_choice == ToolChoice.none()
+    assert asked.tool_choice == ToolChoice.auto()  # no tool choice sent ...
+    assert len(ex.calls[0][2]) == 0  # ... and no tools: the question only asks
     assert "yes or no" in asked.messages[-1].text
     assert asked.messages[-2].role == "assistant"
     assert asked.messages[-2].text == original.text
@@ -174,12 +175,69 @@ async def test_intent_yes_then_asks_for_the_call() -> None:
     assert out.tool_calls[0].repairs[-1].kind == "intent_only"
 
 
-async def test_intent_reply_that_is_a_call_is_used_directly() -> None:
+async def test_intent_reply_that_is_a_call_counts_as_no() -> None:
     ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
-    out = await run(LLMBasedToolCallFixProcessor(), ex, resp("Checking the weather now."))
-    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    original = resp("Checking the weather now.")
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert out.parts == original.parts  # no call is ever taken from the intent reply
     assert len(ex.calls) == 1
-    assert llm_records(out)[0].llm_calls == 1
+    (rec,) = llm_records(out)
+    assert rec.llm_calls == 1
+    assert "intent question: answered with a tool call, counted as no" in rec.detail
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ("Maybe, it depends.", "unclear answer 'Maybe, it depends.', counted as no"),
+        ("", "unclear answer '', counted as no"),
+        ("I did intend to.", "unclear answer 'I did intend to.', counted as no"),
+        ("No, that was the answer.", "intent question: no"),
+    ],
+)
+async def test_intent_reply_other_than_yes_counts_as_no(answer: str, said: str) -> None:
+    ex = ScriptedExecutor([answer])
+    original = resp("Let me think about Paris.")
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert out.parts == original.parts
+    assert len(ex.calls) == 1
+    assert said in llm_records(out)[0].detail
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        'Yes. <tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>',
+        '**Yes**<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>',
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>\nyes',
+    ],
+)
+async def test_yes_around_markup_is_yes_but_no_call_is_taken(answer: str) -> None:
+    ex = ScriptedExecutor([answer, openai_call("get_weather", {"city": "Paris"})])
+    out = await run(LLMBasedToolCallFixProcessor(), ex, resp("Let me check Paris."))
+    # the call comes from the fix call, not from the markup in the intent reply (Rome)
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    assert len(ex.calls) == 2
+    assert "intent question: yes (call markup in the reply not used)" in llm_records(out)[0].detail
+
+
+async def test_markup_without_a_yes_counts_as_no() -> None:
+    answer = '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>'
+    ex = ScriptedExecutor([answer])
+    original = resp("Let me check Paris.")
+    out = await run(LLMBasedToolCallFixProcessor(), ex, original)
+    assert out.parts == original.parts
+    assert len(ex.calls) == 1
+    assert "counted as no" in llm_records(out)[0].detail
+
+
+async def test_intent_question_drops_tool_params() -> None:
+    ex = ScriptedExecutor(["no"])
+    prompt = PROMPT.model_copy(
+        update={"params": {"temperature": 0, "parallel_tool_calls": False, "tool_choice": "auto"}}
+    )
+    await run(LLMBasedToolCallFixProcessor(), ex, resp("Let me check Paris."), prompt)
+    assert ex.prompts[0].params == {"temperature": 0}
 
 
 async def test_precheck_can_be_disabled_and_configured() -> None:
@@ -603,16 +661,19 @@ async def test_feedback_follows_the_call_when_the_reply_swaps_the_order() -> Non
     bad = {p.id: p for p in out.invalid_tool_calls}
     assert sorted(bad) == ["a", "b"]
     assert bad["a"].name == "get_weather"
-    assert "get_weather" in bad["a"].error and "search_web" not in bad["a"].error
+    assert "search_web" not in bad["a"].error
+    assert "query" not in bad["a"].error
     assert bad["b"].name == "search_web"
-    assert "search_web" in bad["b"].error and "get_weather" not in bad["b"].error
+    assert "get_weather" not in bad["b"].error
+    assert "city" not in bad["b"].error
     # the second feedback speaks of each call under its own label
     paragraphs = last_user_text(ex).split("\n\n")
     weather = next(p for p in paragraphs if "(get_weather)" in p)
     search = next(p for p in paragraphs if "(search_web)" in p)
     assert "'city' is a required property" in weather
     assert "'query' is a required property" in search
-    assert "#1 (get_weather)" in weather and "#2 (search_web)" in search
+    assert "#1 (get_weather)" in weather
+    assert "#2 (search_web)" in search
 
 
 async def test_reply_calls_matched_by_id_before_name() -> None:

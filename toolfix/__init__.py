@@ -45,9 +45,14 @@ from ._errors import (
 )
 from ._executor import ProcessingExecutor, PromptExecutor
 from ._formats import Candidate, ScanContext, ToolCallFormat, available_formats
-from ._intent import IntentPrecheck, PrecheckResult
 from ._litellm import LiteLLMExecutor
-from ._llm_fixer import LLMBasedToolCallFixProcessor
+from ._llm import (
+    FixerPrompts,
+    FixFailure,
+    IntentPrecheck,
+    LLMBasedToolCallFixProcessor,
+    PrecheckResult,
+)
 from ._manual import ManualToolCallFixProcessor
 from ._messages import (
     FailureKind,
@@ -65,7 +70,6 @@ from ._messages import (
     Usage,
 )
 from ._processor import ChainProcessor, IdentityProcessor, ResponseProcessor
-from ._prompts import FixerPrompts
 from ._steploop import LoopControl, LoopHooks, LoopResult, Step, StepLoop, StopLoop, ToolRun
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
@@ -80,6 +84,7 @@ __all__ = [
     "ExecutorError",
     "FailureKind",
     "FixConfig",
+    "FixFailure",
     "FixerPrompts",
     "IdentityProcessor",
     "InputTooLargeError",

@@ -17,7 +17,7 @@ For each response part:
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ._config import FixConfig
@@ -38,7 +38,7 @@ from ._messages import (
     TextPart,
     ToolCallPart,
 )
-from ._processor import ResponseProcessor, ToolsLike
+from ._processor import ResponseProcessor, ResponsesLike, ToolsLike, as_responses
 from ._reasoning import split_reasoning
 from ._tools import PATTERN_CAP, ToolRegistry
 
@@ -76,10 +76,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         prompt: Prompt,
         model: str,
         tools: ToolsLike,
-        responses: Sequence[Response],
+        responses: ResponsesLike,
     ) -> list[Response]:
         registry = self._registry_for(tools)
-        return [self.fix(r, registry) for r in responses]
+        return [self.fix(r, registry) for r in as_responses(responses)]
 
     # ---- public sync entry point ---------------------------------------------------------
 

@@ -1,15 +1,19 @@
 """Response processors: the pipeline between an executor and the agent loop.
 
 A processor takes ``(executor, prompt, model, tools, responses)`` and returns
-responses. Processors chain with ``a + b`` or ``a.chain(b, c)``: each one sees
-what the previous one returned. A processor may call the executor (the
+a list of responses; ``responses`` may be one :class:`~toolfix.Response` or a
+sequence of them (every processor accepts both: the base class turns one
+response into a one-item list before a subclass's ``process`` runs).
+Processors chain with ``a + b`` or ``a.chain(b, c)``: each one sees what the
+previous one returned. A processor may call the executor (the
 LLM-based fixer does); the manual fixer never does.
 """
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._messages import Prompt, Response
@@ -19,13 +23,62 @@ from ._tools import ToolDescriptor, ToolRegistry
 if TYPE_CHECKING:
     from ._executor import ProcessingExecutor, PromptExecutor
 
-__all__ = ["ChainProcessor", "IdentityProcessor", "ResponseProcessor", "ToolsLike"]
+__all__ = [
+    "ChainProcessor",
+    "IdentityProcessor",
+    "ResponseProcessor",
+    "ResponsesLike",
+    "ToolsLike",
+    "as_responses",
+]
 
 ToolsLike = ToolRegistry | Sequence[ToolDescriptor | Mapping[str, Any] | Callable[..., Any]] | None
+ResponsesLike = Response | Sequence[Response]
+"""What ``process`` accepts: one response or a sequence of them."""
+
+
+def as_responses(responses: ResponsesLike) -> list[Response]:
+    """``responses`` as a list (one response becomes a one-item list)."""
+    return [responses] if isinstance(responses, Response) else list(responses)
+
+
+_Process = Callable[..., Awaitable[list[Response]]]
+
+
+def _accept_one_or_many(process: _Process) -> _Process:
+    @functools.wraps(process)
+    async def wrapper(
+        self: ResponseProcessor,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: ResponsesLike,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Response]:
+        batch = as_responses(responses)
+        return await process(self, executor, prompt, model, tools, batch, *args, **kwargs)
+
+    wrapper.__toolfix_one_or_many__ = True  # type: ignore[attr-defined]
+    return wrapper
 
 
 class ResponseProcessor(ABC):
-    """Base class of every processor. Subclasses implement :meth:`process`."""
+    """Base class of every processor. Subclasses implement :meth:`process`.
+
+    A subclass's ``process`` always receives a list: when a caller passes one
+    :class:`~toolfix.Response`, the base class wraps it first, so
+    ``processor.process(executor, prompt, model, tools, response)`` works for
+    every processor and returns a list like the sequence form does (one response
+    may become several, e.g. through a fallback).
+    """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("process")
+        if callable(own) and not getattr(own, "__toolfix_one_or_many__", False):
+            cls.process = _accept_one_or_many(own)  # type: ignore[method-assign,assignment]
 
     @abstractmethod
     async def process(
@@ -34,9 +87,13 @@ class ResponseProcessor(ABC):
         prompt: Prompt,
         model: str,
         tools: ToolsLike,
-        responses: Sequence[Response],
+        responses: ResponsesLike,
     ) -> list[Response]:
-        """Return the processed responses (new objects; inputs are never mutated)."""
+        """Return the processed responses (new objects; inputs are never mutated).
+
+        ``responses`` is one response or a sequence of them; an implementation
+        receives a list either way.
+        """
 
     def process_sync(
         self,
@@ -44,7 +101,7 @@ class ResponseProcessor(ABC):
         prompt: Prompt,
         model: str,
         tools: ToolsLike,
-        responses: Sequence[Response],
+        responses: ResponsesLike,
     ) -> list[Response]:
         """Blocking counterpart of :meth:`process`."""
         return run_sync(self.process(executor, prompt, model, tools, responses))
@@ -72,9 +129,9 @@ class IdentityProcessor(ResponseProcessor):
         prompt: Prompt,
         model: str,
         tools: ToolsLike,
-        responses: Sequence[Response],
+        responses: ResponsesLike,
     ) -> list[Response]:
-        return list(responses)
+        return as_responses(responses)
 
     def __repr__(self) -> str:
         return "IdentityProcessor()"
@@ -98,9 +155,9 @@ class ChainProcessor(ResponseProcessor):
         prompt: Prompt,
         model: str,
         tools: ToolsLike,
-        responses: Sequence[Response],
+        responses: ResponsesLike,
     ) -> list[Response]:
-        out = list(responses)
+        out = as_responses(responses)
         for p in self.processors:
             out = await p.process(executor, prompt, model, tools, out)
         return out

@@ -1,0 +1,159 @@
+"""The texts the LLM-based fixer sends, and the failure each one is about.
+
+Every text of :class:`FixerPrompts` is either a :meth:`str.format` template or a
+function of the failure. A template receives the fields listed on its attribute;
+a function receives one :class:`FixFailure` and returns the text::
+
+    FixerPrompts(
+        system="You repair tool calls. Answer only with tool calls.",
+        invalid_json=lambda f: f"Call {f.label} is not JSON ({f.error}). Resend it.",
+    )
+
+Values are inserted as they are (model text with braces is safe: only the
+template is parsed for fields). Model text quoted back to the model is cut at
+``max_raw_chars``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["FixFailure", "FixerPrompts", "PromptText"]
+
+
+@dataclass(frozen=True)
+class FixFailure:
+    """What one message of the fixer is about: given to prompt functions.
+
+    ``kind`` is the failure class (``invalid_json``, ``truncated``, ``unknown_name``,
+    ``missing_required``, ``type_mismatch``, ``enum_case``, ``extra_keys``, or
+    ``intent_only`` for a message with no call). For ``fix_request`` it is the
+    first broken call's failure, with every paragraph in ``problems``.
+    """
+
+    kind: str
+    tool_names: tuple[str, ...]
+    label: str = ""
+    """``#n (tool)``: how the feedback names the call; stable over the conversation."""
+    name: str | None = None
+    call_id: str | None = None
+    error: str = ""
+    raw: str = ""
+    """What the model wrote for the call (arguments or the whole call text)."""
+    issues: tuple[str, ...] = ()
+    """Schema errors of the arguments, one per item."""
+    arguments: dict[str, Any] | None = None
+    """The arguments parsed so far (partial for a ``truncated`` call)."""
+    schema: dict[str, Any] | None = None
+    """The tool's JSON schema (for argument errors)."""
+    text: str = ""
+    """The assistant message the question is about (``intent_question``)."""
+    problems: tuple[str, ...] = ()
+    """The feedback paragraph of every broken call (``fix_request``)."""
+    kept_calls: tuple[str, ...] = ()
+    """Valid calls kept, as ``name(arguments)`` (``fix_request``, ``kept_calls``)."""
+
+
+PromptText = str | Callable[[FixFailure], str]
+"""A :meth:`str.format` template, or a function of the failure returning the text."""
+
+
+class FixerPrompts(BaseModel):
+    """The LLM-based fixer's messages: templates or functions of :class:`FixFailure`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    system: PromptText | None = None
+    """A system message for the fixer's own calls (the intent question and the fix
+    calls); ``None`` sends the prompt's messages as they are. It is added to the
+    prompt's leading system message, or sent first when there is none. Fields:
+    ``tool_names``, ``kind``."""
+
+    intent_question: PromptText = (
+        "Look at your previous message. Did you intend to call one of the available "
+        "tools ({tool_names}) in it, without actually making the call? "
+        "Answer with exactly one word: yes or no."
+    )
+    """Asked (with no tools attached) when a message has no call but may announce
+    one. Fields: ``tool_names``, ``text`` (the message)."""
+
+    fix_request: PromptText = (
+        "Your previous message did not contain a valid tool call.\n\n{problems}\n\n"
+        "{kept}Reply with the corrected tool call(s) only, using the tool-calling "
+        "interface, with arguments that match the tool's JSON schema."
+    )
+    """The feedback message. Fields: ``problems`` (one paragraph per broken call),
+    ``kept`` (the ``kept_calls`` text, or empty)."""
+
+    kept_calls: PromptText = "These calls were valid and are kept; do not repeat them: {calls}.\n\n"
+    """Fields: ``calls``."""
+
+    missing_call: PromptText = (
+        "You announced an action but made no tool call. Make the tool call now. "
+        "Available tools: {tool_names}."
+    )
+    """No call at all although one was intended. Fields: ``tool_names``."""
+
+    no_call_in_reply: PromptText = (
+        "Your reply contained no tool call. Available tools: {tool_names}."
+    )
+    """A fix reply without any call. Fields: ``tool_names``."""
+
+    invalid_json: PromptText = (
+        "The call {label} could not be parsed: {error}.\nWhat you wrote:\n{raw}"
+    )
+    """Unparseable call or arguments. Fields: ``label``, ``error``, ``raw``."""
+
+    truncated: PromptText = (
+        "The call {label} was cut off before it was complete: your output stopped "
+        "inside it. What arrived:\n{raw}\nSend the whole call again, complete, with "
+        "all of its arguments."
+    )
+    """A call cut off before its end (kind ``truncated``). Fields: ``label``,
+    ``name``, ``error``, ``raw``, ``arguments`` (what was parsed so far)."""
+
+    unknown_name: PromptText = (
+        "The call {label} names a tool that does not exist: {name!r}. "
+        "Available tools: {tool_names}."
+    )
+    """Fields: ``label``, ``name``, ``tool_names``."""
+
+    invalid_arguments: PromptText = (
+        "The arguments of the call {label} do not match the schema of tool {name!r}:\n"
+        "{issues}\nThe arguments you sent: {arguments}\nThe tool's JSON schema: {schema}"
+    )
+    """Fields: ``label``, ``name``, ``issues`` (one per line), ``arguments``, ``schema``."""
+
+    max_raw_chars: int = 4000
+    """Longest piece of model text quoted back to the model."""
+
+    def cap(self, text: str) -> str:
+        """``text`` cut at ``max_raw_chars``."""
+        cap = self.max_raw_chars
+        return text if len(text) <= cap else text[:cap] + "…[truncated]"
+
+    def render(self, text: PromptText, failure: FixFailure, **extra: str) -> str:
+        """The message for ``failure``: the function's result, or the filled template."""
+        if callable(text):
+            return text(failure)
+        fields: dict[str, Any] = {
+            "kind": failure.kind,
+            "tool_names": ", ".join(failure.tool_names),
+            "label": failure.label,
+            "name": failure.name or "",
+            "error": failure.error,
+            "raw": self.cap(failure.raw),
+            "issues": "\n".join(f"- {i}" for i in failure.issues),
+            "arguments": self.cap(json.dumps(failure.arguments, ensure_ascii=False)),
+            "schema": self.cap(json.dumps(failure.schema, ensure_ascii=False)),
+            "text": self.cap(failure.text),
+            "problems": "\n\n".join(failure.problems),
+            "calls": ", ".join(failure.kept_calls),
+        }
+        fields.update(extra)
+        return text.format(**fields)

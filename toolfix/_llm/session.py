@@ -1,0 +1,216 @@
+"""The fix conversation for one response: re-ask with feedback, up to ``max_retries``.
+
+All broken calls of a response are fixed in one conversation: the original
+prompt, the broken assistant message as text, and a user message with the
+feedback. Each reply goes through the preprocessor and is validated; a valid
+reply call replaces the broken call it answers (see :mod:`.match`), an invalid
+one updates that call's feedback for the next turn.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .._messages import (
+    FailureKind,
+    InvalidToolCallPart,
+    Message,
+    Part,
+    Prompt,
+    RepairRecord,
+    Response,
+    ToolCallPart,
+    ToolChoice,
+)
+from .._tools import ToolRegistry
+from .feedback import Broken, Feedback, first_line
+from .ledger import Ledger
+from .match import match_calls
+
+if TYPE_CHECKING:
+    from .._processor import ResponseProcessor
+
+__all__ = ["FixOutcome", "FixSession", "is_valid"]
+
+
+@dataclass
+class _Fixed:
+    call: ToolCallPart
+    broken: Broken | None  # None: a call the model added
+    attempt: int
+
+
+@dataclass
+class FixOutcome:
+    """What the conversation produced; :meth:`apply` puts it into the response."""
+
+    kept_names: set[str]
+    fixed: dict[int, _Fixed] = field(default_factory=dict)  # by position in the response
+    extra: list[_Fixed] = field(default_factory=list)  # appended after the other parts
+    remaining: list[Broken] = field(default_factory=list)
+
+    def take(self, pairs: Sequence[tuple[Broken, ToolCallPart]], attempt: int) -> None:
+        for b, call in pairs:
+            if b.index is None:
+                self.extra.append(_Fixed(call, b, attempt))
+            else:
+                self.fixed[b.index] = _Fixed(call, b, attempt)
+
+    def add_unasked(self, calls: Sequence[ToolCallPart], attempt: int) -> None:
+        """Valid reply calls that answer no broken call, unless they repeat a call."""
+        seen = {_call_key(f.call) for f in (*self.fixed.values(), *self.extra)}
+        for c in calls:
+            if c.name not in self.kept_names and _call_key(c) not in seen:
+                self.extra.append(_Fixed(c, None, attempt))
+                seen.add(_call_key(c))
+
+    def apply(self, resp: Response) -> Response:
+        parts: list[Part] = []
+        unresolved = {b.index: b for b in self.remaining if b.index is not None}
+        for i, p in enumerate(resp.parts):
+            if i in self.fixed:
+                parts.append(_fixed_part(self.fixed[i]))
+            elif i in unresolved and isinstance(p, ToolCallPart):
+                parts.append(_as_invalid(p, unresolved[i]))
+            else:
+                parts.append(p)
+        parts.extend(_fixed_part(f) for f in self.extra)
+        return resp.model_copy(update={"parts": tuple(parts)})
+
+
+class FixSession:
+    """Runs the fix conversation of one response."""
+
+    def __init__(
+        self,
+        *,
+        ledger: Ledger,
+        feedback: Feedback,
+        preprocessor: ResponseProcessor,
+        max_retries: int,
+        prompt: Prompt,
+        registry: ToolRegistry,
+    ):
+        self.ledger = ledger
+        self.feedback = feedback
+        self.preprocessor = preprocessor
+        self.max_retries = max_retries
+        self.prompt = prompt
+        self.registry = registry
+
+    async def run(self, resp: Response, broken: list[Broken]) -> FixOutcome:
+        broken_idx = {b.index for b in broken}
+        kept = [
+            p
+            for i, p in enumerate(resp.parts)
+            if isinstance(p, ToolCallPart) and i not in broken_idx
+        ]
+        out = FixOutcome(kept_names={p.name for p in kept})
+        remaining = list(broken)
+        conversation = [
+            *self.feedback.with_system(self.prompt.messages, broken[0].failure),
+            Message.assistant(self.feedback.assistant_text(resp, broken)),
+            Message.user(self.feedback.request(remaining, kept)),
+        ]
+        attempt = 0
+        while remaining and attempt < self.max_retries:
+            attempt += 1
+            reply = await self.ledger.ask(self._fix_prompt(conversation, remaining), self.registry)
+            valid, invalid = await self._read(reply)
+            pairs, unasked = match_calls(remaining, valid, self.registry)
+            out.take(pairs, attempt)
+            out.add_unasked(unasked, attempt)
+            answered = {id(b) for b, _ in pairs}
+            remaining = [b for b in remaining if id(b) not in answered]
+            if not remaining:
+                break
+            for b, attempt_at in match_calls(remaining, invalid, self.registry, lone=True)[0]:
+                self.feedback.update(b, attempt_at, self.registry)
+            conversation.append(Message.assistant(self.feedback.reply_text(reply)))
+            conversation.append(
+                Message.user(
+                    self.feedback.request(remaining, kept, no_call=not valid and not invalid)
+                )
+            )
+        out.remaining = remaining
+        self.ledger.note(
+            f"{self.ledger.fix_calls} fix call(s); "
+            f"fixed {len(broken) - len(remaining)} of {len(broken)} broken call(s)"
+        )
+        return out
+
+    def _fix_prompt(self, conversation: list[Message], remaining: list[Broken]) -> Prompt:
+        return self.prompt.model_copy(
+            update={
+                "messages": tuple(conversation),
+                "tool_choice": self._choice(remaining),
+                "previous_response_id": None,
+            }
+        )
+
+    def _choice(self, remaining: list[Broken]) -> ToolChoice:
+        if self.prompt.tool_choice.mode == "named":
+            return self.prompt.tool_choice
+        names = {b.name for b in remaining}
+        if len(names) == 1:
+            (only,) = names
+            if only is not None and only in self.registry:
+                return ToolChoice.named(only)
+        return ToolChoice.required()
+
+    async def _read(
+        self, reply: Response
+    ) -> tuple[list[ToolCallPart], list[ToolCallPart | InvalidToolCallPart]]:
+        """The reply's calls after the preprocessor: (valid, invalid)."""
+        processed = await self.preprocessor.process(
+            self.ledger.executor, self.prompt, self.ledger.model, self.registry, [reply]
+        )
+        valid: list[ToolCallPart] = []
+        invalid: list[ToolCallPart | InvalidToolCallPart] = []
+        for r in processed:
+            for p in r.parts:
+                if isinstance(p, ToolCallPart) and is_valid(p, self.registry):
+                    valid.append(p)
+                elif isinstance(p, ToolCallPart | InvalidToolCallPart):
+                    invalid.append(p)
+        return valid, invalid
+
+
+def is_valid(p: ToolCallPart, registry: ToolRegistry) -> bool:
+    """A call that needs no fix: provider-executed, or a registry tool with valid arguments."""
+    if p.provider_executed:
+        return True
+    tool = registry.get(p.name)
+    return tool is not None and p.arguments is not None and tool.is_valid(p.arguments)
+
+
+def _call_key(p: ToolCallPart) -> tuple[str, str]:
+    return p.name, json.dumps(p.arguments, sort_keys=True)
+
+
+def _fixed_part(f: _Fixed) -> ToolCallPart:
+    how = f"corrected by the LLM (fix call {f.attempt})"
+    b = f.broken
+    if b is None:
+        rec = RepairRecord(kind=FailureKind.LLM_FIX.value, detail=f"extra call {how}")
+        return f.call.model_copy(update={"repairs": (*f.call.repairs, rec)})
+    rec = RepairRecord(kind=b.kind, detail=f"{how}: {first_line(b.first_text)}")
+    old = b.part.repairs if b.part is not None else ()
+    new_id = b.id or f.call.id
+    return f.call.model_copy(update={"id": new_id, "repairs": (*old, rec, *f.call.repairs)})
+
+
+def _as_invalid(p: ToolCallPart, b: Broken) -> InvalidToolCallPart:
+    return InvalidToolCallPart(
+        id=p.id,
+        name=p.name,
+        raw=p.arguments_raw,
+        error=first_line(b.first_text),
+        kind=b.kind,
+        arguments=p.arguments,
+        repairs=p.repairs,
+        provider_data=p.provider_data,
+    )
