@@ -15,6 +15,7 @@ from toolfix import (
     FixerPrompts,
     IntentPrecheck,
     InvalidToolCallPart,
+    Message,
     Prompt,
     Response,
     ResponseProcessor,
@@ -694,3 +695,112 @@ async def test_reply_calls_matched_by_id_before_name() -> None:
         ("a", {"city": "Oslo"}),
         ("b", {"city": "Rome"}),
     ]
+
+
+# ---- truncated calls -----------------------------------------------------------------------
+
+
+def cut_off(raw: str, partial: dict[str, Any], id: str = "c1") -> InvalidToolCallPart:
+    """A call cut off at the end of the output, as the manual fixer reports it."""
+    return InvalidToolCallPart(
+        id=id,
+        name="get_weather",
+        raw=raw,
+        error="the output ended inside the call",
+        kind="truncated",
+        arguments=partial,
+    )
+
+
+async def test_truncated_call_feedback_says_cut_off_and_asks_for_the_whole_call() -> None:
+    # the partial arguments already validate: the call is still re-asked, as a whole
+    broken = cut_off('{"city": "Paris", "unit": "cel', {"city": "Paris"})
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris", "unit": "celsius"})])
+    out = await run(LLMBasedToolCallFixProcessor(), ex, resp(broken))
+    assert [(c.id, c.name, c.arguments) for c in out.tool_calls] == [
+        ("c1", "get_weather", {"city": "Paris", "unit": "celsius"})
+    ]
+    feedback = last_user_text(ex)
+    assert "The call #1 (get_weather) was cut off" in feedback
+    assert "Send the whole call again" in feedback
+    assert '{"city": "Paris", "unit": "cel' in feedback
+    assert "do not match the schema" not in feedback
+    assert ex.prompts[0].tool_choice == ToolChoice.named("get_weather")
+    assert out.tool_calls[0].repairs[-1].kind == "truncated"
+
+
+async def test_truncated_call_left_invalid_keeps_kind_and_partial_arguments() -> None:
+    broken = cut_off('{"city": "Pa', {})
+    ex = ScriptedExecutor([openai_call("get_weather", '{"city": "Pa')], repeat_last=True)
+    out = await run(LLMBasedToolCallFixProcessor(max_retries=1), ex, resp(broken))
+    assert out.tool_calls == []
+    (bad,) = out.invalid_tool_calls
+    assert (bad.kind, bad.raw, bad.arguments) == ("truncated", '{"city": "Pa', {})
+
+
+# ---- custom prompts: system message, functions of the failure ----------------------------
+
+
+async def test_prompt_functions_get_the_failure() -> None:
+    from toolfix import FixFailure
+
+    seen: list[FixFailure] = []
+
+    def invalid_arguments(f: FixFailure) -> str:
+        seen.append(f)
+        return f"FIX {f.label}: {', '.join(f.issues)} | tools={list(f.tool_names)}"
+
+    prompts = FixerPrompts(
+        invalid_arguments=invalid_arguments,
+        fix_request=lambda f: f"{len(f.problems)} problem(s), first {f.kind}:\n" + f.problems[0],
+    )
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
+    broken = native("get_weather", '{"town": "Paris"}', id="w1")
+    await run(LLMBasedToolCallFixProcessor(prompts=prompts), ex, resp(broken))
+    (f,) = seen
+    assert (f.kind, f.label, f.name, f.call_id) == (
+        "missing_required",
+        "#1 (get_weather)",
+        "get_weather",
+        "w1",
+    )
+    assert f.arguments == {"town": "Paris"}
+    assert f.schema == TOOLS["get_weather"].parameters
+    assert last_user_text(ex) == (
+        "1 problem(s), first missing_required:\n"
+        "FIX #1 (get_weather): 'city' is a required property | "
+        "tools=['get_weather', 'search_web']"
+    )
+
+
+async def test_system_message_added_to_the_fixer_calls_only() -> None:
+    prompts = FixerPrompts(system=lambda f: f"You repair tool calls ({f.kind}).")
+    ex = ScriptedExecutor(["yes", openai_call("get_weather", {"city": "Paris"})])
+    prompt = Prompt.of(Message.system("You are a travel agent."), "Weather in Paris?")
+    out = await run(
+        LLMBasedToolCallFixProcessor(prompts=prompts), ex, resp("Let me check Paris."), prompt
+    )
+    assert calls_of(out) == [("get_weather", {"city": "Paris"})]
+    for asked in ex.prompts:  # the intent question and the fix call
+        first = asked.messages[0]
+        assert first.role == "system"
+        assert first.text == "You are a travel agent.\n\nYou repair tool calls (intent_only)."
+        assert [m.role for m in asked.messages].count("system") == 1
+    assert prompt.messages[0].text == "You are a travel agent."  # the caller's prompt unchanged
+
+
+async def test_system_template_without_a_system_message_comes_first() -> None:
+    prompts = FixerPrompts(system="Fix calls. Tools: {tool_names}.")
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
+    await run(LLMBasedToolCallFixProcessor(prompts=prompts), ex, resp(native("get_weather", "?")))
+    first = ex.prompts[0].messages[0]
+    assert (first.role, first.text) == ("system", "Fix calls. Tools: get_weather, search_web.")
+    assert ex.prompts[0].messages[1] == PROMPT.messages[0]
+
+
+def test_prompt_templates_and_functions_are_validated() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):
+        FixerPrompts(invalid_json=3)  # type: ignore[arg-type]
+    assert FixerPrompts(truncated=str).truncated is str

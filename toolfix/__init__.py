@@ -69,7 +69,7 @@ from ._messages import (
     ToolResultPart,
     Usage,
 )
-from ._processor import ChainProcessor, IdentityProcessor, ResponseProcessor
+from ._processor import ChainProcessor, IdentityProcessor, ResponseProcessor, ResponsesLike
 from ._steploop import LoopControl, LoopHooks, LoopResult, Step, StepLoop, StopLoop, ToolRun
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
@@ -116,6 +116,7 @@ __all__ = [
     "RepairRecord",
     "Response",
     "ResponseProcessor",
+    "ResponsesLike",
     "ScanContext",
     "Step",
     "StepLoop",
