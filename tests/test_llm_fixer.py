@@ -804,3 +804,22 @@ def test_prompt_templates_and_functions_are_validated() -> None:
     with pytest.raises(ValidationError):
         FixerPrompts(invalid_json=3)  # type: ignore[arg-type]
     assert FixerPrompts(truncated=str).truncated is str
+
+
+async def test_intent_question_sends_tool_history_as_text() -> None:
+    earlier = Response(
+        parts=(TextPart(text="Checking."), native("get_weather", '{"city": "Oslo"}', id="t1"))
+    )
+    prompt = Prompt.of("Weather in Oslo, then Paris?").with_messages(
+        earlier.to_message(),
+        Message.tool_result("t1", "get_weather", "rain"),
+    )
+    ex = ScriptedExecutor(["no"])
+    await run(LLMBasedToolCallFixProcessor(), ex, resp("Let me check Paris too."), prompt)
+    asked = ex.prompts[0].messages
+    assert [m.role for m in asked] == ["user", "assistant", "user", "assistant", "user"]
+    for m in asked:
+        assert all(isinstance(p, TextPart) for p in m.parts)
+    assert asked[1].text == 'Checking.\n{"name": "get_weather", "arguments": {"city": "Oslo"}}'
+    assert asked[2].text == "Result of get_weather (call t1): rain"
+    assert prompt.messages[2].role == "tool"  # the caller's prompt is unchanged

@@ -124,49 +124,52 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
         return out
 
     async def _fix(self, request: _Request, original: Response, resp: Response) -> list[Response]:
-        """One response: decide whether to spend anything, then run the fix session."""
-        prompt, registry = request.prompt, request.registry
+        """One response: find what to fix (spending nothing when nothing is), then fix it."""
         ledger = Ledger(self.executor or request.executor, self.model or request.model)
-        if not len(registry) or prompt.tool_choice.mode == "none":
-            return [resp]
-        if any(r.kind == FailureKind.LLM_FIX for r in resp.repairs):
-            return [resp]  # already handled: repairing a repaired response changes nothing
         feedback = Feedback(self.prompts)
-        if any(isinstance(p, ToolCallPart | InvalidToolCallPart) for p in resp.parts):
-            broken = self._broken_calls(feedback, resp, registry)
-            if not broken:
-                return [resp]  # every call valid: no LLM call (promise 8)
-        else:
-            missing = feedback.missing(registry, resp.text or resp.reasoning or "")
-            if prompt.tool_choice.forces_call:
-                ledger.note(f"tool choice {prompt.tool_choice.mode} forces a call")
-            else:
-                check = self.precheck.check(missing.failure.text, registry.names)
-                if not check:
-                    return [resp]
-                answer = await ask_intent(ledger, feedback, prompt, resp, missing.failure)
-                ledger.note(f"pre-check: {check.reason}; {answer.note()}")
-                if not answer.intended:
-                    return [ledger.stamp(resp)]
-            broken = [missing]
+        broken = await self._to_fix(request, ledger, feedback, resp)
+        if not broken:
+            return [ledger.stamp(resp)] if ledger.calls else [resp]
         session = FixSession(
             ledger=ledger,
             feedback=feedback,
             preprocessor=self.preprocessor,
             max_retries=self.max_retries,
-            prompt=prompt,
-            registry=registry,
+            prompt=request.prompt,
+            registry=request.registry,
         )
         outcome = await session.run(resp, broken)
         if outcome.remaining and self.fallback is not None:
             ledger.note("retries exhausted; handed to the fallback processor")
             results = await self.fallback.process(
-                request.executor, prompt, request.model, registry, [original]
+                request.executor, request.prompt, request.model, request.registry, [original]
             )
             return [ledger.stamp(r) for r in results]
         if outcome.remaining:
             ledger.note("retries exhausted; calls left invalid")
         return [ledger.stamp(outcome.apply(resp))]
+
+    async def _to_fix(
+        self, request: _Request, ledger: Ledger, feedback: Feedback, resp: Response
+    ) -> list[Broken]:
+        """The broken calls of ``resp``, or its missing call when one was intended."""
+        prompt, registry = request.prompt, request.registry
+        if not len(registry) or prompt.tool_choice.mode == "none":
+            return []
+        if any(r.kind == FailureKind.LLM_FIX for r in resp.repairs):
+            return []  # already handled: repairing a repaired response changes nothing
+        if any(isinstance(p, ToolCallPart | InvalidToolCallPart) for p in resp.parts):
+            return self._broken_calls(feedback, resp, registry)  # none: no LLM call (promise 8)
+        missing = feedback.missing(registry, resp.text or resp.reasoning or "")
+        if prompt.tool_choice.forces_call:
+            ledger.note(f"tool choice {prompt.tool_choice.mode} forces a call")
+            return [missing]
+        check = self.precheck.check(missing.failure.text, registry.names)
+        if not check:
+            return []
+        answer = await ask_intent(ledger, feedback, prompt, resp, missing.failure)
+        ledger.note(f"pre-check: {check.reason}; {answer.note()}")
+        return [missing] if answer.intended else []
 
     @staticmethod
     def _broken_calls(feedback: Feedback, resp: Response, registry: ToolRegistry) -> list[Broken]:

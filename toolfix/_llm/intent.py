@@ -11,21 +11,36 @@ It is sent with **no tools and no tool choice**, so a server that ignores
 * a "yes" written around call markup (``Yes. <tool_call>{...}</tool_call>``) is a
   yes, but no call is ever taken from the reply: a yes only lets the fixer ask for
   the call in a fix call, which is validated like any other.
+
+Earlier tool calls and tool results in the conversation are sent as text in the
+question (providers such as Anthropic refuse tool blocks in a request without
+tools); the prompt itself is not changed.
 """
 
 from __future__ import annotations
 
 import enum
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._messages import InvalidToolCallPart, Message, Prompt, Response, ToolCallPart
+from .._messages import (
+    InvalidToolCallPart,
+    Message,
+    Part,
+    Prompt,
+    Response,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+)
 from .._tools import ToolRegistry
 from .feedback import Feedback
 from .ledger import Ledger
 from .precheck import DEFAULT_CALL_MARKERS
 from .prompts import FixFailure
 
-__all__ = ["IntentAnswer", "IntentReply", "ask_intent", "read_intent"]
+__all__ = ["IntentAnswer", "IntentReply", "ask_intent", "read_intent", "text_history"]
 
 # Request options that attach tools; the question is sent without any of them.
 _TOOL_PARAMS = ("tools", "tool_choice", "parallel_tool_calls", "functions", "function_call")
@@ -72,7 +87,7 @@ async def ask_intent(
     """Ask whether ``resp`` meant to call a tool (one counted LLM call, no tools sent)."""
     prompts = feedback.prompts
     messages = (
-        *prompt.messages,
+        *text_history(prompt.messages),
         Message.assistant(resp.text or resp.reasoning or ""),
         Message.user(prompts.render(prompts.intent_question, failure)),
     )
@@ -83,6 +98,32 @@ async def ask_intent(
     reply = await ledger.ask(ask, ToolRegistry())
     ledger.intent_calls += 1
     return read_intent(reply)
+
+
+def text_history(messages: Sequence[Message]) -> tuple[Message, ...]:
+    """``messages`` with tool calls and tool results written as text (others unchanged)."""
+    return tuple(_as_text(m) for m in messages)
+
+
+def _as_text(m: Message) -> Message:
+    if not any(isinstance(p, ToolCallPart | InvalidToolCallPart | ToolResultPart) for p in m.parts):
+        return m
+    kept: list[Part] = []  # reasoning stays as it is
+    lines: list[str] = []
+    for p in m.parts:
+        if isinstance(p, TextPart):
+            lines.append(p.text)
+        elif isinstance(p, ToolCallPart):
+            lines.append(f'{{"name": {json.dumps(p.name)}, "arguments": {p.arguments_raw}}}')
+        elif isinstance(p, InvalidToolCallPart):
+            lines.append(p.raw)
+        elif isinstance(p, ToolResultPart):
+            lines.append(f"Result of {p.name} (call {p.tool_call_id}): {p.content}")
+        else:
+            kept.append(p)
+    role = "user" if m.role == "tool" else m.role
+    parts = (*kept, TextPart(text="\n".join(lines)))
+    return Message(role=role, parts=parts, provider_data=m.provider_data)
 
 
 def read_intent(reply: Response) -> IntentReply:
