@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .._messages import (
@@ -73,16 +73,16 @@ def describe(
     base = FixFailure(kind=kind, tool_names=names, label=label, name=p.name, call_id=p.id, raw=raw)
     if kind == K.TRUNCATED:
         error = p.error if isinstance(p, InvalidToolCallPart) else "cut off"
-        return _with(base, error=error, arguments=p.arguments)
+        return replace(base, error=error, arguments=p.arguments)
     if kind == K.UNKNOWN_NAME or (p.name and p.name not in registry):
-        return _with(base, kind=K.UNKNOWN_NAME.value, error=f"unknown tool {p.name!r}")
+        return replace(base, kind=K.UNKNOWN_NAME.value, error=f"unknown tool {p.name!r}")
     if p.name and p.arguments is not None:
         tool = registry[p.name]
         found = tool.validate_arguments(p.arguments)
         issues = [str(i) for i in found]
         if not issues and isinstance(p, InvalidToolCallPart):
             issues = [p.error]
-        return _with(
+        return replace(
             base,
             kind=kind if kind in _ARGUMENT_KINDS else _argument_kind(found),
             error="; ".join(issues),
@@ -94,11 +94,7 @@ def describe(
         error = p.error
     else:
         error = _json_error(raw) if p.name else "the call has no tool name"
-    return _with(base, kind=kind or K.INVALID_JSON.value, error=error)
-
-
-def _with(f: FixFailure, **changes: Any) -> FixFailure:
-    return FixFailure(**{**f.__dict__, **changes})
+    return replace(base, kind=kind or K.INVALID_JSON.value, error=error)
 
 
 class Feedback:
@@ -153,7 +149,7 @@ class Feedback:
         pr = self.prompts
         calls = tuple(f"{c.name}({c.arguments_raw})" for c in kept)
         first = remaining[0].failure
-        summary = _with(first, problems=tuple(b.text for b in remaining), kept_calls=calls)
+        summary = replace(first, problems=tuple(b.text for b in remaining), kept_calls=calls)
         kept_text = pr.render(pr.kept_calls, summary) if kept else ""
         text = pr.render(pr.fix_request, summary, kept=kept_text)
         if no_call:

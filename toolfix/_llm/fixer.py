@@ -117,9 +117,9 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
         registry = given if len(given) else self.registry
         pre = await self.preprocessor.process(executor, prompt, model, registry, batch)
         originals = batch if len(batch) == len(pre) else pre
+        request = _Request(executor, prompt, model, registry)
         out: list[Response] = []
         for original, resp in zip(originals, pre, strict=True):
-            request = _Request(executor, prompt, model, registry)
             out.extend(await self._fix(request, original, resp))
         return out
 

@@ -17,7 +17,7 @@ template is parsed for fields). Model text quoted back to the model is cut at
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +49,7 @@ class FixFailure:
     """Schema errors of the arguments, one per item."""
     arguments: dict[str, Any] | None = None
     """The arguments parsed so far (partial for a ``truncated`` call)."""
-    schema: dict[str, Any] | None = None
+    schema: Mapping[str, Any] | None = None
     """The tool's JSON schema (for argument errors)."""
     text: str = ""
     """The assistant message the question is about (``intent_question``)."""
@@ -150,10 +150,14 @@ class FixerPrompts(BaseModel):
             "raw": self.cap(failure.raw),
             "issues": "\n".join(f"- {i}" for i in failure.issues),
             "arguments": self.cap(json.dumps(failure.arguments, ensure_ascii=False)),
-            "schema": self.cap(json.dumps(failure.schema, ensure_ascii=False)),
+            "schema": self.cap(json.dumps(_plain(failure.schema), ensure_ascii=False)),
             "text": self.cap(failure.text),
             "problems": "\n\n".join(failure.problems),
             "calls": ", ".join(failure.kept_calls),
         }
         fields.update(extra)
         return text.format(**fields)
+
+
+def _plain(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if value is None else dict(value)
