@@ -19,7 +19,10 @@ from typing import Annotated, Any, Literal, TextIO
 try:
     import typer
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise SystemExit("the toolfix command needs the CLI extra: pip install 'toolfix[cli]'") from exc
+    raise SystemExit(
+        'the toolfix command needs the CLI extra: pip install "toolfix[cli]" '
+        '(or "toolfix[bench]" for toolfix bench)'
+    ) from exc
 
 from ._api import as_response
 from ._config import FixConfig

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import typer
 from bench_cases import tiny_lines, write_tiny
 from typer.testing import CliRunner
 
-import toolfix
+from toolfix._bench import runner
 from toolfix._bench.cli import register
 from toolfix._bench.runner import default_corpora
 
@@ -56,6 +57,7 @@ def test_bench_writes_reports(app: typer.Typer, tiny_corpus: Path, tmp_path: Pat
     )
     assert result.exit_code == 0, result.output
     assert "toolfix" in result.output
+    assert f"chart: {out_png.resolve()}" in result.output
     data = json.loads(out_json.read_text())
     assert data["cases"] == 7
     by = {s["strategy"]: s for s in data["strategies"]}
@@ -71,13 +73,62 @@ def test_bench_writes_reports(app: typer.Typer, tiny_corpus: Path, tmp_path: Pat
     assert out_png.read_bytes()[:4] == b"\x89PNG"
 
 
-def test_bench_llm_unavailable_is_a_clear_error(
+def test_bench_llm_without_litellm_names_the_extra(
     app: typer.Typer, tiny_corpus: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delattr(toolfix, "LLMBasedToolCallFixProcessor", raising=False)
+    monkeypatch.setitem(sys.modules, "litellm", None)  # as if the extra were not installed
     result = CliRunner().invoke(app, ["bench", str(tiny_corpus), "--llm", "x/y", "--quiet"])
     assert result.exit_code == 2
-    assert "LLMBasedToolCallFixProcessor" in result.output
+    assert 'pip install "toolfix[litellm]"' in result.output
+
+
+def test_bench_without_matplotlib_names_the_extra(
+    app: typer.Typer, tiny_corpus: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["bench", str(tiny_corpus), "--quiet"])
+    assert result.exit_code == 2
+    assert 'pip install "toolfix[bench]"' in result.output
+    # the chart is the only thing that needs matplotlib
+    result = CliRunner().invoke(app, ["bench", str(tiny_corpus), "--quiet", "--no-png"])
+    assert result.exit_code == 0, result.output
+    assert "chart:" not in result.output
+
+
+def test_bench_makes_the_chart_by_default(
+    app: typer.Typer, tiny_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["bench", str(tiny_corpus), "--quiet", "--no-breakdowns"])
+    assert result.exit_code == 0, result.output
+    chart = tmp_path / "toolfix-bench.png"
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+    assert f"chart: {chart.resolve()}" in result.output
+
+
+def test_bench_table_fits_80_columns(app: typer.Typer, tiny_corpus: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["bench", str(tiny_corpus), "--quiet", "--no-png"], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    strict = next(line for line in lines if line.strip().startswith("strict"))
+    toolfix_row = next(
+        line for line in lines if line.split()[:1] == ["toolfix"] and "bench:" not in line
+    )
+    assert "n/a" in strict.split()  # a baseline cannot express an intent-only case
+    assert "1/1" in toolfix_row.split()
+
+
+def test_bench_table_wide_terminal_has_every_column(app: typer.Typer, tiny_corpus: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["bench", str(tiny_corpus), "--quiet", "--no-png"], env={"COLUMNS": "160"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "lenient" in result.output
+    assert "p99" in result.output
 
 
 def test_bench_missing_file(app: typer.Typer, tmp_path: Path) -> None:
@@ -86,18 +137,32 @@ def test_bench_missing_file(app: typer.Typer, tmp_path: Path) -> None:
     assert "not found" in result.output
 
 
-def test_default_corpora_from_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = tmp_path / "benchmarks" / "corpora"
-    folder.mkdir(parents=True)
-    (folder / "b.jsonl").write_text("")
-    (folder / "a.jsonl").write_text("")
-    assert default_corpora(tmp_path) == [folder / "a.jsonl", folder / "b.jsonl"]
+def test_default_corpora_prefer_the_packaged_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    packaged = tmp_path / "pkg"
+    packaged.mkdir()
+    (packaged / "b.jsonl").write_text("")
+    (packaged / "a.jsonl").write_text("")
+    monkeypatch.setattr(runner, "PACKAGED_CORPORA", packaged)
+    assert default_corpora() == [packaged / "a.jsonl", packaged / "b.jsonl"]
 
 
-def test_default_corpora_next_to_source(tmp_path: Path) -> None:
-    found = default_corpora(tmp_path)  # nothing in tmp_path: falls back to the checkout
-    assert found
-    assert all(p.parent.name == "corpora" for p in found)
+def test_default_corpora_in_a_checkout_ignore_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decoy = tmp_path / "benchmarks" / "corpora"
+    decoy.mkdir(parents=True)
+    (decoy / "decoy.jsonl").write_text("")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runner, "PACKAGED_CORPORA", tmp_path / "absent")
+    found = default_corpora()
+    assert [p.name for p in found] == [
+        "bfcl_generated.jsonl",
+        "curated.jsonl",
+        "verbatim_public.jsonl",
+    ]
+    assert all(p.parent == runner.SOURCE_CORPORA for p in found)
 
 
 def test_corpus_generate_command(app: typer.Typer, tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +11,7 @@ import pytest
 from bench_cases import tiny_lines, write_tiny
 
 import toolfix
+from toolfix import RepairRecord, Response, ToolCallPart, Usage
 from toolfix._bench.corpus import load_corpus
 from toolfix._bench.runner import run_bench, run_strategy
 from toolfix._bench.score import Outcome
@@ -103,10 +106,20 @@ def test_strategy_errors_are_scored_not_raised(tiny_corpus: Path) -> None:
     assert [s.exact for s in scores if s.kind == "positive"] == [False] * 4
 
 
-def test_llm_strategy_needs_the_llm_fixer(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(toolfix, "LLMBasedToolCallFixProcessor", raising=False)
-    with pytest.raises(LLMUnavailableError, match="LLMBasedToolCallFixProcessor"):
+def test_llm_strategy_without_litellm_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "litellm", None)  # as if the extra were not installed
+    with pytest.raises(LLMUnavailableError, match=r'pip install "toolfix\[litellm\]"'):
         LLMStrategy("openai/gpt-4o-mini")
+
+
+def test_baselines_are_not_scored_on_intent_only(tiny_corpus: Path) -> None:
+    result = run_bench([tiny_corpus], default_strategies())
+    by = {s.strategy: s for s in result.summaries}
+    assert [by[n].scores_intent_only for n in by] == [False, False, True]
+    assert by["strict"].as_dict()["intent_only_correct"] is None
+    assert by["toolfix"].as_dict()["intent_only_correct"] == 1
+    intent_scores = [s for s in result.scores["strict"] if s.kind == "intent_only"]
+    assert [s.intent_correct for s in intent_scores] == [None]
 
 
 def test_per_corpus_breakdown(tiny_corpus: Path) -> None:
@@ -115,44 +128,58 @@ def test_per_corpus_breakdown(tiny_corpus: Path) -> None:
     assert result.summaries[0].by_corpus["tiny"].n_positive == 4
 
 
-def test_llm_strategy_hook_runs_concurrently(
-    tiny_corpus: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With both names present, the hook builds the executor and processor and counts cost."""
-    from toolfix import RepairRecord, Response, ToolCallPart, Usage
+class _FakeLLMFixer:
+    """Answers every response with one call after yielding to the event loop a few
+    times, and records how many responses it was working on at once."""
 
-    built: dict[str, object] = {}
+    def __init__(self) -> None:
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.models: set[str] = set()
 
-    class FakeExecutor:
-        def __init__(self, api_base: str | None = None) -> None:
-            built["api_base"] = api_base
+    async def process(
+        self,
+        executor: object,
+        prompt: object,
+        model: str,
+        tools: object,
+        responses: list[Response],
+    ) -> list[Response]:
+        self.models.add(model)
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        self.in_flight -= 1
+        record = RepairRecord(
+            kind="llm_fix",
+            detail="asked",
+            llm_calls=2,
+            usage=Usage(input_tokens=7, output_tokens=3),
+        )
+        call = ToolCallPart.create("get_weather", {"city": "Paris"}, id="c1", repairs=[record])
+        return [Response(parts=(call,))]
 
-    class FakeLLMFixer:
-        async def process(
-            self,
-            executor: object,
-            prompt: object,
-            model: str,
-            tools: object,
-            responses: list[Response],
-        ) -> list[Response]:
-            built["model"] = model
-            record = RepairRecord(
-                kind="llm_fix",
-                detail="asked",
-                llm_calls=2,
-                usage=Usage(input_tokens=7, output_tokens=3),
-            )
-            call = ToolCallPart.create("get_weather", {"city": "Paris"}, id="c1", repairs=[record])
-            return [Response(parts=(call,))]
 
-    monkeypatch.setattr(toolfix, "LLMBasedToolCallFixProcessor", FakeLLMFixer, raising=False)
-    monkeypatch.setattr(toolfix, "LiteLLMExecutor", FakeExecutor, raising=False)
-    strategy = LLMStrategy("openai/m", api_base="http://127.0.0.1:9")
-    result = run_bench([tiny_corpus], [strategy], concurrency=3)
-    assert built == {"api_base": "http://127.0.0.1:9", "model": "openai/m"}
+@pytest.mark.parametrize("concurrency", [1, 3])
+def test_llm_strategy_runs_cases_concurrently(tiny_corpus: Path, concurrency: int) -> None:
+    """The LLM strategy has ``concurrency`` cases in flight, never more, and counts cost."""
+    fixer = _FakeLLMFixer()
+    strategy = LLMStrategy("openai/m", executor=object(), processor=fixer)
+    result = run_bench([tiny_corpus], [strategy], concurrency=concurrency)
+    assert fixer.most_in_flight == concurrency
+    assert fixer.in_flight == 0
+    assert fixer.models == {"openai/m"}
     s = result.summaries[0]
     assert s.uses_llm
     assert (s.llm_calls, s.tokens) == (14, 70)
     assert s.intent_correct == 1  # the LLM strategy is scored on recovering the named call
     assert s.false_calls == 2  # it made a call on both negatives
+
+
+def test_llm_strategy_defaults_to_litellm_executor() -> None:
+    pytest.importorskip("litellm")
+    strategy = LLMStrategy("openai/m", api_base="http://127.0.0.1:9")
+    assert isinstance(strategy.executor, toolfix.LiteLLMExecutor)
+    assert strategy.executor.api_base == "http://127.0.0.1:9"
+    assert isinstance(strategy.processor, toolfix.LLMBasedToolCallFixProcessor)

@@ -9,7 +9,25 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["register"]
+__all__ = ["DEFAULT_PNG", "register", "require_bench_extra"]
+
+DEFAULT_PNG = Path("toolfix-bench.png")
+"""Where ``toolfix bench`` puts its chart unless told otherwise (``--png``, ``--no-png``)."""
+
+BENCH_EXTRA = 'pip install "toolfix[bench]"'
+
+
+def require_bench_extra(*, chart: bool = True) -> None:
+    """Exit with the install command when a package of the bench extra is missing."""
+    import importlib
+
+    needed = ["rich"] + (["matplotlib"] if chart else [])
+    for module in needed:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            typer.echo(f"error: toolfix bench needs {module}: {BENCH_EXTRA}", err=True)
+            raise typer.Exit(2) from exc
 
 
 def _progress_runner(
@@ -59,9 +77,7 @@ def _display(path: Path) -> str:
 def bench(
     corpora: Annotated[
         list[Path] | None,
-        typer.Argument(
-            help="Corpus JSONL files (default: the committed benchmarks/corpora/*.jsonl)."
-        ),
+        typer.Argument(help="Corpus JSONL files (default: the corpora bundled with toolfix)."),
     ] = None,
     llm: Annotated[
         str | None,
@@ -80,8 +96,9 @@ def bench(
         Path | None, typer.Option("--markdown", help="Write a Markdown report here.")
     ] = None,
     png_path: Annotated[
-        Path | None, typer.Option("--png", help="Write a bar chart (PNG, matplotlib) here.")
-    ] = None,
+        Path, typer.Option("--png", help="Where the bar chart (PNG, matplotlib) goes.")
+    ] = DEFAULT_PNG,
+    no_png: Annotated[bool, typer.Option("--no-png", help="Do not make the chart.")] = False,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N cases.")
     ] = None,
@@ -91,14 +108,15 @@ def bench(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Run repair strategies side by side on broken-tool-call corpora and score them."""
+    require_bench_extra(chart=not no_png)
     from .report import print_table, write_json, write_markdown, write_png
-    from .runner import BenchResult, default_corpora
+    from .runner import PACKAGED_CORPORA, SOURCE_CORPORA, BenchResult, default_corpora
 
     paths = list(corpora or default_corpora())
     if not paths:
         typer.echo(
-            "error: no corpus given and no benchmarks/corpora/*.jsonl found "
-            "(run from a toolfix checkout or pass corpus files)",
+            f"error: no corpus given and no bundled corpora found in {PACKAGED_CORPORA} "
+            f"or {SOURCE_CORPORA} (a broken install? pass corpus files)",
             err=True,
         )
         raise typer.Exit(2)
@@ -115,8 +133,9 @@ def bench(
         write_json(result, json_path)
     if markdown_path is not None:
         write_markdown(result, markdown_path)
-    if png_path is not None:
+    if not no_png:
         write_png(result, png_path)
+        typer.echo(f"chart: {png_path.resolve()}")
 
 
 def generate(

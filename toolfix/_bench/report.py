@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 from .runner import BenchResult
 from .score import Breakdown, StrategySummary
 
-__all__ = ["print_table", "to_json", "to_markdown", "write_json", "write_markdown", "write_png"]
+__all__ = [
+    "README_END",
+    "README_START",
+    "describe_machine",
+    "print_table",
+    "readme_block",
+    "replace_readme_block",
+    "to_json",
+    "to_markdown",
+    "write_json",
+    "write_markdown",
+    "write_png",
+]
 
 
 def _pct(value: float | None) -> str:
@@ -34,11 +50,25 @@ _HEADERS = (
     "median",
     "p99",
 )
+#: The columns kept when the terminal is narrower than :data:`WIDE`.
+_COMPACT = ("strategy", "exact", "abstain", "false", "intent", "invalid", "median")
+WIDE = 120
+"""Terminals at least this wide get every column; narrower ones the compact table."""
 _LEGEND = (
     "exact/lenient: recovery over positive cases; valid: schema-valid rate; abstain: negatives "
-    "with no call; false: calls produced on negatives; intent: intent-only cases scored right; "
+    "with no call; false: calls produced on negatives; intent: intent-only cases scored right "
+    "(n/a: a baseline that cannot tell an announced call from a plain answer); "
     "invalid: invalid calls reported; median/p99: repair time per case."
 )
+_COMPACT_LEGEND = (
+    "exact: recovery over positive cases; abstain: negatives with no call; false: calls made "
+    "on negatives; intent: intent-only cases right (n/a: baseline cannot tell); invalid: "
+    "invalid calls reported; median: time per case. Breakdowns: exact % · false calls."
+)
+
+
+def _intent(s: StrategySummary) -> str:
+    return f"{s.intent_correct}/{s.n_intent_only}" if s.scores_intent_only else "n/a"
 
 
 def _row(s: StrategySummary) -> list[str]:
@@ -50,7 +80,7 @@ def _row(s: StrategySummary) -> list[str]:
         _pct(s.schema_valid_rate),
         _pct(s.abstention_rate),
         str(s.false_calls),
-        f"{s.intent_correct}/{s.n_intent_only}",
+        _intent(s),
         str(s.invalid_calls),
         f"{s.llm_calls / n:.2f}",
         f"{s.tokens / n:.0f}",
@@ -59,8 +89,23 @@ def _row(s: StrategySummary) -> list[str]:
     ]
 
 
+def _cell(s: StrategySummary, b: Breakdown, *, compact: bool) -> str:
+    if b.n_positive and b.n_negative:
+        tail = "" if compact else " false"
+        return f"{_pct(b.exact / b.n_positive)} · {b.false_calls}{tail}"
+    if b.n_positive:
+        return _pct(b.exact / b.n_positive)
+    if b.n_negative:
+        return f"{b.false_calls} false"
+    if b.n_intent_only:
+        if not s.scores_intent_only:
+            return "n/a"
+        return f"{b.intent_correct}/{b.n_intent_only}" + ("" if compact else " ok")
+    return "—"
+
+
 def _breakdown_rows(
-    result: BenchResult, attr: str
+    result: BenchResult, attr: str, *, compact: bool = False
 ) -> tuple[list[str], list[tuple[str, int, int, list[str]]]]:
     keys: list[str] = sorted({k for s in result.summaries for k in getattr(s, attr)})
     rows = []
@@ -70,52 +115,61 @@ def _breakdown_rows(
         for s in result.summaries:
             b: Breakdown = getattr(s, attr).get(key, Breakdown())
             n_pos, n_neg = b.n_positive, b.n_negative
-            if b.n_positive and b.n_negative:
-                cells.append(f"{_pct(b.exact / b.n_positive)} · {b.false_calls} false")
-            elif b.n_positive:
-                cells.append(_pct(b.exact / b.n_positive))
-            elif b.n_negative:
-                cells.append(f"{b.false_calls} false")
-            elif b.n_intent_only:
-                cells.append(f"{b.intent_correct}/{b.n_intent_only} ok")
-            else:
-                cells.append("—")
+            cells.append(_cell(s, b, compact=compact))
         rows.append((key, n_pos, n_neg, cells))
     return [s.strategy for s in result.summaries], rows
 
 
-def print_table(result: BenchResult, *, breakdowns: bool = True) -> None:
-    """Print the headline table (and per-tag / per-format exact recovery) with rich."""
+def _console() -> Console:
     from rich.console import Console
-    from rich.table import Table
 
     console = Console()
-    if not console.is_terminal:
-        console = Console(width=150)
-    table = Table(title=f"toolfix bench: {result.n_cases} cases")
-    for h in _HEADERS:
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(width=80)  # piped or captured: the width of a plain terminal
+    return console
+
+
+def print_table(
+    result: BenchResult, *, breakdowns: bool = True, console: Console | None = None
+) -> None:
+    """Print the headline table (and per-corpus, per-tag, per-format breakdowns) with rich.
+
+    Below :data:`WIDE` columns the tables are compact (fewer columns, shorter cells) so
+    that they fit an 80-column terminal.
+    """
+    from rich import box
+    from rich.table import Table
+
+    console = console or _console()
+    compact = console.width < WIDE
+    headers = _COMPACT if compact else _HEADERS
+    keep = [_HEADERS.index(h) for h in headers]
+    style = box.SIMPLE_HEAD if compact else box.HEAVY_HEAD
+    table = Table(title=f"toolfix bench: {result.n_cases} cases", box=style)
+    for h in headers:
         table.add_column(h, justify="left" if h == "strategy" else "right")
     for s in result.summaries:
-        table.add_row(*_row(s))
+        row = _row(s)
+        table.add_row(*(row[i] for i in keep))
     console.print(table)
-    console.print(_LEGEND, style="dim")
-    if not breakdowns:
-        return
-    for attr, title in (
-        ("by_corpus", "corpus"),
-        ("by_tag", "failure tag"),
-        ("by_format", "source format"),
-    ):
-        names, rows = _breakdown_rows(result, attr)
-        t = Table(title=f"exact recovery (positives) / false calls (negatives) by {title}")
-        t.add_column(title)
-        t.add_column("pos", justify="right")
-        t.add_column("neg", justify="right")
-        for n in names:
-            t.add_column(n, justify="right")
-        for key, n_pos, n_neg, cells in rows:
-            t.add_row(key, str(n_pos), str(n_neg), *cells)
-        console.print(t)
+    console.print(_COMPACT_LEGEND if compact else _LEGEND, style="dim")
+    if breakdowns:
+        for attr, title in (
+            ("by_corpus", "corpus"),
+            ("by_tag", "failure tag"),
+            ("by_format", "source format"),
+        ):
+            names, rows = _breakdown_rows(result, attr, compact=compact)
+            caption = "exact % · false calls" if compact else "exact recovery / false calls"
+            t = Table(title=f"{caption} by {title}", box=style)
+            t.add_column(title)
+            t.add_column("pos", justify="right")
+            t.add_column("neg", justify="right")
+            for n in names:
+                t.add_column(n, justify="right")
+            for key, n_pos, n_neg, cells in rows:
+                t.add_row(key, str(n_pos), str(n_neg), *cells)
+            console.print(t)
     for path, line, why in result.load_errors[:10]:
         console.print(f"[yellow]skipped {path}:{line}: {why}[/yellow]")
 
@@ -126,6 +180,7 @@ def to_json(result: BenchResult) -> dict[str, Any]:
         "command": result.command,
         "corpora": result.corpora,
         "cases": result.n_cases,
+        "machine": result.machine,
         "load_errors": [
             {"corpus": p, "line": line, "error": why} for p, line, why in result.load_errors
         ],
@@ -150,6 +205,8 @@ def to_markdown(result: BenchResult) -> str:
         parts += [f"Command: `{result.command}`", ""]
     parts += [
         f"Corpora: {', '.join(f'`{c}`' for c in result.corpora)}; {result.n_cases} cases.",
+        "",
+        f"Machine: {describe_machine(result.machine)}.",
         "",
     ]
     parts.append(_md_table(list(_HEADERS), [_row(s) for s in result.summaries]))
@@ -207,3 +264,86 @@ def write_png(result: BenchResult, path: str | Path) -> None:
     fig.tight_layout()
     fig.savefig(str(path), dpi=120)
     plt.close(fig)
+
+
+def describe_machine(machine: dict[str, Any] | None) -> str:
+    """``"4 logical CPUs, CPython 3.11.9 on Linux x86_64"`` from a result's ``machine``."""
+    if not machine:
+        return "not recorded"
+    cpus = machine.get("cpu_count")
+    head = f"{cpus} logical CPUs" if cpus else "CPU count unknown"
+    impl = machine.get("implementation") or "Python"
+    where = " ".join(str(machine[k]) for k in ("system", "machine") if machine.get(k))
+    return f"{head}, {impl} {machine.get('python', '?')}" + (f" on {where}" if where else "")
+
+
+README_START = "<!-- bench-table -->"
+README_END = "<!-- /bench-table -->"
+_README_LABELS = {
+    "bfcl_generated": "BFCL-generated",
+    "verbatim_public": "verbatim public outputs",
+    "curated": "hand-curated",
+}
+
+
+def _readme_cell(b: dict[str, Any], bold: bool) -> str:
+    text = f"{_pct(b.get('exact_rate'))} · {b.get('false_calls', 0)} false"
+    return f"**{text}**" if bold else text
+
+
+def readme_block(data: dict[str, Any]) -> str:
+    """The README's benchmark block (between :data:`README_START` and :data:`README_END`,
+    markers excluded) made from a ``bench.json`` (:func:`to_json`) and nothing else."""
+    strategies = data["strategies"]
+    labels = {
+        "strict": "strict parsing",
+        "json-repair": "json-repair alone",
+        "toolfix": "toolfix (manual fixer)",
+    }
+    corpora = sorted(
+        {k for s in strategies for k in s["by_corpus"]},
+        key=lambda k: (-max(s["by_corpus"].get(k, {}).get("n_positive", 0) for s in strategies), k),
+    )
+    first = strategies[0]["by_corpus"]
+    rows = []
+    for key in corpora:
+        b0 = first.get(key, {})
+        label = _README_LABELS.get(key, key)
+        cells = [
+            _readme_cell(s["by_corpus"].get(key, {}), s["strategy"] == "toolfix")
+            for s in strategies
+        ]
+        rows.append(
+            [f"{label} (`{key}`)", f"{b0.get('n_positive', 0)} / {b0.get('n_negative', 0)}", *cells]
+        )
+    headers = ["corpus", "cases with calls / without"] + [
+        labels.get(s["strategy"], s["strategy"]) for s in strategies
+    ]
+    times = ", ".join(f"{s['strategy']} {_us(float(s['median_us']))}" for s in strategies)
+    intent = "; ".join(
+        f"{s['strategy']} {s['intent_only_correct']}/{s['intent_only']}"
+        if s.get("intent_only_correct") is not None
+        else f"{s['strategy']} n/a"
+        for s in strategies
+    )
+    lines = [
+        f"Made with `{data['command']}`",
+        f"({data['cases']:,} cases, offline; machine: {describe_machine(data.get('machine'))}).",
+        "Exact recovery over cases with calls · calls wrongly produced on plain answers and",
+        "unrecoverable cases:",
+        "",
+        _md_table(headers, rows),
+        "",
+        f"Median time per case in that run (each case once, with a fresh tool registry): {times}.",
+        f"Intent-only messages (no call, one announced; right = no call without an LLM): {intent}.",
+        "Regenerate this block with `python benchmarks/readme_table.py` after updating",
+        "`benchmarks/results/bench.json`.",
+    ]
+    return "\n".join(lines)
+
+
+def replace_readme_block(readme: str, block: str) -> str:
+    """``readme`` with the text between the bench-table markers replaced by ``block``."""
+    start = readme.index(README_START) + len(README_START)
+    end = readme.index(README_END, start)
+    return readme[:start] + "\n" + block + "\n" + readme[end:]

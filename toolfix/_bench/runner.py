@@ -9,6 +9,8 @@ cases at a time), and their time includes the LLM round trips.
 from __future__ import annotations
 
 import asyncio
+import os
+import platform
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +20,15 @@ from .corpus import CorpusCase, LoadedCorpus, load_corpus
 from .score import CaseScore, Outcome, StrategySummary, score_case, summarize
 from .strategies import Strategy
 
-__all__ = ["BenchResult", "default_corpora", "run_bench", "run_strategy"]
+__all__ = [
+    "PACKAGED_CORPORA",
+    "SOURCE_CORPORA",
+    "BenchResult",
+    "default_corpora",
+    "machine_info",
+    "run_bench",
+    "run_strategy",
+]
 
 Progress = Callable[[str, int], None]
 """Called with the strategy name and the number of cases just finished."""
@@ -34,19 +44,40 @@ class BenchResult:
     scores: dict[str, list[CaseScore]] = field(default_factory=dict)
     load_errors: list[tuple[str, int, str]] = field(default_factory=list)
     command: str = ""
+    machine: dict[str, str | int | None] = field(default_factory=lambda: machine_info())
 
 
-def default_corpora(cwd: Path | None = None) -> list[Path]:
-    """The committed corpora: ``benchmarks/corpora/*.jsonl`` in the working directory, else
-    next to the package source (a source checkout)."""
-    here = Path(__file__).resolve().parents[2]
-    for root in (cwd or Path.cwd(), here):
-        folder = root / "benchmarks" / "corpora"
-        if folder.is_dir():
-            found = sorted(folder.glob("*.jsonl"))
-            if found:
-                return found
+def machine_info() -> dict[str, str | int | None]:
+    """What the timings depend on: logical CPUs, Python, OS and architecture."""
+    return {
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "system": platform.system(),
+        "machine": platform.machine(),
+    }
+
+
+PACKAGED_CORPORA = Path(__file__).resolve().parent / "corpora"
+"""Where an installed wheel keeps the corpora (copied there from ``benchmarks/corpora/``
+at build time; see ``[tool.hatch.build.targets.wheel.force-include]``)."""
+SOURCE_CORPORA = Path(__file__).resolve().parents[2] / "benchmarks" / "corpora"
+"""The one committed copy, in a source checkout or an editable install."""
+
+
+def default_corpora() -> list[Path]:
+    """The bundled corpora (``*.jsonl``): the wheel's package data, else the checkout's
+    ``benchmarks/corpora/``. The working directory plays no part."""
+    for folder in (PACKAGED_CORPORA, SOURCE_CORPORA):
+        found = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+        if found:
+            return found
     return []
+
+
+def _how(strategy: Strategy) -> dict[str, bool]:
+    """How a strategy's outcomes are scored."""
+    return {"uses_llm": strategy.uses_llm, "scores_intent_only": strategy.scores_intent_only}
 
 
 def _error_outcome(exc: BaseException) -> Outcome:
@@ -62,7 +93,7 @@ def run_strategy(
         try:
             prepared = strategy.prepare(case)
         except Exception as exc:
-            scores.append(score_case(case, _error_outcome(exc), 0, uses_llm=strategy.uses_llm))
+            scores.append(score_case(case, _error_outcome(exc), 0, **_how(strategy)))
             continue
         start = time.perf_counter_ns()
         try:
@@ -70,7 +101,7 @@ def run_strategy(
         except Exception as exc:
             outcome = _error_outcome(exc)
         elapsed = time.perf_counter_ns() - start
-        scores.append(score_case(case, outcome, elapsed, uses_llm=strategy.uses_llm))
+        scores.append(score_case(case, outcome, elapsed, **_how(strategy)))
         if progress is not None:
             progress(strategy.name, 1)
     return scores
@@ -90,7 +121,7 @@ async def run_strategy_async(
             try:
                 prepared = strategy.prepare(case)
             except Exception as exc:
-                return score_case(case, _error_outcome(exc), 0, uses_llm=strategy.uses_llm)
+                return score_case(case, _error_outcome(exc), 0, **_how(strategy))
             start = time.perf_counter_ns()
             try:
                 outcome = await strategy.arun(prepared)
@@ -99,7 +130,7 @@ async def run_strategy_async(
             elapsed = time.perf_counter_ns() - start
             if progress is not None:
                 progress(strategy.name, 1)
-            return score_case(case, outcome, elapsed, uses_llm=strategy.uses_llm)
+            return score_case(case, outcome, elapsed, **_how(strategy))
 
     return list(await asyncio.gather(*(one(c) for c in cases)))
 
@@ -143,7 +174,7 @@ def run_bench(
         for score, name in zip(scores, origin, strict=False):
             score.corpus = name
         all_scores[strategy.name] = scores
-        summaries.append(summarize(strategy.name, scores, uses_llm=strategy.uses_llm))
+        summaries.append(summarize(strategy.name, scores, **_how(strategy)))
     return BenchResult(
         corpora=[str(p) for p in paths],
         n_cases=len(cases),

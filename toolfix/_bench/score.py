@@ -166,9 +166,15 @@ class CaseScore:
 
 
 def score_case(
-    case: CorpusCase, outcome: Outcome, elapsed_ns: int, *, uses_llm: bool = False
+    case: CorpusCase,
+    outcome: Outcome,
+    elapsed_ns: int,
+    *,
+    uses_llm: bool = False,
+    scores_intent_only: bool = True,
 ) -> CaseScore:
-    """Score one outcome against one case."""
+    """Score one outcome against one case (``intent_correct`` stays ``None`` on an
+    intent-only case when the strategy is not scored on those)."""
     kind = case.kind
     s = CaseScore(
         case_id=case.id,
@@ -188,7 +194,7 @@ def score_case(
         s.schema_valid = schema_valid(case, outcome.calls)
     elif kind is CaseKind.NEGATIVE:
         s.false_calls = len(outcome.calls)
-    else:
+    elif scores_intent_only:
         s.intent_correct = calls_match(outcome.calls, expected) if uses_llm else not outcome.calls
     return s
 
@@ -246,6 +252,7 @@ class StrategySummary:
 
     strategy: str
     uses_llm: bool
+    scores_intent_only: bool
     n_cases: int
     n_positive: int
     exact: int
@@ -289,6 +296,7 @@ class StrategySummary:
         return {
             "strategy": self.strategy,
             "uses_llm": self.uses_llm,
+            "scores_intent_only": self.scores_intent_only,
             "cases": self.n_cases,
             "positive": self.n_positive,
             "exact_recovery": self.exact_rate,
@@ -298,7 +306,7 @@ class StrategySummary:
             "abstention": self.abstention_rate,
             "false_calls": self.false_calls,
             "intent_only": self.n_intent_only,
-            "intent_only_correct": self.intent_correct,
+            "intent_only_correct": self.intent_correct if self.scores_intent_only else None,
             "invalid_calls_reported": self.invalid_calls,
             "llm_calls_per_case": self.llm_calls / n,
             "tokens_per_case": self.tokens / n,
@@ -320,11 +328,15 @@ def _failed(s: CaseScore) -> bool:
         return not s.exact
     if s.kind == CaseKind.NEGATIVE:
         return s.false_calls > 0
-    return not s.intent_correct
+    return s.intent_correct is False
 
 
 def summarize(
-    strategy: str, scores: Iterable[CaseScore], *, uses_llm: bool = False
+    strategy: str,
+    scores: Iterable[CaseScore],
+    *,
+    uses_llm: bool = False,
+    scores_intent_only: bool = True,
 ) -> StrategySummary:
     """Aggregate per-case scores."""
     items = list(scores)
@@ -343,6 +355,7 @@ def summarize(
     return StrategySummary(
         strategy=strategy,
         uses_llm=uses_llm,
+        scores_intent_only=scores_intent_only,
         n_cases=len(items),
         n_positive=len(pos),
         exact=sum(bool(s.exact) for s in pos),

@@ -15,7 +15,6 @@ timed by the runner).
 
 from __future__ import annotations
 
-import importlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -43,6 +42,10 @@ class Strategy(ABC):
 
     name: str = "strategy"
     uses_llm: bool = False
+    scores_intent_only: bool = True
+    """Whether intent-only cases say anything about this strategy. A baseline that
+    never looks past JSON cannot express "no call, but one was meant": its intent-only
+    results are reported as n/a instead of a score it did nothing to earn."""
 
     @abstractmethod
     def prepare(self, case: CorpusCase) -> Any:
@@ -88,6 +91,8 @@ def _check(
 
 
 class _BaselineStrategy(Strategy):
+    scores_intent_only = False
+
     def prepare(self, case: CorpusCase) -> _Prepared:
         return _Prepared(response=case.response.as_openai(), validators=_validators(case))
 
@@ -198,7 +203,7 @@ class ManualStrategy(Strategy):
 
 
 class LLMUnavailableError(RuntimeError):
-    """toolfix's LLM-based fixer or its LiteLLM executor is not available."""
+    """The LLM strategy cannot run: litellm (the ``litellm`` extra) is not installed."""
 
 
 class LLMStrategy(Strategy):
@@ -207,22 +212,31 @@ class LLMStrategy(Strategy):
     name = "toolfix+llm"
     uses_llm = True
 
-    def __init__(self, model: str, api_base: str | None = None) -> None:
-        toolfix = importlib.import_module("toolfix")
-        processor_cls = getattr(toolfix, "LLMBasedToolCallFixProcessor", None)
-        executor_cls = getattr(toolfix, "LiteLLMExecutor", None)
-        if processor_cls is None or executor_cls is None:
-            raise LLMUnavailableError(
-                "the LLM strategy needs toolfix.LLMBasedToolCallFixProcessor and "
-                "toolfix.LiteLLMExecutor, which this toolfix build does not provide"
-            )
-        try:
-            self.executor = executor_cls(api_base=api_base) if api_base else executor_cls()
-            self.processor = processor_cls()
-        except ImportError as exc:
-            raise LLMUnavailableError(
-                f"the LLM strategy needs the litellm extra: pip install 'toolfix[litellm]' ({exc})"
-            ) from exc
+    def __init__(
+        self,
+        model: str,
+        api_base: str | None = None,
+        *,
+        executor: Any = None,
+        processor: Any = None,
+    ) -> None:
+        """``executor`` defaults to a :class:`toolfix.LiteLLMExecutor` (which needs the
+        litellm extra, checked here), ``processor`` to the LLM-based fixer."""
+        from toolfix import ConfigurationError, LiteLLMExecutor, LLMBasedToolCallFixProcessor
+
+        if executor is None:
+            from toolfix._litellm import import_litellm
+
+            try:
+                import_litellm()
+            except ConfigurationError as exc:
+                raise LLMUnavailableError(
+                    f'the LLM strategy needs the litellm extra: pip install "toolfix[litellm]" '
+                    f"({exc})"
+                ) from exc
+            executor = LiteLLMExecutor(api_base=api_base)
+        self.executor = executor
+        self.processor = processor if processor is not None else LLMBasedToolCallFixProcessor()
         self.model = model
 
     def prepare(self, case: CorpusCase) -> tuple[Any, Any]:

@@ -1,4 +1,4 @@
-"""Durable agent runs on Temporal (``pip install toolfix[temporal]``).
+"""Durable agent runs on Temporal (``pip install "toolfix[temporal]"``).
 
 The same loop as :class:`toolfix.StepLoop`, as a Temporal workflow: each LLM call
 (executor + processors) and each tool call is an activity with its own timeouts
@@ -19,6 +19,13 @@ Caller side::
 """
 
 from __future__ import annotations
+
+try:
+    import temporalio  # noqa: F401 - checked first so a missing extra says what to install
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess without temporalio
+    raise ImportError(
+        'toolfix.temporal needs temporalio: pip install "toolfix[temporal]"', name=exc.name
+    ) from exc
 
 from ._models import ActivityOptions, AgentInput, LlmCallInput, RetrySettings, ToolCallInput
 from .activities import ToolfixActivities
