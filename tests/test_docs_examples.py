@@ -2,7 +2,10 @@
 
 A block whose first line is ``# not-run`` is skipped (shown for reading only, e.g.
 it needs a real model endpoint). Blocks in one page run in order in a shared
-namespace, like a reader pasting them into one session.
+namespace, like a reader pasting them into one session; and every block runs on its
+own too, in a fresh namespace, like a reader pasting only that one, unless its first
+line is ``# continues`` (it says so to the reader, and then runs after the blocks
+before it).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+CONTINUES = "# continues"
 
 
 def _blocks(page: Path) -> list[str]:
@@ -25,12 +29,46 @@ def _blocks(page: Path) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(
-    "page", [p for p in PAGES if _blocks(p)], ids=lambda p: str(p.relative_to(ROOT))
-)
+def _run(page: Path, i: int, src: str, namespace: dict[str, object]) -> None:
+    code = compile(src, f"{page.relative_to(ROOT)}[block {i}]", "exec")
+    exec(code, namespace)  # noqa: S102 - our own documentation, not model output
+
+
+def _ident(page: Path) -> str:
+    return str(page.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p)], ids=_ident)
 def test_page_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem}"}
     for i, src in enumerate(_blocks(page)):
-        code = compile(src, f"{page.relative_to(ROOT)}[block {i}]", "exec")
-        exec(code, namespace)  # noqa: S102 - our own documentation, not model output
+        _run(page, i, src, namespace)
+
+
+STANDALONE = [
+    pytest.param(page, i, src, id=f"{_ident(page)}[block {i}]")
+    for page in PAGES
+    for i, src in enumerate(_blocks(page))
+    if i > 0 and not src.lstrip().startswith(CONTINUES)  # block 0 runs alone above
+]
+
+
+@pytest.mark.parametrize(("page", "i", "src"), STANDALONE)
+def test_block_runs_on_its_own(
+    page: Path, i: int, src: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _run(page, i, src, {"__name__": f"docs_{page.stem}_{i}"})
+
+
+def test_private_modules_stay_out_of_the_docs() -> None:
+    """Readers copy imports: the docs import only public names, even in blocks not run."""
+    private = re.compile(r"^\s*(from|import)\s+toolfix(\.\w+)*\._", re.M)
+    offenders = [
+        f"{_ident(page)}: {m.group(0).strip()}"
+        for page in PAGES
+        for block in BLOCK.findall(page.read_text(encoding="utf-8"))
+        for m in private.finditer(block)
+    ]
+    assert offenders == []
