@@ -1,4 +1,4 @@
-"""``toolfix repair`` against the corpus-format contract (docs: corpus-format.md)."""
+"""``toolfix repair`` against the corpus-format contract (docs/corpus-format.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every line of the benchmark corpora is a well-formed case (see shared corpus-format.md).
+"""Every line of the benchmark corpora is a well-formed case (see docs/corpus-format.md).
 
 Checks, per line of ``benchmarks/corpora/verbatim_public.jsonl`` and ``curated.jsonl``:
 JSON object with the required fields, OpenAI-style tool definitions whose ``parameters`` are

@@ -72,3 +72,32 @@ def test_private_modules_stay_out_of_the_docs() -> None:
         for m in private.finditer(block)
     ]
     assert offenders == []
+
+
+CITATION = re.compile(r"(?<![\w/.])docs/([\w./-]+\.md)(?:#([\w-]+))?")
+
+
+def _anchors(page: Path) -> set[str]:
+    headings = re.findall(r"^#+\s+(.+?)\s*$", page.read_text(encoding="utf-8"), re.M)
+    return {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-") for h in headings}
+
+
+def test_the_repo_cites_only_documents_it_contains() -> None:
+    """Code, tests and scripts cite docs/ pages (and headings) that exist, and no outside
+    design document."""
+    missing: list[str] = []
+    outside: list[str] = []
+    for folder in ("toolfix", "tests", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            where = str(path.relative_to(ROOT))
+            if re.search(r"\bDESIGN\b", text) and path != Path(__file__):
+                outside.append(where)
+            for page, anchor in CITATION.findall(text):
+                target = ROOT / "docs" / page
+                if not target.is_file():
+                    missing.append(f"{where}: docs/{page}")
+                elif anchor and anchor not in _anchors(target):
+                    missing.append(f"{where}: docs/{page}#{anchor}")
+    assert missing == []
+    assert outside == []

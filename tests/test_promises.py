@@ -1,4 +1,4 @@
-"""Property tests for DESIGN.md promises 3-7 (hypothesis).
+"""Property tests for the promises 3-7 of docs/design.md (hypothesis).
 
 3. never invents a call; 4. never emits a tool outside the registry; 5. never
 alters a valid call (same object back); 6. never hides a failure (invalid call

@@ -1,6 +1,6 @@
 """The ``toolfix`` command line (extra ``toolfix[cli]``).
 
-``toolfix repair`` follows the contract in the corpus-format document: one
+``toolfix repair`` follows the contract in docs/corpus-format.md: one
 JSON object per input line, in input order; a line that cannot be read gets
 ``"error"`` set and the run goes on.
 """
@@ -54,7 +54,7 @@ def result_line(
     elapsed_us: int = 0,
     error: str | None = None,
 ) -> dict[str, Any]:
-    """One output line of ``toolfix repair`` (the corpus-format contract)."""
+    """One output line of ``toolfix repair`` (docs/corpus-format.md)."""
     if response is None:
         return {
             "id": case_id,

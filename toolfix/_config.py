@@ -77,7 +77,7 @@ class ToolCallJsonConfig(BaseModel):
 
 
 class Limits(BaseModel):
-    """Size limits checked before any recursive parser runs (DESIGN promise 2).
+    """Size limits checked before any recursive parser runs (docs/design.md#promise-2).
 
     Exceeding one raises a :class:`~toolfix.LimitExceededError` subclass inside the
     parser; the manual fixer reports the affected call as invalid with kind

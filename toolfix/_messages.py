@@ -60,7 +60,7 @@ class FailureKind(enum.StrEnum):
     INTENT_ONLY = "intent_only"
     NO_CALL = "no_call"
     PARALLEL = "parallel"
-    # Extensions beyond DESIGN.md's list (documented in docs/failure-classes.md):
+    # Extensions beyond docs/design.md's taxonomy (documented in docs/failure-classes.md):
     LIMIT_EXCEEDED = "limit_exceeded"
     """Input over a configured limit; the call is reported invalid, never parsed."""
     LLM_FIX = "llm_fix"

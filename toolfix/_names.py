@@ -18,7 +18,7 @@
 
 Each step must give exactly one registry name; two registry names sharing a
 normal form, or tied at the best distance, give no match. A returned name is
-always one of ``tool_names`` (DESIGN promise 4).
+always one of ``tool_names`` (docs/design.md#promise-4).
 
 NFKC folds compatibility characters (full-width letters, ligatures) but not
 look-alike letters from other scripts: a Cyrillic ``е`` in ``gеt_weather``

@@ -2,7 +2,7 @@
 
 No regex with nested quantifiers runs on model text: brackets are matched by
 one left-to-right pass that knows about JSON and Python string literals, and
-depth is checked as it goes (DESIGN promise 2).
+depth is checked as it goes (docs/design.md#promise-2).
 """
 
 from __future__ import annotations

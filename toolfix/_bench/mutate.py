@@ -4,7 +4,7 @@ A :class:`Draft` is a case under construction: the calls as the model will
 emit them (:class:`~toolfix._bench.render.EmitCall`), the JSON style, the
 calls it meant, and the tags. Each :class:`Mutation` checks whether it applies
 to a draft and corrupts it, keeping the expected answer right; it carries the
-failure class (tag) from DESIGN.md's taxonomy. Mutations in the same
+failure class (tag) from the taxonomy in docs/design.md. Mutations in the same
 ``group`` are never combined.
 """
 

@@ -1,6 +1,6 @@
 """Kimi K2 special-token tool-call sections.
 
-Chat template of ``moonshotai/Kimi-K2-Instruct`` (docs/tool_call_guidance.md) and
+Chat template of ``moonshotai/Kimi-K2-Instruct`` (the model repo's tool_call_guidance.md) and
 vLLM ``vllm/tool_parsers/kimi_k2_tool_parser.py``::
 
     <|tool_calls_section_begin|>
