@@ -4,9 +4,9 @@ Chat template of ``meetkai/functionary-medium-v3.2`` (llama.cpp
 ``models/templates/meetkai-functionary-medium-v3.2.jinja``) and llama.cpp
 ``common_chat_parse_functionary_v3_2``: every assistant segment starts with a
 recipient line; ``all`` is text for the user, any other recipient is a function
-called with a JSON object::
+called with a JSON object (shown as it follows a first ``>>>``)::
 
-    >>>all
+    all
     Let me check.>>>get_weather
     {"city": "Paris"}>>>get_time
     {"tz": "Europe/Paris"}
