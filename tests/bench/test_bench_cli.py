@@ -107,6 +107,16 @@ def test_bench_makes_the_chart_by_default(
     assert f"chart: {chart.resolve()}" in result.output
 
 
+def test_bench_chart_path_that_cannot_be_written(
+    app: typer.Typer, tiny_corpus: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "no-such-dir" / "chart.png"
+    result = CliRunner().invoke(app, ["bench", str(tiny_corpus), "--quiet", "--png", str(target)])
+    assert result.exit_code == 1
+    assert "--no-png" in result.output
+    assert "toolfix bench: 7 cases" in result.output  # the table came first
+
+
 def test_bench_table_fits_80_columns(app: typer.Typer, tiny_corpus: Path) -> None:
     result = CliRunner().invoke(
         app, ["bench", str(tiny_corpus), "--quiet", "--no-png"], env={"COLUMNS": "80"}

@@ -134,7 +134,14 @@ def bench(
     if markdown_path is not None:
         write_markdown(result, markdown_path)
     if not no_png:
-        write_png(result, png_path)
+        try:
+            write_png(result, png_path)
+        except OSError as exc:
+            typer.echo(
+                f"error: cannot write the chart to {png_path} ({exc}); pass --png PATH or --no-png",
+                err=True,
+            )
+            raise typer.Exit(1) from exc
         typer.echo(f"chart: {png_path.resolve()}")
 
 
