@@ -147,25 +147,29 @@ def test_bench_missing_file(app: typer.Typer, tmp_path: Path) -> None:
     assert "not found" in result.output
 
 
-def test_default_corpora_prefer_the_packaged_copy(
+def test_default_corpora_from_an_installed_wheel(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     packaged = tmp_path / "pkg"
     packaged.mkdir()
     (packaged / "b.jsonl").write_text("")
     (packaged / "a.jsonl").write_text("")
+    (packaged / "SOURCES.md").write_text("")
+    monkeypatch.setattr(runner, "SOURCE_CORPORA", tmp_path / "no-checkout")
     monkeypatch.setattr(runner, "PACKAGED_CORPORA", packaged)
     assert default_corpora() == [packaged / "a.jsonl", packaged / "b.jsonl"]
 
 
-def test_default_corpora_in_a_checkout_ignore_the_working_directory(
+def test_default_corpora_in_a_checkout_are_the_committed_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    decoy = tmp_path / "benchmarks" / "corpora"
-    decoy.mkdir(parents=True)
-    (decoy / "decoy.jsonl").write_text("")
+    """The committed copy wins over a stray packaged copy, and the working directory
+    plays no part."""
+    for decoy in (tmp_path / "benchmarks" / "corpora", tmp_path / "pkg"):
+        decoy.mkdir(parents=True)
+        (decoy / "decoy.jsonl").write_text("")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(runner, "PACKAGED_CORPORA", tmp_path / "absent")
+    monkeypatch.setattr(runner, "PACKAGED_CORPORA", tmp_path / "pkg")
     found = default_corpora()
     assert [p.name for p in found] == [
         "bfcl_generated.jsonl",
@@ -173,6 +177,16 @@ def test_default_corpora_in_a_checkout_ignore_the_working_directory(
         "verbatim_public.jsonl",
     ]
     assert all(p.parent == runner.SOURCE_CORPORA for p in found)
+
+
+def test_no_corpora_anywhere_is_a_clear_error(
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runner, "SOURCE_CORPORA", tmp_path / "a")
+    monkeypatch.setattr(runner, "PACKAGED_CORPORA", tmp_path / "b")
+    result = CliRunner().invoke(app, ["bench", "--quiet", "--no-png"])
+    assert result.exit_code == 2
+    assert "no bundled corpora" in result.output
 
 
 def test_corpus_generate_command(app: typer.Typer, tmp_path: Path) -> None:

@@ -66,9 +66,10 @@ SOURCE_CORPORA = Path(__file__).resolve().parents[2] / "benchmarks" / "corpora"
 
 
 def default_corpora() -> list[Path]:
-    """The bundled corpora (``*.jsonl``): the wheel's package data, else the checkout's
-    ``benchmarks/corpora/``. The working directory plays no part."""
-    for folder in (PACKAGED_CORPORA, SOURCE_CORPORA):
+    """The bundled corpora (``*.jsonl``): in a source checkout (or an editable install) the
+    committed ``benchmarks/corpora/``, so a stray copy inside the package never wins; in an
+    installed wheel its package data. The working directory plays no part."""
+    for folder in (SOURCE_CORPORA, PACKAGED_CORPORA):
         found = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
         if found:
             return found
