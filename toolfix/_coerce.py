@@ -69,8 +69,11 @@ import json_repair
 import jsonschema
 from jsonschema import Draft202012Validator
 
+from ._cache import WeightedLRU, estimate_weight
 from ._fastcheck import compile_checker
 from ._messages import FailureKind, RepairRecord
+from ._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
+from ._schema_check import NO_REMOTE
 
 __all__ = ["CoerceResult", "coerce_arguments", "decode_double_encoded"]
 
@@ -94,7 +97,13 @@ def _ignore_pattern(*_args: Any) -> Any:
 
 
 _FitValidator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"pattern": _ignore_pattern, "patternProperties": _ignore_pattern}
+    Draft202012Validator,
+    {
+        "pattern": _ignore_pattern,
+        "patternProperties": _ignore_pattern,
+        # which keys are "additional" depends on patternProperties: bounded engine
+        "additionalProperties": bounded_additional_properties(PATTERN_INPUT_CAP),
+    },
 )
 
 
@@ -162,7 +171,6 @@ def coerce_arguments(
     *,
     drop_extra_keys: Literal["when_forbidden", "always", "never"] = "when_forbidden",
     string_values: bool = False,
-    max_pattern_chars: int = 10_000,
 ) -> CoerceResult:
     """Coerce ``arguments`` to ``schema`` (see the module docs for the rules).
 
@@ -171,13 +179,10 @@ def coerce_arguments(
         schema: The tool's JSON schema for its arguments.
         drop_extra_keys: When to drop keys the schema does not declare.
         string_values: Top-level values are untyped text to be typed by the schema.
-        max_pattern_chars: Kept for API symmetry with validation; coercion never
-            matches ``pattern``\\ s at all, so no user regex runs here.
 
     Returns:
         The new arguments dict and the repairs made.
     """
-    del max_pattern_chars  # patterns are never matched during coercion
     walker = _Walker(schema, drop_extra_keys)
     args = dict(arguments)
     root = walker.resolve(schema) if isinstance(schema, Mapping) else None
@@ -264,18 +269,19 @@ def _parse_number(text: str, integer: bool) -> Any:
     return num if math.isfinite(num) else _NO_VALUE
 
 
-_CHECKERS: dict[int, tuple[Mapping[str, Any], Callable[[Any], bool] | None]] = {}
+#: Compiled checkers of subschemas, keyed by the subschema's id; each entry keeps its
+#: schema alive so the id cannot be reused. Bounded by the schemas' size, not their count.
+_CHECKERS: WeightedLRU[int, tuple[Mapping[str, Any], Callable[[Any], bool] | None]] = WeightedLRU(
+    16 * 1024 * 1024
+)
 
 
 def _fast_checker(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
-    """The compiled checker of a subschema (cached; the entry keeps the schema alive so
-    its id is not reused), or ``None`` when jsonschema must answer."""
+    """The compiled checker of a subschema (cached), or ``None`` when jsonschema must answer."""
     entry = _CHECKERS.get(id(schema))
     if entry is None or entry[0] is not schema:
-        if len(_CHECKERS) > 4096:
-            _CHECKERS.clear()
         entry = (schema, compile_checker(schema))
-        _CHECKERS[id(schema)] = entry
+        _CHECKERS.put(id(schema), entry, estimate_weight(schema))
     return entry[1]
 
 
@@ -286,7 +292,9 @@ class _Walker:
         self.root = root
         self.drop_extra_keys = drop_extra_keys
         self.repairs: list[tuple[FailureKind, str]] = []
-        self._root_validator: Any = _FitValidator(root) if isinstance(root, Mapping) else None
+        self._root_validator: Any = (
+            _FitValidator(root, registry=NO_REMOTE) if isinstance(root, Mapping) else None
+        )
         self._validators: dict[int, tuple[Any, Any]] = {}
 
     # ---- helpers ----------------------------------------------------------------------

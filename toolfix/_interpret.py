@@ -418,19 +418,23 @@ class Interpreter:
         string_values: bool = False,
         truncated: bool = False,
     ) -> ToolCallPart | InvalidToolCallPart:
-        if string_values or not tool.is_valid(args):
+        cap = self.config.limits.max_pattern_input_chars
+        if string_values or not tool.is_valid(args, max_pattern_chars=cap):
             if self.config.coerce_arguments or string_values:
                 result = coerce_arguments(
                     args,
                     tool.parameters,
                     drop_extra_keys=self.config.drop_extra_keys,
                     string_values=string_values,
-                    max_pattern_chars=self.config.limits.max_pattern_input_chars,
                 )
                 args = result.arguments
                 repairs.extend(result.repairs)
             # the full error list (jsonschema) only when the answer is "invalid"
-            issues = [] if tool.is_valid(args) else tool.validate_arguments(args)
+            issues = (
+                []
+                if tool.is_valid(args, max_pattern_chars=cap)
+                else tool.validate_arguments(args, max_pattern_chars=cap)
+            )
             if issues:
                 missing = any(i.keyword == "required" for i in issues)
                 kind = (

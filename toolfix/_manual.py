@@ -20,6 +20,7 @@ import bisect
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ._cache import WeightedLRU
 from ._config import FixConfig
 from ._errors import LimitExceededError, ToolfixError
 from ._formats import Candidate, get_formats
@@ -40,12 +41,15 @@ from ._messages import (
 )
 from ._processor import ResponseProcessor, ResponsesLike, ToolsLike, as_responses
 from ._reasoning import split_reasoning
-from ._tools import PATTERN_CAP, ToolRegistry
+from ._tools import ToolRegistry
 
 if TYPE_CHECKING:
     from ._executor import PromptExecutor
 
 __all__ = ["ManualToolCallFixProcessor"]
+
+#: Memory budget (estimated bytes) of the registries one processor keeps interpreters for.
+INTERPRETER_CACHE_BUDGET = 32 * 1024 * 1024
 
 K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
@@ -65,7 +69,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         self.config = config or FixConfig()
         self.registry = ToolRegistry.of(registry)
         self._formats = get_formats(self.config.formats)
-        self._interpreters: dict[int, tuple[ToolRegistry, Interpreter]] = {}
+        # Interpreters per registry (their name caches), bounded by the registries' memory.
+        self._interpreters: WeightedLRU[int, tuple[ToolRegistry, Interpreter]] = WeightedLRU(
+            INTERPRETER_CACHE_BUDGET
+        )
 
     def __repr__(self) -> str:
         return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
@@ -85,11 +92,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
 
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
-        token = PATTERN_CAP.set(self.config.limits.max_pattern_input_chars)
-        try:
-            return self._fix(response, tools)
-        finally:
-            PATTERN_CAP.reset(token)
+        return self._fix(response, tools)
 
     def _fix(self, response: Response, tools: ToolsLike) -> Response:
         registry = self._registry_for(tools)
@@ -153,13 +156,14 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         """True when the response holds only valid native calls (and reasoning we keep)."""
         lookup = registry.lookup
         keep_reasoning = self.config.reasoning_calls == "ignore"  # else reasoning is scanned
+        cap = self.config.limits.max_pattern_input_chars
         for part in response.parts:
             if isinstance(part, ToolCallPart):
                 if part.provider_executed:
                     continue
                 tool = lookup(part.name)
                 args = part.arguments
-                if tool is None or args is None or not tool.is_valid(args):
+                if tool is None or args is None or not tool.is_valid(args, max_pattern_chars=cap):
                     return False
             elif not (
                 isinstance(part, InvalidToolCallPart)
@@ -178,9 +182,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         if cached is not None and cached[0] is registry:
             return cached[1]
         interp = Interpreter(registry, self.config)
-        if len(self._interpreters) > 32:
-            self._interpreters.clear()
-        self._interpreters[key] = (registry, interp)
+        self._interpreters.put(key, (registry, interp), registry.weight)
         return interp
 
     def _fix_native(
@@ -189,7 +191,12 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         if part.provider_executed or not registry:
             return part
         tool = registry.get(part.name)
-        if tool is not None and part.arguments is not None and tool.is_valid(part.arguments):
+        cap = self.config.limits.max_pattern_input_chars
+        if (
+            tool is not None
+            and part.arguments is not None
+            and tool.is_valid(part.arguments, max_pattern_chars=cap)
+        ):
             return part  # fast path: valid calls pass through exactly as they came
         raw = part.arguments_raw
         if tool is None and any(c in part.name for c in "<[{(") and len(part.name) < 10_000:

@@ -7,20 +7,27 @@ The schema's validator is compiled once per tool.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, get_type_hints
 
 import jsonschema
-import regex
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
+from ._cache import WeightedLRU, estimate_weight
 from ._errors import ToolDefinitionError
 from ._fastcheck import compile_checker
+from ._patterns import (
+    PATTERN_INPUT_CAP,
+    bounded_additional_properties,
+    bounded_pattern,
+    bounded_pattern_properties,
+)
+from ._schema_check import NO_REMOTE, check_schema_safety
 
 __all__ = ["ArgumentIssue", "ToolDescriptor", "ToolRegistry"]
 
@@ -28,45 +35,21 @@ ToolHandler = Callable[..., Any]
 
 EMPTY_OBJECT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
-#: Longest string a schema ``pattern`` is matched against (see Limits.max_pattern_input_chars).
-PATTERN_INPUT_CAP = 10_000
-#: Longest time one schema ``pattern`` may run on one value.
-PATTERN_TIMEOUT_S = 0.05
-#: The cap in force (the manual fixer sets it from ``Limits.max_pattern_input_chars``).
-PATTERN_CAP: ContextVar[int] = ContextVar("toolfix_pattern_cap", default=PATTERN_INPUT_CAP)
+#: Memory budget (estimated bytes) of the cache of tools built from dicts.
+TOOL_CACHE_BUDGET = 32 * 1024 * 1024
 
 
-def _capped_pattern(
-    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
-) -> Iterator[ValidationError]:
-    """``pattern`` that refuses to run a user regex on an over-long model string."""
-    if not isinstance(instance, str):
-        return
-    cap = PATTERN_CAP.get()
-    if len(instance) > cap:
-        yield ValidationError(
-            f"string of {len(instance)} chars is too long to check against pattern {pattern!r}"
-        )
-        return
-    try:
-        # The `regex` engine takes a timeout: a catastrophic user pattern ("^(a|a?)+$")
-        # on a short model string cannot hang validation (promise 2).
-        found = regex.search(pattern, instance, timeout=PATTERN_TIMEOUT_S)
-    except TimeoutError:
-        yield ValidationError(
-            f"pattern {pattern!r} took over {PATTERN_TIMEOUT_S}s on the value; treated as no match"
-        )
-        return
-    except regex.error as exc:
-        yield ValidationError(f"schema pattern {pattern!r} is not a valid regex: {exc}")
-        return
-    if found is None:
-        yield ValidationError(f"{instance[:200]!r} does not match {pattern!r}")
-
-
-_Validator: Any = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"pattern": _capped_pattern}
-)
+@functools.lru_cache(maxsize=16)
+def _validator_class(cap: int) -> Any:
+    """Draft 2020-12 with every keyword that runs a user regex in the bounded engine."""
+    return jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator,
+        {
+            "pattern": bounded_pattern(cap),
+            "patternProperties": bounded_pattern_properties(cap),
+            "additionalProperties": bounded_additional_properties(cap),
+        },
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +73,15 @@ class ToolDescriptor:
     parameters: Mapping[str, Any] = field(default_factory=lambda: dict(EMPTY_OBJECT_SCHEMA))
     handler: ToolHandler | None = field(default=None, compare=False, repr=False)
     strict: bool = False
-    _validator: Any = field(init=False, repr=False, compare=False)
+    _validators: dict[int, Any] = field(init=False, repr=False, compare=False)
     _fast: Callable[[Any], bool] | None = field(init=False, repr=False, compare=False)
+    _weight: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise ToolDefinitionError("a tool needs a non-empty string name", tool_name=None)
+            raise ToolDefinitionError(
+                f"a tool needs a non-empty string name, got {self.name!r}"[:300], tool_name=None
+            )
         if not isinstance(self.parameters, Mapping):
             raise ToolDefinitionError(
                 f"tool {self.name!r}: parameters must be a JSON schema object", tool_name=self.name
@@ -105,29 +91,49 @@ class ToolDescriptor:
             params = dict(EMPTY_OBJECT_SCHEMA)
         object.__setattr__(self, "parameters", params)
         try:
-            _Validator.check_schema(params)
+            Draft202012Validator.check_schema(params)
         except jsonschema.SchemaError as exc:
             raise ToolDefinitionError(
                 f"tool {self.name!r}: invalid JSON schema: {exc.message}", tool_name=self.name
             ) from exc
-        object.__setattr__(self, "_validator", _Validator(params))
+        check_schema_safety(params, self.name)
+        object.__setattr__(self, "_validators", {})
         object.__setattr__(self, "_fast", compile_checker(params))
+        object.__setattr__(self, "_weight", estimate_weight(params) + len(self.description))
+
+    @property
+    def weight(self) -> int:
+        """An estimate of the memory this tool holds, in bytes (for the caches' budgets)."""
+        return self._weight
+
+    def _validator(self, max_pattern_chars: int) -> Any:
+        found = self._validators.get(max_pattern_chars)
+        if found is None:
+            found = _validator_class(max_pattern_chars)(self.parameters, registry=NO_REMOTE)
+            if len(self._validators) < 8:
+                self._validators[max_pattern_chars] = found
+        return found
 
     # ---- validation -------------------------------------------------------------------
 
-    def is_valid(self, arguments: Any) -> bool:
+    def is_valid(self, arguments: Any, *, max_pattern_chars: int = PATTERN_INPUT_CAP) -> bool:
         """True when ``arguments`` validates against the schema (the fast path).
 
         Common schemas answer through a compiled checker (``toolfix._fastcheck``) held
-        to jsonschema's answers by a property test; the rest through jsonschema."""
+        to jsonschema's answers by a property test; the rest through jsonschema, with
+        user regexes in the bounded engine on strings up to ``max_pattern_chars``."""
         fast = self._fast
         if fast is not None:
             return fast(arguments)
-        return bool(self._validator.is_valid(arguments))
+        return bool(self._validator(max_pattern_chars).is_valid(arguments))
 
-    def validate_arguments(self, arguments: Any) -> list[ArgumentIssue]:
+    def validate_arguments(
+        self, arguments: Any, *, max_pattern_chars: int = PATTERN_INPUT_CAP
+    ) -> list[ArgumentIssue]:
         """All schema violations, most specific first; empty when valid."""
-        errors = sorted(self._validator.iter_errors(arguments), key=lambda e: list(e.path))
+        errors = sorted(
+            self._validator(max_pattern_chars).iter_errors(arguments), key=lambda e: list(e.path)
+        )
         return [
             ArgumentIssue(
                 path=e.json_path if e.path else "", keyword=str(e.validator), message=e.message
@@ -156,7 +162,7 @@ class ToolDescriptor:
         if not isinstance(fn, Mapping) or "name" not in fn:
             raise ToolDefinitionError(f"not an OpenAI tool definition: {dict(tool)!r}"[:300])
         return cls(
-            name=str(fn["name"]),
+            name=fn["name"],
             description=str(fn.get("description") or ""),
             parameters=fn.get("parameters") or dict(EMPTY_OBJECT_SCHEMA),
             handler=handler,
@@ -171,7 +177,7 @@ class ToolDescriptor:
         if "name" not in tool:
             raise ToolDefinitionError(f"not an Anthropic tool definition: {dict(tool)!r}"[:300])
         return cls(
-            name=str(tool["name"]),
+            name=tool["name"],
             description=str(tool.get("description") or ""),
             parameters=tool.get("input_schema") or dict(EMPTY_OBJECT_SCHEMA),
             handler=handler,
@@ -189,7 +195,7 @@ class ToolDescriptor:
         if "name" not in tool:
             raise ToolDefinitionError(f"not an MCP tool definition: {dict(tool)!r}"[:300])
         return cls(
-            name=str(tool["name"]),
+            name=tool["name"],
             description=str(tool.get("description") or ""),
             parameters=tool.get("inputSchema")
             or tool.get("input_schema")
@@ -251,6 +257,27 @@ class ToolDescriptor:
             "description": self.description,
             "input_schema": dict(self.parameters),
         }
+
+
+def _canonical(tool: Mapping[str, Any]) -> str | None:
+    """A key that two equal tool dicts share (``None`` when it cannot be written)."""
+    try:
+        return json.dumps(tool, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _descriptor_from_mapping(t: Mapping[str, Any]) -> ToolDescriptor:
+    if "input_schema" in t and "function" not in t:
+        return ToolDescriptor.from_anthropic(t)
+    if "inputSchema" in t:
+        return ToolDescriptor.from_mcp(t)
+    return ToolDescriptor.from_openai(t)
+
+
+#: Registries built from tool dicts, keyed by the dicts' canonical JSON: ``repair(msg, tools)``
+#: with the same dicts costs what a prebuilt registry costs. Bounded by memory, not count.
+_REGISTRIES: WeightedLRU[tuple[str, ...], ToolRegistry] = WeightedLRU(TOOL_CACHE_BUDGET)
 
 
 def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
@@ -317,6 +344,12 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
             if t.name in self._tools:
                 raise ToolDefinitionError(f"duplicate tool name {t.name!r}", tool_name=t.name)
             self._tools[t.name] = t
+        self._weight = sum(t.weight for t in self._tools.values())
+
+    @property
+    def weight(self) -> int:
+        """An estimate of the memory the registry's tools hold, in bytes."""
+        return self._weight
 
     # Mapping protocol
     def __getitem__(self, name: str) -> ToolDescriptor:
@@ -364,17 +397,20 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
             return cls()
         if isinstance(tools, ToolRegistry):
             return tools
+        tools = list(tools)
+        if tools and all(isinstance(t, Mapping) for t in tools):
+            keys = tuple(_canonical(t) for t in tools)  # type: ignore[arg-type]
+            if None not in keys:
+                return _REGISTRIES.get_or_make(
+                    keys,  # type: ignore[arg-type]
+                    lambda: _weighed(cls(_descriptor_from_mapping(t) for t in tools)),  # type: ignore[arg-type]
+                )
         out: list[ToolDescriptor] = []
         for t in tools:
             if isinstance(t, ToolDescriptor):
                 out.append(t)
             elif isinstance(t, Mapping):
-                if "input_schema" in t and "function" not in t:
-                    out.append(ToolDescriptor.from_anthropic(t))
-                elif "inputSchema" in t:
-                    out.append(ToolDescriptor.from_mcp(t))
-                else:
-                    out.append(ToolDescriptor.from_openai(t))
+                out.append(_descriptor_from_mapping(t))
             elif callable(t):
                 out.append(ToolDescriptor.from_function(t))
             else:
@@ -402,6 +438,10 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
 
     def to_anthropic(self) -> list[dict[str, Any]]:
         return [t.to_anthropic() for t in self._tools.values()]
+
+
+def _weighed(registry: ToolRegistry) -> tuple[ToolRegistry, int]:
+    return registry, registry.weight
 
 
 def python_arguments(tool: ToolDescriptor, arguments: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,90 @@
+"""A least-recently-used cache bounded by an estimate of memory, not by a count.
+
+Schemas arrive from third parties (MCP servers): one tool may carry an enum of
+100,000 values. A cache bounded by entry count can then hold hundreds of
+megabytes; this one evicts by the summed ``weight`` of its entries (callers pass
+an estimate in bytes, usually the length of the schema's canonical JSON).
+An entry heavier than the whole budget is not kept at all.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+__all__ = ["WeightedLRU", "estimate_weight"]
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class WeightedLRU(Generic[K, V]):
+    """A thread-safe LRU mapping whose entries' weights sum to at most ``budget``."""
+
+    __slots__ = ("_budget", "_entries", "_lock", "_total")
+
+    def __init__(self, budget: int) -> None:
+        self._budget = budget
+        self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._total = 0
+        self._lock = threading.Lock()
+
+    @property
+    def budget(self) -> int:
+        return self._budget
+
+    @property
+    def total_weight(self) -> int:
+        """The summed weight of the entries held now (never above ``budget``)."""
+        return self._total
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is None:
+                return None
+            self._entries.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: K, value: V, weight: int) -> V:
+        """Store ``value`` (unless it alone is over budget) and return it."""
+        weight = max(1, weight)
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._total -= old[1]
+            if weight > self._budget:
+                return value
+            self._entries[key] = (value, weight)
+            self._total += weight
+            while self._total > self._budget:
+                _, (_, w) = self._entries.popitem(last=False)
+                self._total -= w
+        return value
+
+    def get_or_make(self, key: K, make: Callable[[], tuple[V, int]]) -> V:
+        """The cached value, or ``make()``'s ``(value, weight)`` stored and returned."""
+        hit = self.get(key)
+        if hit is not None:
+            return hit
+        value, weight = make()
+        return self.put(key, value, weight)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._total = 0
+
+
+def estimate_weight(obj: object) -> int:
+    """Bytes a JSON-like value holds, estimated from its text (C speed, no recursion limit)."""
+    try:
+        return 2 * len(json.dumps(obj, default=repr, check_circular=False))
+    except (ValueError, RecursionError, TypeError):
+        return 2 * len(repr(obj))
