@@ -209,6 +209,18 @@ def test_equal_tool_dicts_share_one_registry() -> None:
     assert fixed.tool_calls[0].arguments == {"a": 5}
 
 
+def test_a_tool_list_edited_in_place_is_read_again() -> None:
+    tools = [_tool("f", {"type": "object", "properties": {"a": {"type": "integer"}}})]
+    assert repair('{"name": "f", "arguments": {"a": "5"}}', tools).tool_calls[0].arguments == {
+        "a": 5
+    }
+    tools[0]["function"]["parameters"]["properties"]["a"] = {"type": "string"}
+    fixed = repair('{"name": "f", "arguments": {"a": 5}}', tools)
+    assert fixed.tool_calls[0].arguments == {"a": "5"}
+    tools.append(_tool("g", {"type": "object"}))
+    assert ToolRegistry.of(tools).names == ["f", "g"]
+
+
 def test_caches_are_bounded_by_memory_not_count() -> None:
     """30 fresh tools with 100,000-value enums: the tools kept alive fit the caches' budgets.
 

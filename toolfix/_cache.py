@@ -82,9 +82,15 @@ class WeightedLRU(Generic[K, V]):
             self._total = 0
 
 
+#: Bytes a Python object costs beyond its characters (header, list slot, dict entry).
+_PER_ITEM = 80
+
+
 def estimate_weight(obj: object) -> int:
-    """Bytes a JSON-like value holds, estimated from its text (C speed, no recursion limit)."""
+    """Bytes a JSON-like value holds in memory, estimated from its text (C speed, no
+    recursion limit): the characters plus a per-item overhead, counted by separators."""
     try:
-        return 2 * len(json.dumps(obj, default=repr, check_circular=False))
+        text = json.dumps(obj, default=repr, check_circular=False)
     except (ValueError, RecursionError, TypeError):
-        return 2 * len(repr(obj))
+        text = repr(obj)
+    return len(text) + _PER_ITEM * (text.count(",") + text.count(":") + 1)

@@ -92,9 +92,6 @@ class ManualToolCallFixProcessor(ResponseProcessor):
 
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
-        return self._fix(response, tools)
-
-    def _fix(self, response: Response, tools: ToolsLike) -> Response:
         registry = self._registry_for(tools)
         if self._all_valid(response, registry):
             return response  # the fast path: nothing to scan, every call valid

@@ -24,6 +24,7 @@ from ._cache import WeightedLRU
 __all__ = [
     "BACKTRACK_LIMIT",
     "PATTERN_INPUT_CAP",
+    "PATTERN_OPTIONS",
     "PatternError",
     "bounded_additional_properties",
     "bounded_pattern",
@@ -37,7 +38,7 @@ PATTERN_INPUT_CAP = 10_000
 #: Most backtracking steps one match may take (fancy-regex only; the linear engine needs none).
 BACKTRACK_LIMIT = 100_000
 
-_OPTIONS = jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT)
+PATTERN_OPTIONS = jsonschema_rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT)
 _COMPILED: WeightedLRU[str, Any] = WeightedLRU(budget=8 * 1024 * 1024)
 
 
@@ -52,7 +53,7 @@ def compile_pattern(pattern: str) -> Any:
         return hit
     try:
         matcher = jsonschema_rs.validator_for(
-            {"type": "string", "pattern": pattern}, pattern_options=_OPTIONS
+            {"type": "string", "pattern": pattern}, pattern_options=PATTERN_OPTIONS
         )
     except (ValueError, jsonschema_rs.ValidationError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

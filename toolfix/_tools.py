@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, get_type_hints
 
 import jsonschema
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
@@ -23,6 +24,7 @@ from ._errors import ToolDefinitionError
 from ._fastcheck import compile_checker
 from ._patterns import (
     PATTERN_INPUT_CAP,
+    PATTERN_OPTIONS,
     bounded_additional_properties,
     bounded_pattern,
     bounded_pattern_properties,
@@ -75,6 +77,8 @@ class ToolDescriptor:
     strict: bool = False
     _validators: dict[int, Any] = field(init=False, repr=False, compare=False)
     _fast: Callable[[Any], bool] | None = field(init=False, repr=False, compare=False)
+    _compiled: Any = field(init=False, repr=False, compare=False)
+    _has_regex: bool = field(init=False, repr=False, compare=False)
     _weight: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -99,6 +103,8 @@ class ToolDescriptor:
         check_schema_safety(params, self.name)
         object.__setattr__(self, "_validators", {})
         object.__setattr__(self, "_fast", compile_checker(params))
+        object.__setattr__(self, "_compiled", _compile_rs(params))
+        object.__setattr__(self, "_has_regex", "pattern" in json.dumps(params, default=repr))
         object.__setattr__(self, "_weight", estimate_weight(params) + len(self.description))
 
     @property
@@ -125,6 +131,14 @@ class ToolDescriptor:
         fast = self._fast
         if fast is not None:
             return fast(arguments)
+        compiled = self._compiled
+        if compiled is not None and not (
+            self._has_regex and _has_long_string(arguments, max_pattern_chars)
+        ):
+            try:
+                return bool(compiled.is_valid(arguments))
+            except (ValueError, TypeError, OverflowError):
+                pass  # not JSON (a Python object, a non-string key): jsonschema answers
         return bool(self._validator(max_pattern_chars).is_valid(arguments))
 
     def validate_arguments(
@@ -259,10 +273,55 @@ class ToolDescriptor:
         }
 
 
+def _refuse_uri(uri: str) -> Any:
+    raise ValueError(f"tool schemas never reach the network or the disk: {uri}")
+
+
+def _compile_rs(schema: Mapping[str, Any]) -> Any:
+    """jsonschema-rs's compiled validator for ``schema`` (``None`` if it declines it).
+
+    It answers "is this valid?" at native speed for every keyword; the error messages
+    users see still come from jsonschema (``validate_arguments``), one source of text.
+    Formats are annotations, as in jsonschema; no reference is ever retrieved."""
+    try:
+        return jsonschema_rs.Draft202012Validator(
+            dict(schema),
+            validate_formats=False,
+            retriever=_refuse_uri,
+            pattern_options=PATTERN_OPTIONS,
+        )
+    except Exception:  # an exotic schema jsonschema accepts: jsonschema answers alone
+        return None
+
+
+def _has_long_string(value: Any, cap: int) -> bool:
+    """Whether a string (or key) longer than ``cap`` is anywhere in ``value``: the regex
+    length cap applies there, which only the jsonschema path reports."""
+    try:
+        if len(json.dumps(value)) <= cap:
+            return False  # C speed: no string inside is longer than the whole text
+    except (TypeError, ValueError):
+        pass
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if len(item) > cap:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def _canonical(tool: Mapping[str, Any]) -> str | None:
     """A key that two equal tool dicts share (``None`` when it cannot be written)."""
     try:
-        return json.dumps(tool, sort_keys=True, separators=(",", ":"))
+        # Key order as given (equal dicts written in another order only miss the cache);
+        # json's default encoder is the C one.
+        return json.dumps(tool)
     except (TypeError, ValueError, RecursionError):
         return None
 
@@ -278,6 +337,10 @@ def _descriptor_from_mapping(t: Mapping[str, Any]) -> ToolDescriptor:
 #: Registries built from tool dicts, keyed by the dicts' canonical JSON: ``repair(msg, tools)``
 #: with the same dicts costs what a prebuilt registry costs. Bounded by memory, not count.
 _REGISTRIES: WeightedLRU[tuple[str, ...], ToolRegistry] = WeightedLRU(TOOL_CACHE_BUDGET)
+#: The same list object passed again (the common case): a C-speed equality check against
+#: a snapshot answers before any canonical JSON is written. Keyed by ``id``; the
+#: snapshot comparison makes a reused id or an in-place edit a miss, never a stale hit.
+_BY_IDENTITY: WeightedLRU[int, tuple[list[Any], ToolRegistry]] = WeightedLRU(TOOL_CACHE_BUDGET // 4)
 
 
 def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
@@ -397,14 +460,24 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
             return cls()
         if isinstance(tools, ToolRegistry):
             return tools
+        if isinstance(tools, list):
+            seen = _BY_IDENTITY.get(id(tools))
+            if seen is not None and seen[0] == tools:
+                return seen[1]
+        given = tools
         tools = list(tools)
         if tools and all(isinstance(t, Mapping) for t in tools):
             keys = tuple(_canonical(t) for t in tools)  # type: ignore[arg-type]
             if None not in keys:
-                return _REGISTRIES.get_or_make(
+                registry = _REGISTRIES.get_or_make(
                     keys,  # type: ignore[arg-type]
                     lambda: _weighed(cls(_descriptor_from_mapping(t) for t in tools)),  # type: ignore[arg-type]
                 )
+                if isinstance(given, list):
+                    # the snapshot, rebuilt from the canonical text at C speed
+                    snapshot = json.loads("[" + ",".join(keys) + "]")  # type: ignore[arg-type]
+                    _BY_IDENTITY.put(id(given), (snapshot, registry), registry.weight)
+                return registry
         out: list[ToolDescriptor] = []
         for t in tools:
             if isinstance(t, ToolDescriptor):
