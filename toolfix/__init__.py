@@ -42,6 +42,7 @@ from ._errors import (
     ToolfixError,
     TooManyCallsError,
     UnknownToolError,
+    UnsupportedInputError,
 )
 from ._executor import ProcessingExecutor, PromptExecutor
 from ._formats import Candidate, ScanContext, ToolCallFormat, available_formats
@@ -135,6 +136,7 @@ __all__ = [
     "ToolRun",
     "ToolfixError",
     "UnknownToolError",
+    "UnsupportedInputError",
     "Usage",
     "__version__",
     "arepair",

@@ -2,35 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ._config import FixConfig
-from ._convert import response_from_anthropic, response_from_openai
 from ._manual import ManualToolCallFixProcessor
-from ._messages import Response, TextPart
+from ._messages import Response
 from ._processor import ToolsLike
+from ._shapes import as_response
 
 __all__ = ["arepair", "as_response", "repair"]
 
 
-def as_response(value: Response | Mapping[str, Any] | str) -> Response:
-    """Read a response given as a :class:`Response`, an OpenAI assistant message or chat
-    completion dict, an Anthropic message dict, or raw text."""
-    if isinstance(value, Response):
-        return value
-    if isinstance(value, str):
-        return Response(parts=(TextPart(text=value),) if value else ())
-    if isinstance(value.get("content"), list) and (
-        value.get("type") == "message"
-        or any(isinstance(b, Mapping) and b.get("type") == "tool_use" for b in value["content"])
-    ):
-        return response_from_anthropic(value)
-    return response_from_openai(value)
-
-
 def repair(
-    response: Response | Mapping[str, Any] | str,
+    response: object,
     tools: ToolsLike,
     *,
     config: FixConfig | None = None,
@@ -51,7 +33,7 @@ def repair(
 
 
 async def arepair(
-    response: Response | Mapping[str, Any] | str,
+    response: object,
     tools: ToolsLike,
     *,
     config: FixConfig | None = None,

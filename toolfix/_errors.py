@@ -15,6 +15,7 @@ tool name involved (``tool_name``), either of which may be ``None``::
     │   ├── InvalidArgumentsError   the arguments do not validate against the schema
     │   └── MalformedToolCallError  the call text cannot be parsed at all
     ├── ToolDefinitionError       a tool definition or Python function cannot be described
+    ├── UnsupportedInputError     a response in a shape toolfix cannot read (named in the message)
     ├── ConfigurationError        inconsistent settings
     └── ExecutorError             an LLM call failed
         ├── ProviderAuthenticationError
@@ -50,6 +51,7 @@ __all__ = [
     "ToolDefinitionError",
     "ToolfixError",
     "UnknownToolError",
+    "UnsupportedInputError",
 ]
 
 
@@ -132,6 +134,13 @@ class TooManyCallsError(LimitExceededError):
 
 class NumberTooLongError(LimitExceededError):
     """A numeric literal is longer than ``Limits.max_number_chars``."""
+
+
+class UnsupportedInputError(ToolfixError):
+    """A response given in a shape toolfix cannot read; the message names the shape.
+
+    Raised instead of returning an empty response: that would hide whatever call the
+    model made."""
 
 
 class ToolCallError(ToolfixError):
