@@ -299,6 +299,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         ctx = interp.scan_context
         taken = _Spans()
         cands: list[Candidate] = []
+        quoted: list[tuple[int, int]] = []
         for fmt in self._formats:
             if taken.starts and fmt.priority >= _GENERIC_PRIORITY and taken.covers(content):
                 break  # only whitespace left: the generic scanners have nothing to read
@@ -317,21 +318,34 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
                 return [unread], content
             for c in found:
-                if taken.overlaps(c.start, c.end):
-                    continue
+                if taken.crosses(c.start, c.end):
+                    continue  # straddles a span found first: the earlier format wins
                 if _in_inline_code(content, c):
                     taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
+                    quoted.append((c.start, c.end))
                     continue
                 cands.append(c)
                 taken.add(c.start, c.end)
         if not cands:
             return [], content
-        cands.sort(key=lambda c: c.start)
+        # Outer spans first: a candidate inside a call's span (markup written in one of
+        # its argument values) is never a call (DESIGN promise 9). An outer span that
+        # turns out not to be a call (JSON in prose) leaves the spans inside it free.
+        cands.sort(key=lambda c: (c.start, -c.end))
+        quoted.sort()
+        alone = _only_spans(content, cands)
         calls: list[CallPart] = []
         used: list[tuple[int, int]] = []
+        owned_end = 0  # end of the spans taken so far (they all start before ``c``)
+        q = 0
         # Interpret no more candidates than can be kept: _cap_calls reports the rest.
         budget = self.config.limits.max_calls + 1
         for c in cands:
+            while q < len(quoted) and quoted[q][0] <= c.start:
+                owned_end = max(owned_end, quoted[q][1])
+                q += 1
+            if c.start < owned_end:
+                continue  # inside a call's span (or quoted markup): text of that call
             if len(calls) >= budget:
                 calls.append(
                     InvalidToolCallPart(
@@ -344,11 +358,12 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
                 used.append((c.start, c.end))
                 continue
-            parts = interp.from_candidate(c, seed)
+            parts = interp.from_candidate(c, seed, alone=alone)
             if parts is None:
                 continue
             calls.extend(parts)
             used.append((c.start, c.end))
+            owned_end = max(owned_end, c.end)
         if not used:
             return [], content
         remaining = _remove_spans(content, used)
@@ -435,6 +450,16 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
 _GENERIC_PRIORITY = 60
 
 
+def _only_spans(text: str, cands: list[Candidate]) -> bool:
+    """True when the text holds nothing but the candidates' spans (and whitespace)."""
+    pos = 0
+    for c in cands:  # sorted by start
+        if text[pos : c.start].strip():
+            return False
+        pos = max(pos, c.end)
+    return not text[pos:].strip()
+
+
 class _Spans:
     """Disjoint spans kept sorted: overlap test and insert in O(log n) search."""
 
@@ -448,6 +473,20 @@ class _Spans:
             return True
         return i < len(self.starts) and self.starts[i] < end
 
+    def crosses(self, start: int, end: int) -> bool:
+        """True when ``[start, end)`` overlaps an outermost span without one holding the
+        other. Nested spans are allowed (the interpreter decides which one is the call)."""
+        i = bisect.bisect_right(self.starts, start)
+        if i > 0 and self.ends[i - 1] > start:
+            return end > self.ends[i - 1]  # starts inside a span: nested unless it ends after
+        # starts in a gap: it may hold the following spans whole, but not end inside one
+        k = i
+        while k < len(self.starts) and self.starts[k] < end:
+            if self.ends[k] > end:
+                return True
+            k += 1
+        return False
+
     def covers(self, text: str) -> bool:
         """True when every character outside the spans is whitespace."""
         pos = 0
@@ -458,9 +497,16 @@ class _Spans:
         return not text[pos:].strip()
 
     def add(self, start: int, end: int) -> None:
+        """Record a span; only the outermost spans are kept (a span held by one is not,
+        a span holding some replaces them)."""
         i = bisect.bisect_right(self.starts, start)
-        self.starts.insert(i, start)
-        self.ends.insert(i, end)
+        if i > 0 and self.ends[i - 1] >= end:
+            return
+        k = i
+        while k < len(self.starts) and self.ends[k] <= end:
+            k += 1
+        self.starts[i:k] = [start]
+        self.ends[i:k] = [end]
 
 
 def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:

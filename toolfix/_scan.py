@@ -15,10 +15,12 @@ from ._errors import NestingTooDeepError
 
 __all__ = [
     "BracketSpan",
+    "ExtendBudget",
     "Fence",
     "MarkerFinder",
     "find_bracket_end",
     "find_fences",
+    "json_past_markers",
     "line_start_before",
     "read_identifier",
     "skip_ws",
@@ -135,6 +137,49 @@ def _skip_string(text: str, i: int, end_at: int, body: re.Pattern[str]) -> int:
         if c == "\n":
             return m.start()
         return m.start() + 1
+
+
+class ExtendBudget:
+    """How many unbounded scans :func:`json_past_markers` may still run on one text
+    (each may read to the end of the text: capped so a scan stays linear)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int = 64) -> None:
+        self.left = left
+
+
+def json_past_markers(
+    text: str,
+    first: int,
+    stop: int,
+    closers: tuple[str, ...],
+    limits: Limits | None = None,
+    budget: ExtendBudget | None = None,
+) -> int | None:
+    """Where the JSON value at ``text[first]`` really ends when markup was found inside it.
+
+    A family's extent finder found its closer (or the next call's opener) at ``stop``,
+    but the value opened at ``first`` has not closed by then: the marker may be text
+    inside one of its strings (``{"a": "</tool_call>"}``). Scanning on, string- and
+    bracket-aware, when the value closes and what follows it (after whitespace) is one
+    of ``closers`` or the end of the text, the marker was text: returns the index just
+    past the value. Otherwise ``None`` (the marker ends the call; a brace is missing).
+    """
+    if budget is not None:
+        if budget.left <= 0:
+            return None
+        budget.left -= 1
+    short = find_bracket_end(text, first, limits, stop=stop)
+    if not short.truncated:
+        return None
+    span = find_bracket_end(text, first, limits)
+    if span.truncated or span.end <= stop:
+        return None
+    k = skip_ws(text, span.end)
+    if k >= len(text) or any(text.startswith(c, k) for c in closers):
+        return span.end
+    return None
 
 
 def skip_ws(text: str, i: int) -> int:

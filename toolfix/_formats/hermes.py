@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from .._scan import MarkerFinder, find_bracket_end, skip_ws
+from .._scan import ExtendBudget, MarkerFinder, find_bracket_end, json_past_markers, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 from .json_text import _keyable
 from .pythonic import parse_call, read_dotted_name, rejection
@@ -60,6 +60,7 @@ class HermesFormat(ToolCallFormat):
         """Every ``<tool_call>`` body that holds a call, in order."""
         out: list[Candidate] = []
         finder = MarkerFinder(text)
+        budget = ExtendBudget()
         n = len(text)
         pos = 0
         while pos < n:
@@ -76,6 +77,14 @@ class HermesFormat(ToolCallFormat):
             body_start = open_at + len(OPEN)
             next_open = finder.find(OPEN, body_start)
             close_at = finder.find(CLOSE, body_start)
+            first = skip_ws(text, body_start)
+            marker = min(x for x in (next_open, close_at, n) if x != -1)
+            if marker < n and first < marker and text[first] in "{[":
+                # a tag inside a JSON string of the body is text, not this call's end
+                past = json_past_markers(text, first, marker, (CLOSE, OPEN), ctx.limits, budget)
+                if past is not None:
+                    next_open = text.find(OPEN, past)
+                    close_at = text.find(CLOSE, past)
             closed = close_at != -1 and (next_open == -1 or close_at < next_open)
             if closed:
                 body_end, end = close_at, close_at + len(CLOSE)
