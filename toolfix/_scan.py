@@ -70,6 +70,8 @@ def find_bracket_end(
     special = _SPECIAL_BOTH if "'" in quotes else _SPECIAL_DQ if '"' in quotes else _SPECIAL_NONE
     depth = 0
     deepest = 0
+    stack: list[str] = []  # the open brackets, innermost last
+    counts = {"{": 0, "[": 0, "(": 0}
     i = start
     search = special.search
     while True:
@@ -80,6 +82,8 @@ def find_bracket_end(
         ch = text[i]
         if ch in _OPEN:
             depth += 1
+            stack.append(ch)
+            counts[ch] += 1
             if depth > deepest:
                 deepest = depth
                 if deepest > lim.max_depth:
@@ -91,7 +95,16 @@ def find_bracket_end(
                     )
             i += 1
         elif ch in _CLOSE:
-            depth -= 1
+            opener = _MATCH[ch]
+            # a closer of a bracket opened further out closes the ones inside it too
+            # (``[{"a": 1]``: the ``}`` is missing, the list did close); any other closer
+            # closes the innermost bracket
+            pops = 1
+            if stack[-1] != opener and counts[opener] > 0:
+                pops = len(stack) - _last_index(stack, opener)
+            for _ in range(pops):
+                counts[stack.pop()] -= 1
+            depth -= pops
             if depth <= 0:
                 return BracketSpan(start, i + 1, False, deepest)
             i += 1
@@ -110,6 +123,16 @@ def find_bracket_end(
                 i = k
             else:
                 i += 1
+
+
+_MATCH = {"}": "{", "]": "[", ")": "("}
+
+
+def _last_index(stack: list[str], opener: str) -> int:
+    k = len(stack) - 1
+    while stack[k] != opener:
+        k -= 1
+    return k
 
 
 _SPECIAL_BOTH = re.compile(r"[\[\]{}()\"']")
