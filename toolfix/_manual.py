@@ -24,7 +24,7 @@ from ._config import FixConfig
 from ._errors import LimitExceededError, ToolfixError
 from ._formats import Candidate, get_formats
 from ._formats.functionary import strip_all_recipients
-from ._formats.harmony import split_harmony
+from ._formats.harmony import split_harmony_segments
 from ._interpret import CallShape, Interpreter, derive_id
 from ._jsonparse import parse_lenient
 from ._messages import (
@@ -273,10 +273,18 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
             ]
         reasoning, content = split_reasoning(text)
+        answer: list[tuple[int, int]] = []
         if "<|channel|>" in content and any(f.name == "harmony" for f in self._formats):
-            analysis, content = split_harmony(content)
+            analysis, segments = split_harmony_segments(content)
             if analysis is not None:
                 reasoning = analysis if reasoning is None else f"{reasoning}\n{analysis}"
+            # final-channel bodies and preambles are the answer: never read for calls
+            pos = 0
+            for seg, addressed in segments:
+                if not addressed:
+                    answer.append((pos, pos + len(seg)))
+                pos += len(seg)
+            content = "".join(seg for seg, _ in segments)
         out: list[Part] = []
         recs: list[RepairRecord] = []
         if reasoning is not None:
@@ -286,7 +294,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                     kind=K.IN_REASONING, detail="moved <think> reasoning out of the content"
                 )
             )
-        calls, remaining = self._scan(content, interp, f"{seed}:{derive_id(text)}")
+        calls, remaining = self._scan(content, interp, f"{seed}:{derive_id(text)}", answer)
         if reasoning is None and not calls:
             return [part], []
         if remaining:
@@ -294,12 +302,21 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         out.extend(calls)
         return out, recs
 
-    def _scan(self, content: str, interp: Interpreter, seed: str) -> tuple[list[CallPart], str]:
-        """Calls found in ``content`` and the text left once their spans are removed."""
+    def _scan(
+        self,
+        content: str,
+        interp: Interpreter,
+        seed: str,
+        protected: list[tuple[int, int]] | None = None,
+    ) -> tuple[list[CallPart], str]:
+        """Calls found in ``content`` and the text left once their spans are removed.
+
+        No call starts inside a ``protected`` span (text that is an answer, not markup).
+        """
         ctx = interp.scan_context
         taken = _Spans()
         cands: list[Candidate] = []
-        quoted: list[tuple[int, int]] = []
+        quoted: list[tuple[int, int]] = list(protected or ())
         for fmt in self._formats:
             if taken.starts and fmt.priority >= _GENERIC_PRIORITY and taken.covers(content):
                 break  # only whitespace left: the generic scanners have nothing to read
