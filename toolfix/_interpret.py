@@ -173,7 +173,12 @@ class Interpreter:
                 if K.PYTHONIC in kinds
                 else K.INVALID_JSON
             )
-            return [self._invalid(cand.raw, cand.error, kind, cand.name, kinds, seed, 0)]
+            partial = dict(cand.arguments) if isinstance(cand.arguments, Mapping) else None
+            return [
+                self._invalid(
+                    cand.raw, cand.error, kind, cand.name, kinds, seed, 0, arguments=partial
+                )
+            ]
         if cand.payload is None:
             shape = CallShape(
                 cand.name, cand.arguments if cand.arguments is not None else {}, cand.id

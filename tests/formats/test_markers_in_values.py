@@ -153,18 +153,11 @@ GAPS: set[tuple[str, str]] = {
     ("dsml", "qwen_xml"),
     ("gemma", "gemma"),
     ("glm", "glm"),
-    ("qwen_xml", "glm"),
-    ("qwen_xml", "hermes"),
-    ("qwen_xml", "qwen_xml"),
     ("dsml", f"</{DSML}parameter>"),
     ("dsml", f"</{DSML}invoke>"),
     ("glm", "</arg_value>"),
     ("json", "```"),
     ("json_fence", "```"),
-    ("qwen_xml", "</parameter>"),
-    ("qwen_xml", "</function>"),
-    ("qwen_xml", "</tool_call>"),
-    ("qwen_xml", "<parameter=to>"),
 }
 
 

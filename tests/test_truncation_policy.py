@@ -1,0 +1,166 @@
+"""The truncation policy (issue 11, DESIGN promise 9).
+
+A call is complete only when its own closer was produced. Cut anywhere before it, the
+call is never valid: it comes back as an invalid ``truncated`` call whose attached
+arguments are members the model did finish (never a half-written value).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolfix import FixConfig, repair
+
+PROPS = {
+    "path": {"type": "string"},
+    "count": {"type": "integer"},
+    "dry_run": {"type": "boolean"},
+    "note": {"type": "string"},
+}
+TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "delete_files",
+            "parameters": {"type": "object", "properties": PROPS, "required": ["path"]},
+        },
+    }
+]
+
+J = json.dumps
+
+
+def _py(args: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in args.items())
+
+
+#: family -> (render the call, index just past its own closer in the rendered text)
+FAMILIES: dict[str, Callable[[dict[str, Any]], tuple[str, int]]] = {
+    "hermes": lambda a: (
+        t := f'<tool_call>\n{{"name": "delete_files", "arguments": {J(a)}}}\n</tool_call>',
+        t.rindex("}") + 1,
+    ),
+    "json": lambda a: (t := J({"name": "delete_files", "arguments": a}), len(t)),
+    "pythonic": lambda a: (t := f"[delete_files({_py(a)})]", t.rindex(")") + 1),
+    "mistral": lambda a: (t := f"[TOOL_CALLS]delete_files[ARGS]{J(a)}", len(t)),
+    "kimi": lambda a: (
+        t := "<|tool_calls_section_begin|><|tool_call_begin|>functions.delete_files:0"
+        f"<|tool_call_argument_begin|>{J(a)}<|tool_call_end|><|tool_calls_section_end|>",
+        t.rindex("}") + 1,
+    ),
+    "harmony": lambda a: (
+        t := "<|start|>assistant<|channel|>commentary to=functions.delete_files "
+        f"<|constrain|>json<|message|>{J(a)}<|call|>",
+        t.rindex("}") + 1,
+    ),
+    "qwen_xml": lambda a: (
+        t := "<tool_call>\n<function=delete_files>\n"
+        + "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in a.items())
+        + "</function>\n</tool_call>",
+        t.rindex("</function>"),
+    ),
+}
+
+ARGS = st.fixed_dictionaries(
+    {"path": st.text("abcxyz/._ ", min_size=1, max_size=12)},
+    optional={
+        "count": st.integers(0, 10_000),
+        "dry_run": st.booleans(),
+        "note": st.text("abc d-e", max_size=10),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(args=ARGS, family=st.sampled_from(sorted(FAMILIES)), where=st.floats(0, 1))
+def test_a_call_cut_before_its_closer_is_never_valid(
+    args: dict[str, Any], family: str, where: float
+) -> None:
+    if family == "qwen_xml":
+        args = {k: v for k, v in args.items() if isinstance(v, str) and v.strip() == v and v}
+        if "path" not in args:
+            args["path"] = "x"
+    text, closer = FAMILIES[family](args)
+    cut = int(where * (closer - 1))
+    fixed = repair(text[:cut], TOOLS)
+    assert fixed.tool_calls == []
+    for bad in fixed.invalid_tool_calls:
+        # what rides along was written in full by the model
+        for key, value in (bad.arguments or {}).items():
+            assert str(args[key]) == str(value) or args[key] == value
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_whole_call_is_valid(family: str) -> None:
+    args = {"path": "/tmp/x", "note": "keep"}
+    text, _ = FAMILIES[family](args)
+    [call] = repair(text, TOOLS).tool_calls
+    assert call.arguments == args
+
+
+@pytest.mark.parametrize(
+    ("text", "partial"),
+    [
+        ('[delete_files(path="/tmp/x", dry_run=', {"path": "/tmp/x"}),
+        (
+            '<tool_call>{"name": "delete_files", "arguments": {"path": "/a", "count": 1',
+            {"path": "/a"},
+        ),
+        # after the last argument, before the call's closer: still cut off
+        ('<tool_call>{"name": "delete_files", "arguments": {"path": "/a"}', {"path": "/a"}),
+        ('[TOOL_CALLS]delete_files[ARGS]{"path": "/a", "dry_run": tr', {"path": "/a"}),
+    ],
+)
+def test_cut_off_calls_are_invalid_with_their_complete_arguments(
+    text: str, partial: dict[str, Any]
+) -> None:
+    fixed = repair(text, TOOLS)
+    assert fixed.tool_calls == []
+    [bad] = fixed.invalid_tool_calls
+    assert (bad.name, bad.kind, bad.arguments) == ("delete_files", "truncated", partial)
+    assert bad.raw == text
+    assert "cut off" in bad.error
+
+
+def test_the_first_of_two_parallel_calls_closed_and_stays_valid() -> None:
+    text = (
+        '<tool_call>{"name": "delete_files", "arguments": {"path": "/a"}}</tool_call>\n'
+        '<tool_call>{"name": "delete_files", "arguments": {"path": "/b", "dry'
+    )
+    fixed = repair(text, TOOLS)
+    assert [c.arguments for c in fixed.tool_calls] == [{"path": "/a"}]
+    assert [(c.kind, c.arguments) for c in fixed.invalid_tool_calls] == [
+        ("truncated", {"path": "/b"})
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the end tag closes it: a missing brace, repaired
+        '<tool_call>{"name": "delete_files", "arguments": {"path": "/a"}</tool_call>',
+        # the list closes it
+        '[TOOL_CALLS][{"name": "delete_files", "arguments": {"path": "/a"}]',
+        # the next call's opener closes it
+        '[TOOL_CALLS]delete_files[ARGS]{"path": "/a"[TOOL_CALLS]delete_files[ARGS]{"path": "/a"}',
+    ],
+)
+def test_a_closer_that_follows_makes_it_a_missing_brace(text: str) -> None:
+    fixed = repair(text, TOOLS)
+    assert fixed.invalid_tool_calls == []
+    assert {c.arguments["path"] for c in fixed.tool_calls} == {"/a"}
+    assert all("invalid_json" in [r.kind for r in c.repairs] for c in fixed.tool_calls[:1])
+
+
+def test_keep_complete_members_is_the_old_behaviour() -> None:
+    text = '<tool_call>{"name": "delete_files", "arguments": {"path": "/a", "count": 1'
+    keep = FixConfig(truncated="keep_complete_members")
+    [call] = repair(text, TOOLS, config=keep).tool_calls
+    assert call.arguments == {"path": "/a"}  # the cut-off count is not guessed
+    assert "truncated" in [r.kind for r in call.repairs]
