@@ -22,6 +22,7 @@ __all__ = [
     "find_fences",
     "json_past_markers",
     "line_start_before",
+    "next_fence",
     "read_identifier",
     "skip_ws",
 ]
@@ -295,32 +296,40 @@ def find_fences(text: str, *, max_lang_chars: int = 40) -> list[Fence]:
     (`````json {"a": 1}`````).
     """
     fences: list[Fence] = []
-    n = len(text)
     pos = 0
     while True:
-        start = text.find("```", pos)
-        if start == -1:
+        fence = next_fence(text, pos, max_lang_chars=max_lang_chars)
+        if fence is None:
             return fences
-        i = start + 3
-        while i < n and text[i] == "`":
-            i += 1
-        ticks = text[start:i]
-        j = i
-        limit = min(n, i + max_lang_chars)
-        while j < limit and (text[j].isalnum() or text[j] in "_-+.#"):
-            j += 1
-        lang = text[i:j].lower()
-        body_start = j
-        # the info string ends the line; a one-line fence carries its body after it
-        k = j
-        while k < n and text[k] in " \t":
-            k += 1
-        if k < n and text[k] == "\n":
-            body_start = k + 1
-        close = text.find(ticks, body_start)
-        if close == -1:
-            fences.append(Fence(start, body_start, n, n, lang, False))
+        fences.append(fence)
+        if not fence.closed:
             return fences
-        end = close + len(ticks)
-        fences.append(Fence(start, body_start, close, end, lang, True))
-        pos = end
+        pos = fence.end
+
+
+def next_fence(text: str, pos: int, *, max_lang_chars: int = 40) -> Fence | None:
+    """The first code fence that opens at or after ``pos`` (see :func:`find_fences`)."""
+    n = len(text)
+    start = text.find("```", pos)
+    if start == -1:
+        return None
+    i = start + 3
+    while i < n and text[i] == "`":
+        i += 1
+    ticks = text[start:i]
+    j = i
+    limit = min(n, i + max_lang_chars)
+    while j < limit and (text[j].isalnum() or text[j] in "_-+.#"):
+        j += 1
+    lang = text[i:j].lower()
+    body_start = j
+    # the info string ends the line; a one-line fence carries its body after it
+    k = j
+    while k < n and text[k] in " \t":
+        k += 1
+    if k < n and text[k] == "\n":
+        body_start = k + 1
+    close = text.find(ticks, body_start)
+    if close == -1:
+        return Fence(start, body_start, n, n, lang, False)
+    return Fence(start, body_start, close, close + len(ticks), lang, True)

@@ -113,7 +113,7 @@ class HermesFormat(ToolCallFormat):
         if first >= body_end:
             return None
         body = text[body_start:body_end]
-        if text[first] == "<" or "<arg_key>" in body:
+        if text[first] == "<" or (text[first] not in "{[" and "<arg_key>" in body):
             return None  # Qwen3-Coder XML or GLM: not ours
         if text[first] in "{[":
             span = find_bracket_end(text, first, ctx.limits, stop=body_end)
