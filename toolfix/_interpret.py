@@ -250,7 +250,11 @@ class Interpreter:
                 not cand.explicit
                 and not alone
                 and isinstance(part, InvalidToolCallPart)
-                and not (s.has_args_key and self.resolve(s.name or "").name is not None)
+                and not (
+                    s.has_args_key
+                    and not _schema_like(s.arguments)
+                    and self.resolve(s.name or "").name is not None
+                )
             ):
                 return None  # prose that mentions a tool: prose is prose
             out.append(part)
@@ -525,6 +529,14 @@ _WHERE: dict[str, str] = {
     K.IN_REASONING: "promoted a call found in the reasoning",
     K.CONCATENATED: "split calls glued together",
 }
+
+
+def _schema_like(value: Any) -> bool:
+    """A JSON schema (``{"type": "object", "properties": ...}``) where arguments would be:
+    a tool *definition* quoted in prose, not a call."""
+    return isinstance(value, Mapping) and (
+        value.get("type") == "object" or isinstance(value.get("properties"), Mapping)
+    )
 
 
 def _where_records(kinds: list[str]) -> list[RepairRecord]:
