@@ -59,6 +59,46 @@ FAMILIES: dict[str, Callable[[dict[str, Any]], tuple[str, int]]] = {
         f"<|constrain|>json<|message|>{J(a)}<|call|>",
         t.rindex("}") + 1,
     ),
+    "llama": lambda a: (
+        t := f'<|python_tag|>{{"name": "delete_files", "parameters": {J(a)}}}<|eom_id|>',
+        t.rindex("}") + 1,
+    ),
+    "deepseek": lambda a: (
+        t := "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>delete_files<｜tool▁sep｜>"
+        f"{J(a)}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        t.rindex("}") + 1,
+    ),
+    "granite": lambda a: (
+        t := f'<|tool_call|>[{{"name": "delete_files", "arguments": {J(a)}}}]',
+        len(t),
+    ),
+    "xlam": lambda a: (
+        t := J({"tool_calls": [{"name": "delete_files", "arguments": a}]}),
+        len(t),
+    ),
+    "functionary": lambda a: (t := f">>>delete_files\n{J(a)}", len(t)),
+    "react": lambda a: (t := f"Action: delete_files\nAction Input: {J(a)}", len(t)),
+    "glm": lambda a: (
+        t := "<tool_call>delete_files\n"
+        + "".join(f"<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n" for k, v in a.items())
+        + "</tool_call>",
+        t.rindex("</tool_call>"),
+    ),
+    "dsml": lambda a: (
+        t := '<｜DSML｜function_calls>\n<｜DSML｜invoke name="delete_files">\n'
+        + "".join(
+            f'<｜DSML｜parameter name="{k}" string="true">{v}</｜DSML｜parameter>\n'
+            for k, v in a.items()
+        )
+        + "</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+        t.rindex("</｜DSML｜invoke>"),
+    ),
+    "gemma": lambda a: (
+        t := "<start_function_call>call:delete_files{"
+        + ",".join(f"{k}:<escape>{v}<escape>" for k, v in a.items())
+        + "}<end_function_call>",
+        t.rindex("}"),
+    ),
     "qwen_xml": lambda a: (
         t := "<tool_call>\n<function=delete_files>\n"
         + "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in a.items())
@@ -77,12 +117,12 @@ ARGS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(args=ARGS, family=st.sampled_from(sorted(FAMILIES)), where=st.floats(0, 1))
 def test_a_call_cut_before_its_closer_is_never_valid(
     args: dict[str, Any], family: str, where: float
 ) -> None:
-    if family == "qwen_xml":
+    if family in ("qwen_xml", "glm", "dsml", "gemma"):  # values written as text
         args = {k: v for k, v in args.items() if isinstance(v, str) and v.strip() == v and v}
         if "path" not in args:
             args["path"] = "x"
@@ -164,3 +204,18 @@ def test_keep_complete_members_is_the_old_behaviour() -> None:
     [call] = repair(text, TOOLS, config=keep).tool_calls
     assert call.arguments == {"path": "/a"}  # the cut-off count is not guessed
     assert "truncated" in [r.kind for r in call.repairs]
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_cut_before_the_closer_is_invalid_and_the_old_policy_differs(family: str) -> None:
+    args: dict[str, Any] = {"path": "/a", "note": "b c"}
+    if family not in ("qwen_xml", "glm", "dsml", "gemma"):
+        args["count"] = 3
+    text, closer = FAMILIES[family](args)
+    keep = FixConfig(truncated="keep_complete_members")
+    kept_before = 0
+    for cut in range(closer):
+        assert repair(text[:cut], TOOLS).tool_calls == [], text[:cut]
+        kept_before += bool(repair(text[:cut], TOOLS, config=keep).tool_calls)
+    # under the opt-in, some cut-off outputs did run (pythonic cut-offs never did)
+    assert (kept_before > 0) is (family != "pythonic")
