@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from toolfix import repair
 
@@ -180,4 +182,29 @@ def test_escape_inside_a_gemma_value_never_yields_the_inner_call() -> None:
 @pytest.mark.parametrize(("outer", "closer"), [(o, c) for o in sorted(CLOSERS) for c in CLOSERS[o]])
 def test_the_familys_closer_inside_a_value_is_text(outer: str, closer: str) -> None:
     value = f"a {closer} b"
+    _check(OUTER[outer](value), value)
+
+
+#: Pieces of markup of every family, and the characters that open or close structure.
+FRAGMENTS = sorted(
+    {
+        *INNER.values(),
+        *(c for cs in CLOSERS.values() for c in cs),
+        *"{}[]()\"'`\\\n",
+        "```",
+        " x ",
+    }
+)
+#: Tags that end a Qwen3-Coder value when they start a line (where its template puts them).
+QWEN_LINE_TAGS = ("</parameter>", "<parameter=", "</function>", "</tool_call>", "<function=")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    outer=st.sampled_from(sorted(OUTER)), pieces=st.lists(st.sampled_from(FRAGMENTS), max_size=5)
+)
+def test_any_markup_inside_a_value_is_text(outer: str, pieces: list[str]) -> None:
+    value = "v " + "".join(pieces) + " w"
+    assume(not (outer == "gemma" and "<escape>" in value))  # not representable
+    assume(not (outer == "qwen_xml" and any("\n" + t in value for t in QWEN_LINE_TAGS)))
     _check(OUTER[outer](value), value)

@@ -37,7 +37,14 @@ from typing import Any, ClassVar
 
 from .._config import Limits
 from .._errors import InputTooLargeError, ToolfixError
-from .._scan import find_bracket_end, find_fences, line_start_before, read_identifier, skip_ws
+from .._scan import (
+    ExtendBudget,
+    find_bracket_end,
+    line_start_before,
+    next_fence,
+    read_identifier,
+    skip_ws,
+)
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["PyCall", "PythonicFormat", "parse_call", "read_dotted_name", "rejection"]
@@ -264,9 +271,27 @@ class PythonicFormat(ToolCallFormat):
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         """Pythonic calls in prose and in python/untagged fences, in order."""
         out: list[Candidate] = []
+        n = len(text)
+        budget = ExtendBudget(16)
         pos = 0
-        for fence in find_fences(text):
-            out.extend(self._scan(text, pos, fence.start, ctx, fenced=False))
+        while True:
+            fence = next_fence(text, pos)
+            if fence is None:
+                break
+            found = self._scan(text, pos, fence.start, ctx, fenced=False)
+            if found and found[-1].truncated and budget.left > 0:
+                # backticks inside a string of a call in prose open no fence
+                budget.left -= 1
+                held: list[Candidate] = []
+                for c in self._scan(text, pos, n, ctx, fenced=False):
+                    held.append(c)
+                    if c.end > fence.start:
+                        break
+                if held and held[-1].end > fence.start and not held[-1].truncated:
+                    out.extend(held)
+                    pos = held[-1].end
+                    continue
+            out.extend(found)
             pos = fence.end
             if fence.lang not in PYTHON_FENCE_LANGS:
                 continue  # json, bash, tool_code...: other formats' business
