@@ -189,6 +189,11 @@ def test_the_first_of_two_parallel_calls_closed_and_stays_valid() -> None:
         '[TOOL_CALLS][{"name": "delete_files", "arguments": {"path": "/a"}]',
         # the next call's opener closes it
         '[TOOL_CALLS]delete_files[ARGS]{"path": "/a"[TOOL_CALLS]delete_files[ARGS]{"path": "/a"}',
+        '<tool_call>{"name": "delete_files", "arguments": {"path": "/a"}\n'
+        '<tool_call>{"name": "delete_files", "arguments": {"path": "/a"}}</tool_call>',
+        '<|python_tag|>{"name": "delete_files", "parameters": {"path": "/a"}'
+        '<|python_tag|>{"name": "delete_files", "parameters": {"path": "/a"}}',
+        '>>>delete_files\n{"path": "/a"\n>>>delete_files\n{"path": "/a"}',
     ],
 )
 def test_a_closer_that_follows_makes_it_a_missing_brace(text: str) -> None:

@@ -123,7 +123,9 @@ class HermesFormat(ToolCallFormat):
                 end = span.end
                 payload = text[first:end]
             # a closed tag around unbalanced JSON is broken JSON, not a cut-off output
-            return self._make(text, start, end, span.truncated and not closed, payload=payload)
+            # cut off only when the output ended inside it: the next <tool_call> closes it
+            cut = span.truncated and not closed and body_end >= len(text)
+            return self._make(text, start, end, cut, payload=payload)
         name_end = read_dotted_name(text, first)
         has_name = first < name_end < body_end
         if has_name and text[name_end] == "(":
@@ -159,7 +161,7 @@ class HermesFormat(ToolCallFormat):
                 text,
                 start,
                 end,
-                span.truncated and not closed,
+                span.truncated and not closed and body_end >= len(text),
                 name=text[first:name_end],
                 arguments=text[brace:body_end].strip() if closed else text[brace : span.end],
             )

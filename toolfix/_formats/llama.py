@@ -88,7 +88,7 @@ class LlamaFormat(ToolCallFormat):
             span = find_bracket_end(text, p, ctx.limits, stop=hi)
             start = tag if not found else found[-1].end
             # an end token after unbalanced JSON: broken JSON, not a cut-off output
-            cut = span.truncated and not ended
+            cut = span.truncated and not ended and hi >= len(text)
             found.append(self._make(text, start, span.end, cut, payload=text[p : span.end]))
             p = span.end
             while p < hi and text[p] in _SEPARATORS:
