@@ -86,9 +86,10 @@ def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
 
 
 def _missing_brace_before_prose(text: str, span: BracketSpan, hi: int) -> BracketSpan:
-    """An unclosed value followed, after its last ``}``, by a new line of prose lacks a
-    brace; it was not cut off (a cut-off output has nothing after the cut). The span
-    then ends at that ``}`` so the prose stays content."""
+    """An unclosed value followed, after its last ``}``, by prose (on a new line, or after
+    a space when that ``}`` is outside strings) lacks a brace; it was not cut off (a
+    cut-off output has nothing after the cut). The span then ends at that ``}`` so the
+    prose stays content."""
     if not span.truncated:
         return span
     last = text.rfind("}", span.start, hi)
@@ -96,9 +97,26 @@ def _missing_brace_before_prose(text: str, span: BracketSpan, hi: int) -> Bracke
         return span
     rest = text[last + 1 : hi]
     head = rest.lstrip()
-    if "\n" in rest[: len(rest) - len(head)] and head[:1].isalpha():
+    gap = rest[: len(rest) - len(head)]
+    if head[:1].isalpha() and ("\n" in gap or (gap and _outside_strings(text, span.start, last))):
         return BracketSpan(span.start, last + 1, False, span.max_depth)
     return span
+
+
+def _outside_strings(text: str, lo: int, at: int) -> bool:
+    """Is ``text[at]`` outside every double-quoted string opened from ``lo``?"""
+    inside = False
+    i = lo
+    while True:
+        q = text.find('"', i, at)
+        if q == -1:
+            return not inside
+        k = q - 1
+        while k >= lo and text[k] == "\\":
+            k -= 1
+        if (q - 1 - k) % 2 == 0:  # not escaped
+            inside = not inside
+        i = q + 1
 
 
 def _emit(
