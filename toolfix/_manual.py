@@ -478,24 +478,20 @@ def _only_spans(text: str, cands: list[Candidate]) -> bool:
 
 
 class _Spans:
-    """Disjoint spans kept sorted: overlap test and insert in O(log n) search."""
+    """The outermost spans found so far, disjoint and sorted (found by binary search)."""
 
     def __init__(self) -> None:
         self.starts: list[int] = []
         self.ends: list[int] = []
 
-    def overlaps(self, start: int, end: int) -> bool:
-        i = bisect.bisect_right(self.starts, start)
-        if i > 0 and self.ends[i - 1] > start:
-            return True
-        return i < len(self.starts) and self.starts[i] < end
-
     def crosses(self, start: int, end: int) -> bool:
         """True when ``[start, end)`` overlaps an outermost span without one holding the
         other. Nested spans are allowed (the interpreter decides which one is the call)."""
-        i = bisect.bisect_right(self.starts, start)
+        i = bisect.bisect_left(self.starts, start)
         if i > 0 and self.ends[i - 1] > start:
             return end > self.ends[i - 1]  # starts inside a span: nested unless it ends after
+        if i < len(self.starts) and self.starts[i] == start and self.ends[i] >= end:
+            return False  # same start, inside it
         # starts in a gap: it may hold the following spans whole, but not end inside one
         k = i
         while k < len(self.starts) and self.starts[k] < end:
@@ -519,11 +515,12 @@ class _Spans:
         i = bisect.bisect_right(self.starts, start)
         if i > 0 and self.ends[i - 1] >= end:
             return
-        k = i
+        j = bisect.bisect_left(self.starts, start)
+        k = j
         while k < len(self.starts) and self.ends[k] <= end:
             k += 1
-        self.starts[i:k] = [start]
-        self.ends[i:k] = [end]
+        self.starts[j:k] = [start]
+        self.ends[j:k] = [end]
 
 
 def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:
