@@ -188,6 +188,9 @@ def test_the_first_of_two_parallel_calls_closed_and_stays_valid() -> None:
         # prose after it closes it (on the same line or the next)
         '{"name": "delete_files", "arguments": {"path": "/a"} Let me know.',
         '{"name": "delete_files", "arguments": {"path": "/a"}\nLet me know.',
+        # the next object, on a new line, closes it
+        '{"name": "delete_files", "arguments": {"path": "/a"}\n'
+        '{"name": "delete_files", "arguments": {"path": "/a"}}',
         # the list closes it
         '[TOOL_CALLS][{"name": "delete_files", "arguments": {"path": "/a"}]',
         # the next call's opener closes it

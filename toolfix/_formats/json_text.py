@@ -74,15 +74,38 @@ def _value_start(text: str, i: int, hi: int) -> bool:
 
 def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
     """The value at ``first`` and the values glued after it (separators only between)."""
-    spans = [find_bracket_end(text, first, ctx.limits, stop=hi)]
+    spans = [
+        _missing_brace_before_object(text, find_bracket_end(text, first, ctx.limits, stop=hi), hi)
+    ]
     while not spans[-1].truncated:
         k = spans[-1].end
         while k < hi and text[k] in _SEPARATORS:
             k += 1
         if k >= hi or text[k] not in "{[" or not _value_start(text, k, hi):
             break
-        spans.append(find_bracket_end(text, k, ctx.limits, stop=hi))
+        span = find_bracket_end(text, k, ctx.limits, stop=hi)
+        spans.append(_missing_brace_before_object(text, span, hi))
     return spans
+
+
+def _missing_brace_before_object(text: str, span: BracketSpan, hi: int) -> BracketSpan:
+    """``{"name": "a", "arguments": {...}`` then, on the next line, another object: the
+    first lacks a brace, the next call's opening brace closes it (not a cut-off output).
+    The span then ends at the ``}`` that ends its line (outside strings)."""
+    if not span.truncated or text[span.start] != "{":
+        return span
+    nl = text.find("\n", span.start, hi)
+    while nl != -1:
+        k = nl + 1
+        while k < hi and text[k] in " \t\r\n":
+            k += 1
+        if k < hi and text[k] == "{" and _keyable(text, k, hi):
+            last = len(text[:nl].rstrip()) - 1
+            if last > span.start and text[last] == "}" and _outside_strings(text, span.start, last):
+                return BracketSpan(span.start, last + 1, False, span.max_depth)
+            return span
+        nl = text.find("\n", k, hi) if k < hi else -1
+    return span
 
 
 def _missing_brace_before_prose(text: str, span: BracketSpan, hi: int) -> BracketSpan:
