@@ -161,6 +161,11 @@ class QwenXmlFormat(ToolCallFormat):
                 vend, vwhich = finder.first(_LINE_ENDS, vstart, n)
                 if vwhich:
                     vend, vwhich = vend + 1, vwhich[1:]
+                if vwhich != PARAM_CLOSE:
+                    # "</parameter>" at the end of the value's last line also closes it
+                    tail = text[vstart:vend].rstrip()
+                    if tail.endswith(PARAM_CLOSE):
+                        vend, vwhich = vstart + len(tail) - len(PARAM_CLOSE), PARAM_CLOSE
             else:
                 vend, vwhich = finder.first(_VALUE_ENDS, vstart, n)
             args[text[pname_start:gt].strip()] = _trim_newline(text[vstart:vend])
