@@ -17,6 +17,7 @@ For each response part:
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -272,7 +273,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                     f"(max_input_chars={limits.max_input_chars})",
                 )
             ]
-        reasoning, content = split_reasoning(text)
+        reasoning, content = self._split_reasoning(text, interp)
         answer: list[tuple[int, int]] = []
         if "<|channel|>" in content and any(f.name == "harmony" for f in self._formats):
             analysis, segments = split_harmony_segments(content)
@@ -301,6 +302,47 @@ class ManualToolCallFixProcessor(ResponseProcessor):
             out.append(TextPart(text=remaining))
         out.extend(calls)
         return out, recs
+
+    def _split_reasoning(self, text: str, interp: Interpreter) -> tuple[str | None, str]:
+        """:func:`split_reasoning`, except that think markup written inside a call (in one
+        of its argument values) is text of that call, not reasoning markup (issue 11)."""
+        if not any(m in text for m in _THINK_MARKERS) or "\x00" in text:
+            return split_reasoning(text)
+        spans = _Spans()
+        ctx = interp.scan_context
+        for fmt in self._formats:
+            if not fmt.detect(text):
+                continue
+            try:
+                found = fmt.extract(text, ctx)
+            except LimitExceededError:
+                continue
+            for c in found:
+                if not c.truncated:
+                    spans.add(c.start, c.end)
+        if not spans.starts:
+            return split_reasoning(text)
+        originals: list[str] = []
+        pieces: list[str] = []
+        pos = 0
+        for m in _THINK_RE.finditer(text):
+            i = bisect.bisect_right(spans.starts, m.start()) - 1
+            if i >= 0 and spans.starts[i] < m.start() and m.end() <= spans.ends[i]:
+                pieces.append(text[pos : m.start()])
+                pieces.append(f"\x00{len(originals)}\x00")
+                originals.append(m.group())
+                pos = m.end()
+        if not originals:
+            return split_reasoning(text)
+        pieces.append(text[pos:])
+        reasoning, content = split_reasoning("".join(pieces))
+
+        def restore(s: str) -> str:
+            return _SENTINEL_RE.sub(lambda m: originals[int(m.group(1))], s)
+
+        if reasoning is None:
+            return None, text
+        return restore(reasoning), restore(content)
 
     def _scan(
         self,
@@ -462,6 +504,10 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
         return False
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
+
+_THINK_MARKERS = ("<think>", "</think>", "[THINK]", "[/THINK]")
+_THINK_RE = re.compile(r"</?think>|\[/?THINK\]")
+_SENTINEL_RE = re.compile(r"\x00(\d{1,9})\x00")
 
 #: Formats from this priority on (pythonic, generic JSON) scan free text, not markup.
 _GENERIC_PRIORITY = 60

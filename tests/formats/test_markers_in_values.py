@@ -208,3 +208,20 @@ def test_any_markup_inside_a_value_is_text(outer: str, pieces: list[str]) -> Non
     assume(not (outer == "gemma" and "<escape>" in value))  # not representable
     assume(not (outer == "qwen_xml" and any("\n" + t in value for t in QWEN_LINE_TAGS)))
     _check(OUTER[outer](value), value)
+
+
+THINK_TEXTS = ("a <think> b", "a </think> b", "a <think> b </think> c", "a [THINK] b [/THINK] c")
+
+
+@pytest.mark.parametrize("value", THINK_TEXTS)
+@pytest.mark.parametrize("outer", sorted(OUTER))
+def test_reasoning_markup_inside_a_value_is_text(outer: str, value: str) -> None:
+    _check(OUTER[outer](value), value)
+
+
+@pytest.mark.parametrize("value", THINK_TEXTS)
+def test_reasoning_before_a_call_whose_value_holds_reasoning_markup(value: str) -> None:
+    text = "<think>Plan: save it.</think>\n" + OUTER["hermes"](value)
+    fixed = repair(text, TOOLS)
+    assert [(c.name, c.arguments) for c in fixed.tool_calls] == [("note", {"text": value})]
+    assert [p.text for p in fixed.parts if p.type == "reasoning"] == ["Plan: save it."]
