@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ._config import FixConfig
@@ -273,19 +273,27 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                     f"(max_input_chars={limits.max_input_chars})",
                 )
             ]
-        reasoning, content = self._split_reasoning(text, interp)
+        # markup written inside a call's argument value is text of that call: it is
+        # masked while reasoning and harmony channels are split off (issue 11)
+        masked, restore = self._mask_markup_in_calls(text, interp)
+        reasoning, content = split_reasoning(masked)
         answer: list[tuple[int, int]] = []
         if "<|channel|>" in content and any(f.name == "harmony" for f in self._formats):
             analysis, segments = split_harmony_segments(content)
             if analysis is not None:
                 reasoning = analysis if reasoning is None else f"{reasoning}\n{analysis}"
             # final-channel bodies and preambles are the answer: never read for calls
+            segments = [(restore(seg), addressed) for seg, addressed in segments]
             pos = 0
             for seg, addressed in segments:
                 if not addressed:
                     answer.append((pos, pos + len(seg)))
                 pos += len(seg)
             content = "".join(seg for seg, _ in segments)
+        else:
+            content = restore(content)
+        if reasoning is not None:
+            reasoning = restore(reasoning)
         out: list[Part] = []
         recs: list[RepairRecord] = []
         if reasoning is not None:
@@ -303,12 +311,16 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         out.extend(calls)
         return out, recs
 
-    def _split_reasoning(self, text: str, interp: Interpreter) -> tuple[str | None, str]:
-        """:func:`split_reasoning`, except that think markup written inside a call (in one
-        of its argument values) is text of that call, not reasoning markup (issue 11)."""
-        if not any(m in text for m in _THINK_MARKERS) or "\x00" in text:
-            return split_reasoning(text)
-        spans = _Spans()
+    def _mask_markup_in_calls(
+        self, text: str, interp: Interpreter
+    ) -> tuple[str, Callable[[str], str]]:
+        """``text`` with the reasoning and harmony markup that sits inside a call's span
+        (in one of its argument values) replaced by placeholders, and the function that
+        puts it back. Harmony's own calls keep their markup (their headers are read)."""
+        if "\x00" in text or not _SPLIT_MARKUP_RE.search(text):
+            return text, _same
+        outer = _Spans()
+        plain = _Spans()  # calls of other formats than harmony
         ctx = interp.scan_context
         for fmt in self._formats:
             if not fmt.detect(text):
@@ -319,13 +331,14 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 continue
             for c in found:
                 if not c.truncated:
-                    spans.add(c.start, c.end)
-        if not spans.starts:
-            return split_reasoning(text)
+                    outer.add(c.start, c.end)
+                    if fmt.name != "harmony":
+                        plain.add(c.start, c.end)
         originals: list[str] = []
         pieces: list[str] = []
         pos = 0
-        for m in _THINK_RE.finditer(text):
+        for m in _SPLIT_MARKUP_RE.finditer(text):
+            spans = outer if m.group().lower().endswith(("think>", "think]")) else plain
             i = bisect.bisect_right(spans.starts, m.start()) - 1
             if i >= 0 and spans.starts[i] < m.start() and m.end() <= spans.ends[i]:
                 pieces.append(text[pos : m.start()])
@@ -333,16 +346,13 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 originals.append(m.group())
                 pos = m.end()
         if not originals:
-            return split_reasoning(text)
+            return text, _same
         pieces.append(text[pos:])
-        reasoning, content = split_reasoning("".join(pieces))
 
         def restore(s: str) -> str:
             return _SENTINEL_RE.sub(lambda m: originals[int(m.group(1))], s)
 
-        if reasoning is None:
-            return None, text
-        return restore(reasoning), restore(content)
+        return "".join(pieces), restore
 
     def _scan(
         self,
@@ -505,12 +515,18 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
-_THINK_MARKERS = ("<think>", "</think>", "[THINK]", "[/THINK]")
-_THINK_RE = re.compile(r"</?think>|\[/?THINK\]")
+#: Markup split off before calls are read: reasoning and harmony channel tokens.
+_SPLIT_MARKUP_RE = re.compile(
+    r"</?think>|\[/?THINK\]|<\|(?:channel|message|start|end|call|return|constrain)\|>"
+)
 _SENTINEL_RE = re.compile(r"\x00(\d{1,9})\x00")
 
 #: Formats from this priority on (pythonic, generic JSON) scan free text, not markup.
 _GENERIC_PRIORITY = 60
+
+
+def _same(s: str) -> str:
+    return s
 
 
 def _only_spans(text: str, cands: list[Candidate]) -> bool:
