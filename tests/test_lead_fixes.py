@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from toolfix import InvalidToolCallPart, ToolCallPart, repair
+from toolfix import FixConfig, InvalidToolCallPart, ToolCallPart, repair
 from toolfix._quickfix import quick_fix
 
 
@@ -190,7 +190,11 @@ def test_truncated_native_arguments_keep_complete_members_only() -> None:
             }
         ],
     }
-    [call] = repair(msg, [WEATHER]).tool_calls
+    fixed = repair(msg, [WEATHER])
+    assert fixed.tool_calls == []
+    [bad] = fixed.invalid_tool_calls
+    assert (bad.kind, bad.arguments) == ("truncated", {"city": "Paris"})
+    [call] = repair(msg, [WEATHER], config=FixConfig(truncated="keep_complete_members")).tool_calls
     assert call.arguments == {"city": "Paris"}
     assert "truncated" in _kinds(call)
 

@@ -282,7 +282,13 @@ def test_invalid_json_in_hermes(body: str, expected: tuple[str, dict[str, Any]] 
 
 
 def test_missing_brace_at_end_of_bare_json() -> None:
-    c = only_call(repair('{"name": "get_weather", "arguments": {"city": "Paris"}', BASIC_TOOLS))
+    # the arguments closed, the call object did not: the output was cut before the
+    # call's closer, so the call is not run (issue 11); the arguments ride along
+    text = '{"name": "get_weather", "arguments": {"city": "Paris"}'
+    bad = only_invalid(repair(text, BASIC_TOOLS))
+    assert (bad.name, bad.kind, bad.arguments) == ("get_weather", "truncated", PARIS)
+    keep = FixConfig(truncated="keep_complete_members")
+    c = only_call(repair(text, BASIC_TOOLS, config=keep))
     assert (c.name, c.arguments) == ("get_weather", PARIS)
     assert kinds(c) == [CIC, "invalid_json", "truncated"]
 
@@ -300,10 +306,13 @@ def test_missing_brace_inside_closed_hermes_tag() -> None:
 
 
 def test_truncated_with_required_argument_complete() -> None:
-    r = repair(
-        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3, "unit": "cel',
-        BASIC_TOOLS,
+    text = (
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 3, "unit": "cel'
     )
+    bad = only_invalid(repair(text, BASIC_TOOLS))
+    assert (bad.name, bad.kind, bad.raw) == ("get_weather", "truncated", text)
+    assert bad.arguments == {"city": "Paris", "days": 3}
+    r = repair(text, BASIC_TOOLS, config=FixConfig(truncated="keep_complete_members"))
     c = only_call(r)
     # the cut-off "unit" is dropped, never guessed
     assert (c.name, c.arguments) == ("get_weather", {"city": "Paris", "days": 3})
@@ -317,7 +326,11 @@ def test_truncated_with_required_argument_cut() -> None:
     assert bad.kind == "truncated"
     assert bad.raw == text
     assert bad.arguments == {"days": 3}
-    assert "'city' is a required property" in bad.error
+    assert "cut off" in bad.error
+    keep = FixConfig(truncated="keep_complete_members")
+    old = only_invalid(repair(text, BASIC_TOOLS, config=keep))
+    assert old.kind == "truncated"
+    assert "'city' is a required property" in old.error
 
 
 def test_native_truncated_arguments_not_guessed() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from toolfix._messages import ReasoningPart
 from toolfix._reasoning import split_reasoning
 
 
@@ -75,3 +76,30 @@ def test_huge_unclosed() -> None:
     reasoning, content = split_reasoning(text)
     assert content == ""
     assert reasoning == "<think>" * 199_999
+
+
+# ---- Magistral [THINK]...[/THINK] (issue 11: a [TOOL_CALLS] written while thinking) ----
+
+
+def test_magistral_think_block_is_reasoning_and_its_markup_no_call() -> None:
+    from conftest import BASIC_TOOLS
+
+    from toolfix import repair
+
+    text = (
+        '[THINK]I could write [TOOL_CALLS]search_web[ARGS]{"query": "x"} but no.[/THINK]'
+        '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}'
+    )
+    fixed = repair(text, BASIC_TOOLS)
+    assert [(c.name, c.arguments) for c in fixed.tool_calls] == [("get_weather", {"city": "Paris"})]
+    assert fixed.invalid_tool_calls == []
+    assert fixed.text == ""
+    assert [p.text for p in fixed.parts if isinstance(p, ReasoningPart)] == [
+        'I could write [TOOL_CALLS]search_web[ARGS]{"query": "x"} but no.'
+    ]
+
+
+def test_split_reasoning_reads_both_think_syntaxes() -> None:
+    assert split_reasoning("[THINK]a[/THINK]Answer") == ("a", "Answer")
+    assert split_reasoning("<think>a</think>[THINK]b[/THINK] Answer") == ("a\n\nb", "Answer")
+    assert split_reasoning('Say "[THINK]" literally.') == (None, 'Say "[THINK]" literally.')

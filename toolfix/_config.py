@@ -130,3 +130,8 @@ class FixConfig(BaseModel):
     accept_flat_arguments: bool = True
     """Accept ``{"name": "tool", "city": "Paris"}`` (arguments beside the name) when the
     name is a registry tool."""
+    truncated: Literal["invalid", "keep_complete_members"] = "invalid"
+    """A call cut off before its own closer (``finish_reason=length``): report it as an
+    invalid call of kind ``truncated`` with the partial arguments attached (default), or
+    keep the members that were complete and validate them (the old behaviour; a cut-off
+    ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``)."""

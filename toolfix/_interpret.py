@@ -155,9 +155,14 @@ class Interpreter:
     # ---- candidates -----------------------------------------------------------------------
 
     def from_candidate(
-        self, cand: Candidate, seed: str
+        self, cand: Candidate, seed: str, *, alone: bool = True
     ) -> list[ToolCallPart | InvalidToolCallPart] | None:
-        """Call parts for a candidate, or ``None`` when it is not a call (text stays text)."""
+        """Call parts for a candidate, or ``None`` when it is not a call (text stays text).
+
+        ``alone``: the text holds nothing but candidates. Otherwise bare JSON in prose
+        (``explicit=False``) is a call only when it validates after repair, or names a
+        tool and carries an explicit arguments key; else it stays prose, unchanged.
+        """
         kinds = list(cand.kinds)
         canonical = "parameters" if cand.format == "llama" else "arguments"
         if cand.error is not None:
@@ -168,7 +173,12 @@ class Interpreter:
                 if K.PYTHONIC in kinds
                 else K.INVALID_JSON
             )
-            return [self._invalid(cand.raw, cand.error, kind, cand.name, kinds, seed, 0)]
+            partial = dict(cand.arguments) if isinstance(cand.arguments, Mapping) else None
+            return [
+                self._invalid(
+                    cand.raw, cand.error, kind, cand.name, kinds, seed, 0, arguments=partial
+                )
+            ]
         if cand.payload is None:
             shape = CallShape(
                 cand.name, cand.arguments if cand.arguments is not None else {}, cand.id
@@ -227,17 +237,27 @@ class Interpreter:
                 continue
             s.repairs[:0] = extra
             # Only the last call of a cut-off span can itself be cut off.
-            out.append(
-                self.finish(
-                    s,
-                    cand,
-                    kinds,
-                    seed,
-                    i,
-                    last=i == len(shapes) - 1,
-                    prefix_safe=parsed.complete_prefix,
-                )
+            part = self.finish(
+                s,
+                cand,
+                kinds,
+                seed,
+                i,
+                last=i == len(shapes) - 1,
+                prefix_safe=parsed.complete_prefix,
             )
+            if (
+                not cand.explicit
+                and not alone
+                and isinstance(part, InvalidToolCallPart)
+                and not (
+                    s.has_args_key
+                    and not _schema_like(s.arguments)
+                    and self.resolve(s.name or "").name is not None
+                )
+            ):
+                return None  # prose that mentions a tool: prose is prose
+            out.append(part)
         return out
 
     def _call_list(self, value: Any) -> list[Any]:
@@ -376,9 +396,26 @@ class Interpreter:
         args = dict(args)
         args = _strip_markup_from_keys(args, tool, repairs)
         if truncated:
+            complete = args if prefix_safe else _drop_incomplete_tail(args, raw)
+            if self.config.truncated == "invalid":
+                # never run a call the model did not finish (DESIGN promise 9)
+                cut = [k for k in args if k not in complete]
+                where = f" inside the value of {cut[0]!r}" if cut else ""
+                return self._invalid(
+                    raw,
+                    f"the call was cut off before its closer{where}; "
+                    "the arguments that were complete are attached",
+                    K.TRUNCATED,
+                    tool.name,
+                    [],
+                    seed,
+                    index,
+                    repairs=repairs,
+                    call_id=call_id,
+                    arguments=complete,
+                )
             repairs.append(_rec(K.TRUNCATED, "the call text ended before the call closed"))
-            if not prefix_safe:
-                args = _drop_incomplete_tail(args, raw)
+            args = complete
             if not args and not tool.required:
                 # nothing survived and nothing is required: never return a call with {}
                 # (with required arguments, validation below reports them missing)
@@ -496,6 +533,14 @@ _WHERE: dict[str, str] = {
     K.IN_REASONING: "promoted a call found in the reasoning",
     K.CONCATENATED: "split calls glued together",
 }
+
+
+def _schema_like(value: Any) -> bool:
+    """A JSON schema (``{"type": "object", "properties": ...}``) where arguments would be:
+    a tool *definition* quoted in prose, not a call."""
+    return isinstance(value, Mapping) and (
+        value.get("type") == "object" or isinstance(value.get("properties"), Mapping)
+    )
 
 
 def _where_records(kinds: list[str]) -> list[RepairRecord]:

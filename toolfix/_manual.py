@@ -17,7 +17,8 @@ For each response part:
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ._cache import WeightedLRU
@@ -25,7 +26,7 @@ from ._config import FixConfig
 from ._errors import LimitExceededError, ToolfixError
 from ._formats import Candidate, get_formats
 from ._formats.functionary import strip_all_recipients
-from ._formats.harmony import split_harmony
+from ._formats.harmony import split_harmony_segments
 from ._interpret import CallShape, Interpreter, derive_id
 from ._jsonparse import parse_lenient
 from ._messages import (
@@ -276,11 +277,27 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                     f"(max_input_chars={limits.max_input_chars})",
                 )
             ]
-        reasoning, content = split_reasoning(text)
+        # markup written inside a call's argument value is text of that call: it is
+        # masked while reasoning and harmony channels are split off (issue 11)
+        masked, restore = self._mask_markup_in_calls(text, interp)
+        reasoning, content = split_reasoning(masked)
+        answer: list[tuple[int, int]] = []
         if "<|channel|>" in content and any(f.name == "harmony" for f in self._formats):
-            analysis, content = split_harmony(content)
+            analysis, segments = split_harmony_segments(content)
             if analysis is not None:
                 reasoning = analysis if reasoning is None else f"{reasoning}\n{analysis}"
+            # final-channel bodies and preambles are the answer: never read for calls
+            segments = [(restore(seg), addressed) for seg, addressed in segments]
+            pos = 0
+            for seg, addressed in segments:
+                if not addressed:
+                    answer.append((pos, pos + len(seg)))
+                pos += len(seg)
+            content = "".join(seg for seg, _ in segments)
+        else:
+            content = restore(content)
+        if reasoning is not None:
+            reasoning = restore(reasoning)
         out: list[Part] = []
         recs: list[RepairRecord] = []
         if reasoning is not None:
@@ -290,7 +307,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                     kind=K.IN_REASONING, detail="moved <think> reasoning out of the content"
                 )
             )
-        calls, remaining = self._scan(content, interp, f"{seed}:{derive_id(text)}")
+        calls, remaining = self._scan(content, interp, f"{seed}:{derive_id(text)}", answer)
         if reasoning is None and not calls:
             return [part], []
         if remaining:
@@ -298,11 +315,64 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         out.extend(calls)
         return out, recs
 
-    def _scan(self, content: str, interp: Interpreter, seed: str) -> tuple[list[CallPart], str]:
-        """Calls found in ``content`` and the text left once their spans are removed."""
+    def _mask_markup_in_calls(
+        self, text: str, interp: Interpreter
+    ) -> tuple[str, Callable[[str], str]]:
+        """``text`` with the reasoning and harmony markup that sits inside a call's span
+        (in one of its argument values) replaced by placeholders, and the function that
+        puts it back. Harmony's own calls keep their markup (their headers are read)."""
+        if "\x00" in text or not _SPLIT_MARKUP_RE.search(text):
+            return text, _same
+        outer = _Spans()
+        plain = _Spans()  # calls of other formats than harmony
+        ctx = interp.scan_context
+        for fmt in self._formats:
+            if not fmt.detect(text):
+                continue
+            try:
+                found = fmt.extract(text, ctx)
+            except LimitExceededError:
+                continue
+            for c in found:
+                if not c.truncated:
+                    outer.add(c.start, c.end)
+                    if fmt.name != "harmony":
+                        plain.add(c.start, c.end)
+        originals: list[str] = []
+        pieces: list[str] = []
+        pos = 0
+        for m in _SPLIT_MARKUP_RE.finditer(text):
+            spans = outer if m.group().lower().endswith(("think>", "think]")) else plain
+            i = bisect.bisect_right(spans.starts, m.start()) - 1
+            if i >= 0 and spans.starts[i] < m.start() and m.end() <= spans.ends[i]:
+                pieces.append(text[pos : m.start()])
+                pieces.append(f"\x00{len(originals)}\x00")
+                originals.append(m.group())
+                pos = m.end()
+        if not originals:
+            return text, _same
+        pieces.append(text[pos:])
+
+        def restore(s: str) -> str:
+            return _SENTINEL_RE.sub(lambda m: originals[int(m.group(1))], s)
+
+        return "".join(pieces), restore
+
+    def _scan(
+        self,
+        content: str,
+        interp: Interpreter,
+        seed: str,
+        protected: list[tuple[int, int]] | None = None,
+    ) -> tuple[list[CallPart], str]:
+        """Calls found in ``content`` and the text left once their spans are removed.
+
+        No call starts inside a ``protected`` span (text that is an answer, not markup).
+        """
         ctx = interp.scan_context
         taken = _Spans()
         cands: list[Candidate] = []
+        quoted: list[tuple[int, int]] = list(protected or ())
         for fmt in self._formats:
             if taken.starts and fmt.priority >= _GENERIC_PRIORITY and taken.covers(content):
                 break  # only whitespace left: the generic scanners have nothing to read
@@ -321,21 +391,34 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
                 return [unread], content
             for c in found:
-                if taken.overlaps(c.start, c.end):
-                    continue
+                if taken.crosses(c.start, c.end):
+                    continue  # straddles a span found first: the earlier format wins
                 if _in_inline_code(content, c):
                     taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
+                    quoted.append((c.start, c.end))
                     continue
                 cands.append(c)
                 taken.add(c.start, c.end)
         if not cands:
             return [], content
-        cands.sort(key=lambda c: c.start)
+        # Outer spans first: a candidate inside a call's span (markup written in one of
+        # its argument values) is never a call (DESIGN promise 9). An outer span that
+        # turns out not to be a call (JSON in prose) leaves the spans inside it free.
+        cands.sort(key=lambda c: (c.start, -c.end))
+        quoted.sort()
+        alone = _only_spans(content, cands)
         calls: list[CallPart] = []
         used: list[tuple[int, int]] = []
+        owned_end = 0  # end of the spans taken so far (they all start before ``c``)
+        q = 0
         # Interpret no more candidates than can be kept: _cap_calls reports the rest.
         budget = self.config.limits.max_calls + 1
         for c in cands:
+            while q < len(quoted) and quoted[q][0] <= c.start:
+                owned_end = max(owned_end, quoted[q][1])
+                q += 1
+            if c.start < owned_end:
+                continue  # inside a call's span (or quoted markup): text of that call
             if len(calls) >= budget:
                 calls.append(
                     InvalidToolCallPart(
@@ -348,11 +431,12 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
                 used.append((c.start, c.end))
                 continue
-            parts = interp.from_candidate(c, seed)
+            parts = interp.from_candidate(c, seed, alone=alone)
             if parts is None:
                 continue
             calls.extend(parts)
             used.append((c.start, c.end))
+            owned_end = max(owned_end, c.end)
         if not used:
             return [], content
         remaining = _remove_spans(content, used)
@@ -435,22 +519,52 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
+#: Markup split off before calls are read: reasoning and harmony channel tokens.
+_SPLIT_MARKUP_RE = re.compile(
+    r"</?think>|\[/?THINK\]|<\|(?:channel|message|start|end|call|return|constrain)\|>"
+)
+_SENTINEL_RE = re.compile(r"\x00(\d{1,9})\x00")
+
 #: Formats from this priority on (pythonic, generic JSON) scan free text, not markup.
 _GENERIC_PRIORITY = 60
 
 
+def _same(s: str) -> str:
+    return s
+
+
+def _only_spans(text: str, cands: list[Candidate]) -> bool:
+    """True when the text holds nothing but the candidates' spans (and whitespace)."""
+    pos = 0
+    for c in cands:  # sorted by start
+        if text[pos : c.start].strip():
+            return False
+        pos = max(pos, c.end)
+    return not text[pos:].strip()
+
+
 class _Spans:
-    """Disjoint spans kept sorted: overlap test and insert in O(log n) search."""
+    """The outermost spans found so far, disjoint and sorted (found by binary search)."""
 
     def __init__(self) -> None:
         self.starts: list[int] = []
         self.ends: list[int] = []
 
-    def overlaps(self, start: int, end: int) -> bool:
-        i = bisect.bisect_right(self.starts, start)
+    def crosses(self, start: int, end: int) -> bool:
+        """True when ``[start, end)`` overlaps an outermost span without one holding the
+        other. Nested spans are allowed (the interpreter decides which one is the call)."""
+        i = bisect.bisect_left(self.starts, start)
         if i > 0 and self.ends[i - 1] > start:
-            return True
-        return i < len(self.starts) and self.starts[i] < end
+            return end > self.ends[i - 1]  # starts inside a span: nested unless it ends after
+        if i < len(self.starts) and self.starts[i] == start and self.ends[i] >= end:
+            return False  # same start, inside it
+        # starts in a gap: it may hold the following spans whole, but not end inside one
+        k = i
+        while k < len(self.starts) and self.starts[k] < end:
+            if self.ends[k] > end:
+                return True
+            k += 1
+        return False
 
     def covers(self, text: str) -> bool:
         """True when every character outside the spans is whitespace."""
@@ -462,9 +576,17 @@ class _Spans:
         return not text[pos:].strip()
 
     def add(self, start: int, end: int) -> None:
+        """Record a span; only the outermost spans are kept (a span held by one is not,
+        a span holding some replaces them)."""
         i = bisect.bisect_right(self.starts, start)
-        self.starts.insert(i, start)
-        self.ends.insert(i, end)
+        if i > 0 and self.ends[i - 1] >= end:
+            return
+        j = bisect.bisect_left(self.starts, start)
+        k = j
+        while k < len(self.starts) and self.ends[k] <= end:
+            k += 1
+        self.starts[j:k] = [start]
+        self.ends[j:k] = [end]
 
 
 def _remove_spans(text: str, spans: list[tuple[int, int]]) -> str:

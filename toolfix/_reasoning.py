@@ -8,7 +8,9 @@ MiniMax...) leave in the text when the server does not split it out:
   it is reasoning;
 - a lone ``</think>`` with no opener: templates such as Qwen3's and
   DeepSeek-R1's put ``<think>`` in the prompt, so everything before the closer is
-  reasoning.
+  reasoning;
+- Magistral's ``[THINK]…[/THINK]`` the same way (a ``[TOOL_CALLS]`` the model wrote
+  while thinking is reasoning, never a call).
 
 Content outside the markup is kept byte for byte, with one documented
 exception: whitespace directly after a ``</think>`` is dropped when the content
@@ -25,27 +27,30 @@ __all__ = ["THINK_CLOSE", "THINK_OPEN", "split_reasoning"]
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
+#: Magistral (Mistral's reasoning models) writes its reasoning between these tokens.
+MISTRAL_THINK_OPEN = "[THINK]"
+MISTRAL_THINK_CLOSE = "[/THINK]"
 
 
 _QUOTES = "\"'`"
 
 
-def _find_open(text: str, pos: int) -> int:
+def _find_open(text: str, pos: int, opener: str = THINK_OPEN) -> int:
     """Next ``<think>`` not quoted (``"<think>"`` in a JSON string or code is content)."""
     while True:
-        i = text.find(THINK_OPEN, pos)
+        i = text.find(opener, pos)
         if i == -1 or i == 0 or text[i - 1] not in _QUOTES:
             return i
         pos = i + 1
 
 
-def _find_lone_close(text: str) -> int:
+def _find_lone_close(text: str, closer: str = THINK_CLOSE) -> int:
     """First ``</think>`` followed by whitespace or the end of the text."""
     pos = 0
     n = len(text)
     while True:
-        i = text.find(THINK_CLOSE, pos)
-        end = i + len(THINK_CLOSE)
+        i = text.find(closer, pos)
+        end = i + len(closer)
         if i == -1 or end >= n or text[end].isspace():
             return i
         pos = i + 1
@@ -56,12 +61,23 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
 
     Returns ``(None, text)`` (the same object) when there is no think markup.
     """
-    if THINK_OPEN not in text and THINK_CLOSE not in text:
+    reasoning, content = _split(text, THINK_OPEN, THINK_CLOSE)
+    if MISTRAL_THINK_OPEN not in content and MISTRAL_THINK_CLOSE not in content:
+        return reasoning, content
+    more, content = _split(content, MISTRAL_THINK_OPEN, MISTRAL_THINK_CLOSE)
+    if more is None:
+        return reasoning, content
+    return (more if reasoning is None else f"{reasoning}\n\n{more}"), content
+
+
+def _split(text: str, opener: str, closer: str) -> tuple[str | None, str]:
+    """:func:`split_reasoning` for one pair of reasoning tokens."""
+    if opener not in text and closer not in text:
         return None, text
     # Markup counts only where models put it: an opener not directly after a quote,
     # a lone closer followed by whitespace or the end. ``{"a": "<think>"}`` is content.
-    first_open = _find_open(text, 0)
-    first_close = _find_lone_close(text)
+    first_open = _find_open(text, 0, opener)
+    first_close = _find_lone_close(text, closer)
     if first_open == -1 and first_close == -1:
         return None, text
 
@@ -88,20 +104,20 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
     if first_close != -1 and (first_open == -1 or first_close < first_open):
         # lone closer: the opener was in the prompt
         reasoning.append(text[:first_close])
-        pos = after_close(first_close + len(THINK_CLOSE))
+        pos = after_close(first_close + len(closer))
     while True:
-        start = _find_open(text, pos)
+        start = _find_open(text, pos, opener)
         if start == -1:
             keep(text[pos:])
             break
         keep(text[pos:start])
-        body = start + len(THINK_OPEN)
-        close = text.find(THINK_CLOSE, body)
+        body = start + len(opener)
+        close = text.find(closer, body)
         if close == -1:
             reasoning.append(text[body:])
             break
         reasoning.append(text[body:close])
-        pos = after_close(close + len(THINK_CLOSE))
+        pos = after_close(close + len(closer))
 
     blocks = [r.strip() for r in reasoning]
     joined = "\n\n".join(b for b in blocks if b)

@@ -15,11 +15,14 @@ from ._errors import NestingTooDeepError
 
 __all__ = [
     "BracketSpan",
+    "ExtendBudget",
     "Fence",
     "MarkerFinder",
     "find_bracket_end",
     "find_fences",
+    "json_past_markers",
     "line_start_before",
+    "next_fence",
     "read_identifier",
     "skip_ws",
 ]
@@ -68,6 +71,8 @@ def find_bracket_end(
     special = _SPECIAL_BOTH if "'" in quotes else _SPECIAL_DQ if '"' in quotes else _SPECIAL_NONE
     depth = 0
     deepest = 0
+    stack: list[str] = []  # the open brackets, innermost last
+    counts = {"{": 0, "[": 0, "(": 0}
     i = start
     search = special.search
     while True:
@@ -78,6 +83,8 @@ def find_bracket_end(
         ch = text[i]
         if ch in _OPEN:
             depth += 1
+            stack.append(ch)
+            counts[ch] += 1
             if depth > deepest:
                 deepest = depth
                 if deepest > lim.max_depth:
@@ -89,7 +96,16 @@ def find_bracket_end(
                     )
             i += 1
         elif ch in _CLOSE:
-            depth -= 1
+            opener = _MATCH[ch]
+            # a closer of a bracket opened further out closes the ones inside it too
+            # (``[{"a": 1]``: the ``}`` is missing, the list did close); any other closer
+            # closes the innermost bracket
+            pops = 1
+            if stack[-1] != opener and counts[opener] > 0:
+                pops = len(stack) - _last_index(stack, opener)
+            for _ in range(pops):
+                counts[stack.pop()] -= 1
+            depth -= pops
             if depth <= 0:
                 return BracketSpan(start, i + 1, False, deepest)
             i += 1
@@ -108,6 +124,16 @@ def find_bracket_end(
                 i = k
             else:
                 i += 1
+
+
+_MATCH = {"}": "{", "]": "[", ")": "("}
+
+
+def _last_index(stack: list[str], opener: str) -> int:
+    k = len(stack) - 1
+    while stack[k] != opener:
+        k -= 1
+    return k
 
 
 _SPECIAL_BOTH = re.compile(r"[\[\]{}()\"']")
@@ -135,6 +161,49 @@ def _skip_string(text: str, i: int, end_at: int, body: re.Pattern[str]) -> int:
         if c == "\n":
             return m.start()
         return m.start() + 1
+
+
+class ExtendBudget:
+    """How many unbounded scans :func:`json_past_markers` may still run on one text
+    (each may read to the end of the text: capped so a scan stays linear)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int = 64) -> None:
+        self.left = left
+
+
+def json_past_markers(
+    text: str,
+    first: int,
+    stop: int,
+    closers: tuple[str, ...],
+    limits: Limits | None = None,
+    budget: ExtendBudget | None = None,
+) -> int | None:
+    """Where the JSON value at ``text[first]`` really ends when markup was found inside it.
+
+    A family's extent finder found its closer (or the next call's opener) at ``stop``,
+    but the value opened at ``first`` has not closed by then: the marker may be text
+    inside one of its strings (``{"a": "</tool_call>"}``). Scanning on, string- and
+    bracket-aware, when the value closes and what follows it (after whitespace) is one
+    of ``closers`` or the end of the text, the marker was text: returns the index just
+    past the value. Otherwise ``None`` (the marker ends the call; a brace is missing).
+    """
+    if budget is not None:
+        if budget.left <= 0:
+            return None
+        budget.left -= 1
+    short = find_bracket_end(text, first, limits, stop=stop)
+    if not short.truncated:
+        return None
+    span = find_bracket_end(text, first, limits)
+    if span.truncated or span.end <= stop:
+        return None
+    k = skip_ws(text, span.end)
+    if k >= len(text) or any(text.startswith(c, k) for c in closers):
+        return span.end
+    return None
 
 
 def skip_ws(text: str, i: int) -> int:
@@ -227,32 +296,40 @@ def find_fences(text: str, *, max_lang_chars: int = 40) -> list[Fence]:
     (`````json {"a": 1}`````).
     """
     fences: list[Fence] = []
-    n = len(text)
     pos = 0
     while True:
-        start = text.find("```", pos)
-        if start == -1:
+        fence = next_fence(text, pos, max_lang_chars=max_lang_chars)
+        if fence is None:
             return fences
-        i = start + 3
-        while i < n and text[i] == "`":
-            i += 1
-        ticks = text[start:i]
-        j = i
-        limit = min(n, i + max_lang_chars)
-        while j < limit and (text[j].isalnum() or text[j] in "_-+.#"):
-            j += 1
-        lang = text[i:j].lower()
-        body_start = j
-        # the info string ends the line; a one-line fence carries its body after it
-        k = j
-        while k < n and text[k] in " \t":
-            k += 1
-        if k < n and text[k] == "\n":
-            body_start = k + 1
-        close = text.find(ticks, body_start)
-        if close == -1:
-            fences.append(Fence(start, body_start, n, n, lang, False))
+        fences.append(fence)
+        if not fence.closed:
             return fences
-        end = close + len(ticks)
-        fences.append(Fence(start, body_start, close, end, lang, True))
-        pos = end
+        pos = fence.end
+
+
+def next_fence(text: str, pos: int, *, max_lang_chars: int = 40) -> Fence | None:
+    """The first code fence that opens at or after ``pos`` (see :func:`find_fences`)."""
+    n = len(text)
+    start = text.find("```", pos)
+    if start == -1:
+        return None
+    i = start + 3
+    while i < n and text[i] == "`":
+        i += 1
+    ticks = text[start:i]
+    j = i
+    limit = min(n, i + max_lang_chars)
+    while j < limit and (text[j].isalnum() or text[j] in "_-+.#"):
+        j += 1
+    lang = text[i:j].lower()
+    body_start = j
+    # the info string ends the line; a one-line fence carries its body after it
+    k = j
+    while k < n and text[k] in " \t":
+        k += 1
+    if k < n and text[k] == "\n":
+        body_start = k + 1
+    close = text.find(ticks, body_start)
+    if close == -1:
+        return Fence(start, body_start, n, n, lang, False)
+    return Fence(start, body_start, close, close + len(ticks), lang, True)

@@ -12,7 +12,14 @@ import pytest
 from toolfix._bench.bfcl import UnmappableError, map_schema, map_tool, pick_arguments, tool_name
 from toolfix._bench.corpus import parse_line
 from toolfix._bench.mutate import CATALOGUE, Draft
-from toolfix._bench.render import EmitCall, JsonStyle, Truncation, dumps, render
+from toolfix._bench.render import (
+    EmitCall,
+    JsonStyle,
+    Truncation,
+    dumps,
+    ends_unclosed,
+    render,
+)
 
 CORPUS = Path(__file__).resolve().parents[2] / "benchmarks" / "corpora" / "bfcl_generated.jsonl"
 
@@ -142,6 +149,27 @@ def test_render_truncation_and_missing_brace() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("fmt", "unclosed"),
+    [
+        ("openai", True),  # nothing follows a native arguments string
+        ("json_bare", True),
+        ("mistral_args", True),
+        ("llama", True),
+        ("hermes", False),  # </tool_call> closes it: a repairable missing brace
+        ("mistral", False),  # the list's ] closes it
+        ("json_fence", False),
+        ("harmony", False),  # <|call|>
+    ],
+)
+def test_missing_brace_at_the_end_reads_as_a_cut(fmt: str, unclosed: bool) -> None:
+    calls = [EmitCall("f", {"a": "x"}, args_key="parameters" if fmt == "llama" else "arguments")]
+    style = JsonStyle(missing_brace=True)
+    response = render(fmt, calls, style)
+    assert ends_unclosed(fmt, calls, style, response) is unclosed
+    assert ends_unclosed(fmt, calls, JsonStyle(), render(fmt, calls)) is False
+
+
 def _draft(fmt: str, args: dict[str, Any], required: list[str]) -> Draft:
     schema = {
         "type": "object",
@@ -164,11 +192,13 @@ def test_truncation_expectations() -> None:
         trunc.apply(d, rng)
         assert d.expected == []
         assert d.expected_error is not None
+    # nothing required: still a call cut off before its closer, so an expected error
+    # (it is reported invalid with its partial arguments, never run: issue 11)
     d = _draft("hermes", {"a": "1", "b": "2"}, [])
     trunc.apply(d, random.Random(3))
-    assert d.expected_error is None
-    keep = d.calls[0].truncation.keep  # type: ignore[union-attr]
-    assert d.expected == [("lookup_record", dict(list({"a": "1", "b": "2"}.items())[:keep]))]
+    assert d.expected == []
+    assert d.expected_error is not None
+    assert "cut off inside the call to lookup_record" in d.expected_error
 
 
 def test_unknown_name_mutation_stays_a_unique_close_match() -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from toolfix import repair
+from toolfix import FixConfig, repair
 from toolfix._formats._base import ScanContext
 from toolfix._formats.dsml import DsmlFormat
 
@@ -101,7 +101,12 @@ def test_truncated_call_keeps_complete_parameters_only() -> None:
     )
     [c] = FMT.extract(text, CTX)
     assert c.truncated
-    [call] = repair(text, TOOLS).tool_calls
+    fixed = repair(text, TOOLS)
+    assert fixed.tool_calls == []
+    [bad] = fixed.invalid_tool_calls
+    assert (bad.name, bad.kind, bad.arguments) == ("get_weather", "truncated", {"city": "Paris"})
+    keep = FixConfig(truncated="keep_complete_members")
+    [call] = repair(text, TOOLS, config=keep).tool_calls
     assert call.arguments == {"city": "Paris"}
     assert "truncated" in [r.kind for r in call.repairs]
 

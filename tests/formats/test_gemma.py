@@ -220,3 +220,22 @@ def test_one_megabyte_of_markers_completes() -> None:
 def test_one_megabyte_of_calls_completes() -> None:
     one = "<start_function_call>call:get_time{tz:<escape>UTC<escape>}<end_function_call>"
     assert_megabyte_of_calls(FMT, one, many_calls_ctx())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the brace is missing: the next call's opener closes the first call
+        "<start_function_call>call:get_weather{city:<escape>Paris<escape>"
+        "<start_function_call>call:get_time{}<end_function_call>",
+        # ... or its own end token does
+        "<start_function_call>call:get_weather{city:<escape>Paris<escape><end_function_call>"
+        "<start_function_call>call:get_time{}<end_function_call>",
+    ],
+)
+def test_the_next_call_is_never_read_as_arguments(text: str) -> None:
+    names_args, _ = run(text)
+    assert [(n, a) for n, a, *_ in names_args] == [
+        ("get_weather", {"city": "Paris"}),
+        ("get_time", {}),
+    ]

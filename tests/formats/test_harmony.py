@@ -155,3 +155,78 @@ def test_one_megabyte_of_calls_completes() -> None:
     reasoning, content = split_harmony((ANALYSIS + one) * 5000)
     assert reasoning is not None
     assert content.count("<|call|>") == 5000
+
+
+# ---- by recipient (issue 11): only messages addressed to a function are calls ------------
+
+WEATHER_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+    }
+]
+PARIS_JSON = '{"city": "Paris"}'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the recipient after the channel (the gpt-oss template)
+        call("get_weather", PARIS_JSON),
+        # the recipient in the role header
+        "<|start|>assistant to=functions.get_weather<|channel|>commentary json"
+        f"<|message|>{PARIS_JSON}<|call|>",
+        # no <|start|>: the output starts at the recipient
+        f" to=functions.get_weather<|channel|>commentary json<|message|>{PARIS_JSON}<|call|>",
+        ANALYSIS + f" to=functions.get_weather<|channel|>commentary json<|message|>{PARIS_JSON}",
+    ],
+)
+def test_a_message_addressed_to_a_function_is_a_call(text: str) -> None:
+    from toolfix import repair
+
+    fixed = repair(text, WEATHER_TOOLS)
+    assert [(c.name, c.arguments) for c in fixed.tool_calls] == [("get_weather", {"city": "Paris"})]
+    assert fixed.invalid_tool_calls == []
+
+
+ROME = '{"name": "get_weather", "arguments": {"city": "Rome"}}'
+FINAL = "<|start|>assistant<|channel|>final<|message|>"
+
+
+@pytest.mark.parametrize(
+    ("text", "calls", "answer"),
+    [
+        # nothing to repair: the response comes back as it was
+        (f"{FINAL}{ROME}<|return|>", 0, None),
+        (f"{ANALYSIS}{FINAL}{ROME}<|return|>", 0, ROME),
+        (
+            f'{ANALYSIS}{FINAL}Write to=functions.get_weather {{"city": "Rome"}} to call it.',
+            0,
+            'Write to=functions.get_weather {"city": "Rome"} to call it.',
+        ),
+        # a commentary preamble (no recipient) holding JSON, then a real call
+        (
+            f"<|channel|>commentary<|message|>{ROME}<|end|>" + call("get_weather", PARIS_JSON),
+            1,
+            ROME,
+        ),
+    ],
+)
+def test_final_channel_and_preambles_are_content_even_as_json(
+    text: str, calls: int, answer: str | None
+) -> None:
+    from toolfix import repair
+
+    fixed = repair(text, WEATHER_TOOLS)
+    assert [(c.name, c.arguments) for c in fixed.tool_calls] == [
+        ("get_weather", {"city": "Paris"})
+    ] * calls
+    assert fixed.invalid_tool_calls == []
+    assert fixed.text == (text if answer is None else answer)

@@ -153,3 +153,38 @@ def test_function_json_unbalanced_before_close_is_not_truncated() -> None:
     assert cands[0].arguments == '{"city": "Paris"'
     assert not cands[0].truncated
     assert remaining(text, cands) == " done"
+
+
+@pytest.mark.parametrize(
+    ("text", "args"),
+    [
+        # the template's layout: "</parameter>" inside the value is text
+        (
+            "<tool_call>\n<function=get_weather>\n<parameter=city>\na </parameter> b\n"
+            "</parameter>\n</function>\n</tool_call>",
+            {"city": "a </parameter> b"},
+        ),
+        # a closer at the end of the value's last line still closes it
+        (
+            "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis</parameter>\n"
+            "<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>",
+            {"city": "Paris", "days": "3"},
+        ),
+        # inline values (no newline after the tag) end at the first closer, as vLLM reads them
+        (
+            "<function=get_weather><parameter=city>Paris</parameter></function>",
+            {"city": "Paris"},
+        ),
+    ],
+)
+def test_values_end_where_the_template_writes_the_closer(text: str, args: dict[str, str]) -> None:
+    [c] = FMT.extract(text, CTX)
+    assert c.arguments == args
+    assert not c.truncated
+
+
+def test_missing_function_closer_at_the_end_is_a_cut() -> None:
+    text = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+    [c] = FMT.extract(text, CTX)
+    assert c.truncated
+    assert c.arguments == {"city": "Paris"}

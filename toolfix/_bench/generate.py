@@ -33,7 +33,7 @@ from typing import Any
 from .bfcl import BFCL_SETS, BfclCase, LoadReport, load_bfcl
 from .corpus import dump_line
 from .mutate import CATALOGUE, Draft, Mutation, compatible, edit_distance, norm_name
-from .render import FORMATS, EmitCall, render
+from .render import FORMATS, EmitCall, ends_unclosed, render
 
 __all__ = ["GenerateResult", "generate", "write_corpus"]
 
@@ -156,6 +156,15 @@ class _Generator:
             variant=self.rng.randrange(60),
             concatenated=draft.concatenated,
         )
+        if ends_unclosed(fmt, draft.calls, draft.style, response) and draft.expected:
+            # the missing brace is the output's last character: the call never closed,
+            # so it reads as cut off and is reported invalid, never run (issue 11)
+            name, _ = draft.expected.pop()
+            if not draft.expected:
+                draft.expected_error = (
+                    f"the output ends inside the call to {name} (its closing brace was never "
+                    "written): a call cut off before its closer is reported invalid"
+                )
         if draft.reasoning_mode is not None:
             name, args = base.calls[0]
             thought = (

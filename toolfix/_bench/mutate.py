@@ -184,19 +184,20 @@ def _truncate(draft: Draft, rng: random.Random) -> None:
     keep = rng.randrange(len(keys))
     partial = keys[keep][: max(1, len(keys[keep]) // 2)] if rng.random() < 0.5 else ""
     last.truncation = Truncation(keep=keep, partial_key=partial)
-    name, args = draft.expected[-1]
-    kept = {k: args[k] for k in keys[:keep]}
-    required = draft.schemas.get(name, {}).get("required", [])
-    lost = [r for r in required if r not in kept]
-    if lost:
-        draft.expected.pop()
-        if not draft.expected:
-            draft.expected_error = (
-                f"the response was cut off before required argument(s) {', '.join(lost)} "
-                f"of {name} were written"
-            )
-    else:
-        draft.expected[-1] = (name, kept)
+    # A call cut off before its closer is never run (DESIGN promise 9): it is expected
+    # as an invalid ``truncated`` call; the calls that closed before the cut stay.
+    name, _ = draft.expected.pop()
+    if not draft.expected:
+        kept = set(keys[:keep])
+        required = draft.schemas.get(name, {}).get("required", [])
+        lost = [r for r in required if r not in kept]
+        draft.expected_error = (
+            f"the response was cut off before required argument(s) {', '.join(lost)} "
+            f"of {name} were written"
+            if lost
+            else f"the response was cut off inside the call to {name} (after {keep} "
+            "complete argument(s)); a cut-off call is reported invalid, never run"
+        )
 
 
 # ---- shapes -------------------------------------------------------------------------

@@ -23,6 +23,7 @@ __all__ = [
     "JsonStyle",
     "Truncation",
     "dumps",
+    "ends_unclosed",
     "python_literal",
     "render",
 ]
@@ -282,6 +283,26 @@ def render(
         return {"content": None, "tool_calls": tool_calls, "reasoning_content": None}
     content = _content(fmt, calls, bodies, variant=variant, cut=cut, concatenated=concatenated)
     return {"content": content, "tool_calls": [], "reasoning_content": None}
+
+
+def ends_unclosed(
+    fmt: str, calls: list[EmitCall], style: JsonStyle | None, response: dict[str, Any]
+) -> bool:
+    """True when a missing closing brace left the last call open at the very end of the
+    output (nothing after it closes it): by toolfix's truncation policy (DESIGN promise 9)
+    that reads as a call cut off before its closer, not as a repairable missing brace."""
+    st = style or JsonStyle()
+    if not st.missing_brace or not calls or calls[-1].truncation is not None:
+        return False
+    plain = replace(st, missing_brace=False)
+    last = payload(calls[-1], plain, whole_object=fmt in OBJECT_FORMATS)
+    if not last.endswith("}"):
+        return False
+    if fmt == "openai":
+        text = response["tool_calls"][-1]["function"]["arguments"]
+    else:
+        text = response["content"] or ""
+    return bool(text.rstrip().endswith(last[:-1].rstrip()))
 
 
 def _content(

@@ -50,14 +50,19 @@ class Candidate:
     id: str | None = None
     """A call id given by the markup (Mistral, Kimi), if any."""
     truncated: bool = False
-    """The markup ended before the call closed (``finish_reason=length``)."""
+    """The output ended before the call's own closer (``finish_reason=length``): the
+    interpreter reports an invalid ``truncated`` call unless ``FixConfig.truncated`` opts
+    into keeping the complete members. A closer that following markup supplies (the
+    next call's opener, an end tag) is a missing brace, not a cut."""
     explicit: bool = True
     """The markup makes this unmistakably a tool call (tags, special tokens). ``False`` for
     bare JSON in prose: then the interpreter only takes it when it is call-shaped."""
     error: str | None = None
     """Set when the format already knows the call is invalid (e.g. a pythonic call outside
     the literal whitelist, ``f(**kw)``): report it as invalid with this reason, and do not
-    try to repair ``arguments`` (they hold the raw call text)."""
+    try to repair ``arguments`` (they hold the raw call text, or, for a call cut off
+    before its closer, the arguments that were complete as a mapping, attached to the
+    invalid call)."""
 
 
 @dataclass(frozen=True, slots=True)

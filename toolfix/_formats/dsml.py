@@ -61,6 +61,44 @@ def _closing(text: str, word: str, pos: int, stop: int) -> tuple[int, int]:
         pos = k + 1
 
 
+def _tag_at(text: str, k: int, word: str) -> bool:
+    """Does a ``<[prefix]word`` (``word`` may start with ``/``) tag start at ``k``?"""
+    if not text.startswith("<", k):
+        return False
+    slash = word.startswith("/")
+    j = k + 1
+    if slash:
+        if not text.startswith("/", j):
+            return False
+        j += 1
+        word = word[1:]
+    return any(text.startswith(prefix + word, j) for prefix in _PREFIXES)
+
+
+def _value_end(text: str, pos: int) -> tuple[int, int]:
+    """The ``</parameter>`` that ends a value starting at ``pos``: the first one followed
+    by the next parameter, ``</invoke>`` or the end of the text; else the first one at
+    all (a value that runs into other text); ``(-1, -1)`` when there is none."""
+    n = len(text)
+    first = (-1, -1)
+    p = pos
+    for _ in range(_MAX_CLOSERS):
+        vs, ve = _closing(text, "parameter", p, n)
+        if vs == -1:
+            break
+        if first[0] == -1:
+            first = (vs, ve)
+        k = skip_ws(text, ve)
+        if k >= n or _tag_at(text, k, _PARAM) or _tag_at(text, k, "/invoke>"):
+            return vs, ve
+        p = ve
+    return first
+
+
+#: How many ``</parameter>`` written as text one value may hold before the first one wins.
+_MAX_CLOSERS = 64
+
+
 class DsmlFormat(ToolCallFormat):
     """``<｜DSML｜invoke name="...">`` blocks, with or without the DSML prefix."""
 
@@ -94,11 +132,9 @@ class DsmlFormat(ToolCallFormat):
             if not name or gt == -1:
                 continue
             body_start = gt + 1
-            close_s, close_e = _closing(text, "invoke", body_start, n)
-            truncated = close_s == -1
-            body_end = n if truncated else close_s
             arguments: str | dict[str, Any]
-            arguments, strings = self._arguments(text, body_start, body_end, ctx)
+            arguments, strings, close_s, close_e = self._body(text, body_start, ctx)
+            truncated = close_s == -1
             end = n if truncated else close_e
             # the section tags around the first/last call go with them
             section = self._section_open(text, floor, start)
@@ -137,6 +173,68 @@ class DsmlFormat(ToolCallFormat):
                 if s != -1:
                     return s
         return -1
+
+    @staticmethod
+    def _body(text: str, lo: int, ctx: ScanContext) -> tuple[str | dict[str, Any], bool, int, int]:
+        """Read an invoke's body by structure: ``(arguments, untyped, close_start, close_end)``.
+
+        A JSON body ends where its brackets close; a parameter value ends at a
+        ``</parameter>`` followed by the next parameter, ``</invoke>`` or the end of the
+        text (where the template writes it), so closers and other calls' markup written
+        inside a value are text. The invoke ends at the ``</invoke>`` after the last
+        parameter (``(-1, -1)`` when the output ended first: a cut-off call).
+        """
+        n = len(text)
+        p = skip_ws(text, lo)
+        if p < n and text[p] == "{":
+            span = find_bracket_end(text, p, ctx.limits)
+            if span.truncated:
+                # unbalanced JSON: up to the first </invoke> (a missing brace), or cut off
+                cs, ce = _closing(text, "invoke", p, n)
+                return text[p : n if cs == -1 else cs], False, cs, ce
+            cs, ce = _closing(text, "invoke", span.end, n)
+            if cs != -1 and text[span.end : cs].strip():
+                cs, ce = _closing(text, "invoke", p, n)  # text after the JSON: old reading
+            return text[p : span.end], False, cs, ce
+        params: dict[str, Any] = {}
+        untyped = False
+        pos = lo
+        while True:
+            k = skip_ws(text, pos)
+            if _tag_at(text, k, "/invoke>"):
+                cs, ce = _closing(text, "invoke", k, n)
+                return params, untyped, cs, ce
+            if not _tag_at(text, k, _PARAM):
+                # not where the template writes the next tag: the first </invoke> ends it
+                cs, ce = _closing(text, "invoke", pos, n)
+                if cs == -1:
+                    return params, untyped, -1, -1
+                extra, more = DsmlFormat._arguments(text, pos, cs, ctx)
+                if isinstance(extra, dict):
+                    params.update(extra)
+                return params, untyped or more, cs, ce
+            at = text.find(_PARAM, k)
+            start = at + len(_PARAM)
+            q = text.find('"', start, min(n, start + _MAX_NAME))
+            gt = text.find(">", q if q != -1 else start, min(n, start + _MAX_NAME + 64))
+            if q == -1 or gt == -1:
+                return params, untyped, -1, -1
+            key = text[start:q]
+            attrs = text[q + 1 : gt]
+            vs, ve = _value_end(text, gt + 1)
+            value = text[gt + 1 : n if vs == -1 else vs]
+            if 'string="false"' in attrs:
+                try:
+                    params[key] = json.loads(value.strip())
+                except ValueError:
+                    params[key] = value.strip()
+                    untyped = True
+            else:
+                params[key] = value.strip()
+                untyped = untyped or 'string="true"' not in attrs
+            if vs == -1:
+                return params, untyped, -1, -1
+            pos = ve
 
     @staticmethod
     def _arguments(

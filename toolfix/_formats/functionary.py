@@ -20,7 +20,7 @@ form belongs to the Qwen-XML format.
 
 from __future__ import annotations
 
-from .._scan import find_bracket_end, read_identifier, skip_ws
+from .._scan import find_bracket_end, json_past_markers, read_identifier, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["FunctionaryFormat", "strip_all_recipients"]
@@ -94,7 +94,16 @@ class FunctionaryFormat(ToolCallFormat):
             return self._cand(text, start, n, name, "", truncated=True)
         if text[p] not in "{[":
             return None  # e.g. raw python code after ">>>python": not a JSON call
-        span = find_bracket_end(text, p, ctx.limits)
+        # the next ">>>" ends the segment, unless it sits inside a JSON string of it
+        nxt = text.find(_MARK, p)
+        stop = n if nxt == -1 else nxt
+        span = find_bracket_end(text, p, ctx.limits, stop=stop)
+        if span.truncated and stop < n:
+            past = json_past_markers(text, p, stop, (_MARK,), ctx.limits)
+            if past is not None:
+                return self._cand(text, start, past, name, text[p:past], False)
+            end = len(text[:stop].rstrip())
+            return self._cand(text, start, end, name, text[p:end], False)
         return self._cand(text, start, span.end, name, text[p : span.end], span.truncated)
 
     def _cand(

@@ -44,6 +44,9 @@ _WRAPPERS = (
 )
 _STRING_DELIMS = ("<escape>", '<|"|>')
 _CALL = "call:"
+#: Outside a string, these end the arguments even when a ``}`` is missing: the call's
+#: end token, or the next call's opener (issue 11: the next call is never an argument).
+_ENDS = tuple(tok for pair in _WRAPPERS for tok in pair)
 
 
 def _kinds(truncated: bool, *extra: str) -> tuple[str, ...]:
@@ -97,7 +100,12 @@ class _ArgReader:
             return self.arr(i, depth + 1)
         # a bare token: number, true/false/null, or unquoted text
         j = i
-        while j < n and t[j] not in ",}]" and self._delim_at(j) is None:
+        while (
+            j < n
+            and t[j] not in ",}]"
+            and self._delim_at(j) is None
+            and not (t[j] == "<" and t.startswith(_ENDS, j))
+        ):
             j += 1
         if j >= n:
             self.truncated = True
@@ -134,6 +142,8 @@ class _ArgReader:
             if t[i] == ",":
                 i += 1
                 continue
+            if t.startswith(_ENDS, i):
+                return out, i  # a missing brace: the end token or the next call closes it
             d = self._delim_at(i)
             if d is not None:
                 close = t.find(d, i + len(d))

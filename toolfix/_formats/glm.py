@@ -46,6 +46,44 @@ def _kinds(truncated: bool) -> tuple[str, ...]:
     return (*base, "truncated") if truncated else base
 
 
+def _value_end(text: str, vs: int) -> int:
+    """Where the value starting at ``vs`` ends (its ``</arg_value>``), or -1.
+
+    Read by structure: ``<arg_value>``/``</arg_value>`` written inside the value pair up
+    (a quoted call), and the value ends at a closer of its own that is followed by the
+    next ``<arg_key>``, ``</tool_call>`` or the end of the text, where the template
+    writes it. Failing that, the first closer of its own, else the first closer.
+    """
+    n = len(text)
+    first = text.find(_VAL_END, vs)
+    own = -1
+    depth = 0
+    p = vs
+    for _ in range(_MAX_TAGS):
+        c = text.find(_VAL_END, p)
+        if c == -1:
+            break
+        o = text.find(_VAL, p, c)
+        if o != -1:
+            depth += 1
+            p = o + len(_VAL)
+            continue
+        p = c + len(_VAL_END)
+        if depth > 0:
+            depth -= 1
+            continue
+        if own == -1:
+            own = c
+        k = skip_ws(text, p)
+        if k >= n or text.startswith((_KEY, _CLOSE), k):
+            return c
+    return own if own != -1 else first
+
+
+#: Tags read inside one value before the simple reading wins (keeps the scan linear).
+_MAX_TAGS = 64
+
+
 class GlmFormat(ToolCallFormat):
     """GLM-4.5+ ``<arg_key>``/``<arg_value>`` tool calls (runs before Hermes)."""
 
@@ -117,7 +155,7 @@ class GlmFormat(ToolCallFormat):
                     args[key] = ""  # key without a value: keep it visible to validation
                     continue
                 vs = p + len(_VAL)
-                ve = text.find(_VAL_END, vs)
+                ve = _value_end(text, vs)
                 if ve == -1:
                     # unterminated value: it runs to the call's end tag or the end of text
                     ce = text.find(_CLOSE, vs)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from .._scan import MarkerFinder, find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
-__all__ = ["HarmonyFormat", "split_harmony"]
+__all__ = ["HarmonyFormat", "split_harmony", "split_harmony_segments"]
 
 _RECIPIENT = "to=functions."
 _MESSAGE = "<|message|>"
@@ -165,29 +165,47 @@ def split_harmony(text: str) -> tuple[str | None, str]:
     :class:`HarmonyFormat` finds the calls in it. Text outside any message is kept.
     Text without a ``<|channel|>`` token is returned unchanged as content.
     """
+    reasoning, segments = split_harmony_segments(text)
+    return reasoning, "".join(seg for seg, _ in segments)
+
+
+def split_harmony_segments(text: str) -> tuple[str | None, list[tuple[str, bool]]]:
+    """As :func:`split_harmony`, with the content as ``(text, addressed)`` segments.
+
+    ``addressed`` is true for a message addressed to a recipient (``to=functions.x`` in
+    the role header or after the channel, with or without the leading ``<|start|>``)
+    and for text outside any message: only those may hold calls. ``final`` bodies and
+    commentary preambles are the answer, never scanned for calls (issue 11).
+    """
     if "<|channel|>" not in text:
-        return None, text
+        return None, [(text, True)]
     reasoning: list[str] = []
-    content: list[str] = []
+    content: list[tuple[str, bool]] = []
     n = len(text)
     finder = MarkerFinder(text)
     pos = 0
     while pos < n:
         c = finder.find("<|channel|>", pos)
         if c == -1:
-            content.append(text[pos:])
+            content.append((text[pos:], True))
             break
-        # the message header starts at a preceding <|start|> (role and recipient may sit between)
+        # the message header starts at a preceding <|start|> (role and recipient may sit
+        # between), or, when the output starts mid-header, at a recipient just before it
         hs = c
-        s = text.rfind("<|start|>", max(pos, c - 512), c)
+        lo = max(pos, c - 512)
+        s = text.rfind("<|start|>", lo, c)
         if s != -1 and "<|" not in text[s + len("<|start|>") : c]:
             hs = s
+        else:
+            t = text.rfind("to=", lo, c)
+            if t != -1 and "<|" not in text[t:c] and "\n" not in text[t:c]:
+                hs = t
         before = text[pos:hs]
         m = finder.find(_MESSAGE, c)
         nxt_channel = finder.find("<|channel|>", c + 11)
         if m == -1 or (nxt_channel != -1 and nxt_channel < m):
             # a header without a message: keep the text as it is
-            content.append(text[pos : (nxt_channel if nxt_channel != -1 else n)])
+            content.append((text[pos : (nxt_channel if nxt_channel != -1 else n)], True))
             pos = nxt_channel if nxt_channel != -1 else n
             continue
         header = text[hs:m]
@@ -197,12 +215,12 @@ def split_harmony(text: str) -> tuple[str | None, str]:
         body = text[body_start:stop]
         channel = text[c + len("<|channel|>") : m].strip().split(" ", 1)[0].split("<|", 1)[0]
         if before.strip():
-            content.append(before)
+            content.append((before, True))
         if "to=" in header:
-            content.append(text[hs:consumed])
+            content.append((text[hs:consumed], True))
         elif channel == "analysis":
             reasoning.append(body)
         else:
-            content.append(body)
+            content.append((body, False))
         pos = consumed
-    return ("\n".join(reasoning) if reasoning else None), "".join(content)
+    return ("\n".join(reasoning) if reasoning else None), content

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from .._scan import MarkerFinder, find_bracket_end, skip_ws
+from .._scan import ExtendBudget, MarkerFinder, find_bracket_end, json_past_markers, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 from .json_text import _keyable
 from .pythonic import parse_call, read_dotted_name, rejection
@@ -60,6 +60,7 @@ class HermesFormat(ToolCallFormat):
         """Every ``<tool_call>`` body that holds a call, in order."""
         out: list[Candidate] = []
         finder = MarkerFinder(text)
+        budget = ExtendBudget()
         n = len(text)
         pos = 0
         while pos < n:
@@ -76,6 +77,14 @@ class HermesFormat(ToolCallFormat):
             body_start = open_at + len(OPEN)
             next_open = finder.find(OPEN, body_start)
             close_at = finder.find(CLOSE, body_start)
+            first = skip_ws(text, body_start)
+            marker = min(x for x in (next_open, close_at, n) if x != -1)
+            if marker < n and first < marker and text[first] in "{[":
+                # a tag inside a JSON string of the body is text, not this call's end
+                past = json_past_markers(text, first, marker, (CLOSE, OPEN), ctx.limits, budget)
+                if past is not None:
+                    next_open = text.find(OPEN, past)
+                    close_at = text.find(CLOSE, past)
             closed = close_at != -1 and (next_open == -1 or close_at < next_open)
             if closed:
                 body_end, end = close_at, close_at + len(CLOSE)
@@ -104,7 +113,7 @@ class HermesFormat(ToolCallFormat):
         if first >= body_end:
             return None
         body = text[body_start:body_end]
-        if text[first] == "<" or "<arg_key>" in body:
+        if text[first] == "<" or (text[first] not in "{[" and "<arg_key>" in body):
             return None  # Qwen3-Coder XML or GLM: not ours
         if text[first] in "{[":
             span = find_bracket_end(text, first, ctx.limits, stop=body_end)
@@ -114,7 +123,9 @@ class HermesFormat(ToolCallFormat):
                 end = span.end
                 payload = text[first:end]
             # a closed tag around unbalanced JSON is broken JSON, not a cut-off output
-            return self._make(text, start, end, span.truncated and not closed, payload=payload)
+            # cut off only when the output ended inside it: the next <tool_call> closes it
+            cut = span.truncated and not closed and body_end >= len(text)
+            return self._make(text, start, end, cut, payload=payload)
         name_end = read_dotted_name(text, first)
         has_name = first < name_end < body_end
         if has_name and text[name_end] == "(":
@@ -150,7 +161,7 @@ class HermesFormat(ToolCallFormat):
                 text,
                 start,
                 end,
-                span.truncated and not closed,
+                span.truncated and not closed and body_end >= len(text),
                 name=text[first:name_end],
                 arguments=text[brace:body_end].strip() if closed else text[brace : span.end],
             )

@@ -22,7 +22,16 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from .._scan import BracketSpan, find_bracket_end, find_fences, read_identifier, skip_ws
+from .._scan import (
+    BracketSpan,
+    ExtendBudget,
+    Fence,
+    find_bracket_end,
+    json_past_markers,
+    next_fence,
+    read_identifier,
+    skip_ws,
+)
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["JsonTextFormat"]
@@ -65,21 +74,45 @@ def _value_start(text: str, i: int, hi: int) -> bool:
 
 def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
     """The value at ``first`` and the values glued after it (separators only between)."""
-    spans = [find_bracket_end(text, first, ctx.limits, stop=hi)]
+    spans = [
+        _missing_brace_before_object(text, find_bracket_end(text, first, ctx.limits, stop=hi), hi)
+    ]
     while not spans[-1].truncated:
         k = spans[-1].end
         while k < hi and text[k] in _SEPARATORS:
             k += 1
         if k >= hi or text[k] not in "{[" or not _value_start(text, k, hi):
             break
-        spans.append(find_bracket_end(text, k, ctx.limits, stop=hi))
+        span = find_bracket_end(text, k, ctx.limits, stop=hi)
+        spans.append(_missing_brace_before_object(text, span, hi))
     return spans
 
 
+def _missing_brace_before_object(text: str, span: BracketSpan, hi: int) -> BracketSpan:
+    """``{"name": "a", "arguments": {...}`` then, on the next line, another object: the
+    first lacks a brace, the next call's opening brace closes it (not a cut-off output).
+    The span then ends at the ``}`` that ends its line (outside strings)."""
+    if not span.truncated or text[span.start] != "{":
+        return span
+    nl = text.find("\n", span.start, hi)
+    while nl != -1:
+        k = nl + 1
+        while k < hi and text[k] in " \t\r\n":
+            k += 1
+        if k < hi and text[k] == "{" and _keyable(text, k, hi):
+            last = len(text[:nl].rstrip()) - 1
+            if last > span.start and text[last] == "}" and _outside_strings(text, span.start, last):
+                return BracketSpan(span.start, last + 1, False, span.max_depth)
+            return span
+        nl = text.find("\n", k, hi) if k < hi else -1
+    return span
+
+
 def _missing_brace_before_prose(text: str, span: BracketSpan, hi: int) -> BracketSpan:
-    """An unclosed value followed, after its last ``}``, by a new line of prose lacks a
-    brace; it was not cut off (a cut-off output has nothing after the cut). The span
-    then ends at that ``}`` so the prose stays content."""
+    """An unclosed value followed, after its last ``}``, by prose (on a new line, or after
+    a space when that ``}`` is outside strings) lacks a brace; it was not cut off (a
+    cut-off output has nothing after the cut). The span then ends at that ``}`` so the
+    prose stays content."""
     if not span.truncated:
         return span
     last = text.rfind("}", span.start, hi)
@@ -87,9 +120,26 @@ def _missing_brace_before_prose(text: str, span: BracketSpan, hi: int) -> Bracke
         return span
     rest = text[last + 1 : hi]
     head = rest.lstrip()
-    if "\n" in rest[: len(rest) - len(head)] and head[:1].isalpha():
+    gap = rest[: len(rest) - len(head)]
+    if head[:1].isalpha() and ("\n" in gap or (gap and _outside_strings(text, span.start, last))):
         return BracketSpan(span.start, last + 1, False, span.max_depth)
     return span
+
+
+def _outside_strings(text: str, lo: int, at: int) -> bool:
+    """Is ``text[at]`` outside every double-quoted string opened from ``lo``?"""
+    inside = False
+    i = lo
+    while True:
+        q = text.find('"', i, at)
+        if q == -1:
+            return not inside
+        k = q - 1
+        while k >= lo and text[k] == "\\":
+            k -= 1
+        if (q - 1 - k) % 2 == 0:  # not escaped
+            inside = not inside
+        i = q + 1
 
 
 def _emit(
@@ -148,17 +198,40 @@ class JsonTextFormat(ToolCallFormat):
     )
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
-        """Fenced JSON and bare JSON values in prose, in order, non-overlapping."""
+        """Fenced JSON and bare JSON values in prose, in order, non-overlapping.
+
+        Read left to right by structure: backticks inside a JSON string of a value in
+        prose do not open a fence, and inside a fenced value they do not close it.
+        """
         out: list[Candidate] = []
+        n = len(text)
+        budget = ExtendBudget()
         pos = 0
-        for fence in find_fences(text):
-            self._scan_prose(text, pos, fence.start, ctx, out)
+        while True:
+            fence = next_fence(text, pos)
+            hi = n if fence is None else fence.start
+            pos = self._scan_prose(text, pos, hi, ctx, out, budget)
+            if fence is None:
+                return out
+            if pos > fence.start:
+                continue  # a value in prose held those backticks: fences resume after it
             pos = fence.end
             if fence.lang not in JSON_FENCE_LANGS:
                 continue  # code in another language: never scanned
             first = skip_ws(text, fence.body_start)
             if first >= fence.body_end or text[first] not in "{[":
                 continue
+            if fence.closed:
+                ticks = fence.end - fence.body_end
+                past = json_past_markers(
+                    text, first, fence.body_end, ("`" * ticks,), ctx.limits, budget
+                )
+                if past is not None:  # the closing backticks were inside a JSON string
+                    close = skip_ws(text, past)
+                    fence = Fence(
+                        fence.start, fence.body_start, close, close + ticks, fence.lang, True
+                    )
+                    pos = fence.end
             spans = _run(text, first, fence.body_end, ctx)
             if fence.closed or spans[-1].truncated:
                 outer = (fence.start, fence.end)
@@ -168,22 +241,36 @@ class JsonTextFormat(ToolCallFormat):
                 pos = spans[-1].end
             kinds = ("call_in_content", "code_fence")
             _emit(text, spans, kinds, outer, out, self.name, closed=fence.closed)
-        self._scan_prose(text, pos, len(text), ctx, out)
-        return out
 
     def _scan_prose(
-        self, text: str, lo: int, hi: int, ctx: ScanContext, out: list[Candidate]
-    ) -> None:
+        self,
+        text: str,
+        lo: int,
+        hi: int,
+        ctx: ScanContext,
+        out: list[Candidate],
+        budget: ExtendBudget,
+    ) -> int:
+        """Values in ``text[lo:hi]``; returns where the scan stopped (past ``hi`` when a
+        value's string held the backticks found at ``hi``)."""
+        n = len(text)
         i = lo
         while i < hi:
             m = _OPENERS.search(text, i, hi)
             if m is None:
-                return
+                return hi
             i = m.start()
             if not _value_start(text, i, hi):
                 i += 1
                 continue
             spans = _run(text, i, hi, ctx)
+            last = spans[-1]
+            if last.truncated and hi < n and budget.left > 0:
+                budget.left -= 1
+                whole = find_bracket_end(text, last.start, ctx.limits)
+                if not whole.truncated:
+                    spans[-1] = whole
             spans[-1] = _missing_brace_before_prose(text, spans[-1], hi)
             _emit(text, spans, ("call_in_content",), None, out, self.name)
             i = spans[-1].end
+        return max(i, hi)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from .._scan import MarkerFinder, find_bracket_end, skip_ws
+from .._scan import ExtendBudget, MarkerFinder, find_bracket_end, json_past_markers, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 from .pythonic import parse_call, read_dotted_name, rejection
 
@@ -50,6 +50,7 @@ class LlamaFormat(ToolCallFormat):
         """The calls after each ``<|python_tag|>``, in order."""
         out: list[Candidate] = []
         finder = MarkerFinder(text)
+        budget = ExtendBudget()
         n = len(text)
         pos = 0
         while pos < n:
@@ -58,6 +59,14 @@ class LlamaFormat(ToolCallFormat):
                 break
             body_start = tag + len(TAG)
             body_end, which = finder.first((*END_TOKENS, TAG), body_start, n)
+            first = skip_ws(text, body_start)
+            if body_end < n and first < body_end and text[first] == "{":
+                # an end token inside a JSON string of the call is text, not its end
+                past = json_past_markers(
+                    text, first, body_end, (*END_TOKENS, TAG), ctx.limits, budget
+                )
+                if past is not None:
+                    body_end, which = finder.first((*END_TOKENS, TAG), past, n)
             end = body_end + len(which) if which in END_TOKENS else body_end
             out.extend(self._body(text, tag, body_start, body_end, end, which in END_TOKENS, ctx))
             pos = max(end, body_start)
@@ -79,7 +88,7 @@ class LlamaFormat(ToolCallFormat):
             span = find_bracket_end(text, p, ctx.limits, stop=hi)
             start = tag if not found else found[-1].end
             # an end token after unbalanced JSON: broken JSON, not a cut-off output
-            cut = span.truncated and not ended
+            cut = span.truncated and not ended and hi >= len(text)
             found.append(self._make(text, start, span.end, cut, payload=text[p : span.end]))
             p = span.end
             while p < hi and text[p] in _SEPARATORS:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .._scan import MarkerFinder, find_bracket_end, skip_ws
+from .._scan import MarkerFinder, find_bracket_end, json_past_markers, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["MistralFormat"]
@@ -115,8 +115,8 @@ class MistralFormat(ToolCallFormat):
         if text[first] == "[" and not self._list_of_objects(text, first, stop):
             return None
         if text[first] in "[{":
-            span = find_bracket_end(text, first, ctx.limits, stop=stop)
-            return self._make(text, start, span.end, span.truncated, payload=text[first : span.end])
+            end, cut = self._json_end(text, first, stop, ctx)
+            return self._make(text, start, end, cut, payload=text[first:end])
         # v11+: name, optional [CALL_ID]id, optional [ARGS], then the JSON arguments
         j = first
         limit = min(stop, first + _MAX_NAME)
@@ -139,14 +139,14 @@ class MistralFormat(ToolCallFormat):
             j += len(ARGS)
         body = skip_ws(text, j)
         if body < stop and text[body] in "{[":
-            span = find_bracket_end(text, body, ctx.limits, stop=stop)
+            end, cut = self._json_end(text, body, stop, ctx)
             return self._make(
                 text,
                 start,
-                span.end,
-                span.truncated,
+                end,
+                cut,
                 name=name,
-                arguments=text[body : span.end],
+                arguments=text[body:end],
                 call_id=call_id,
             )
         if had_args:
@@ -157,6 +157,21 @@ class MistralFormat(ToolCallFormat):
             # cut after the name: the call never got its arguments
             return self._make(text, start, stop, True, name=name, arguments="", call_id=call_id)
         return None
+
+    @staticmethod
+    def _json_end(text: str, first: int, stop: int, ctx: ScanContext) -> tuple[int, bool]:
+        """End of the JSON value at ``first``, and whether the output was cut inside it.
+
+        A ``[TOOL_CALLS]`` at ``stop`` inside one of the value's strings is text: the value
+        then ends where its brackets close. A value still open at the next call's opener
+        is broken JSON (the opener closes it), not a cut-off output.
+        """
+        span = find_bracket_end(text, first, ctx.limits, stop=stop)
+        if span.truncated and stop < len(text):
+            past = json_past_markers(text, first, stop, (BOT, "</s>"), ctx.limits)
+            if past is not None:
+                return past, False
+        return span.end, span.truncated and span.end >= len(text)
 
     @staticmethod
     def _list_of_objects(text: str, i: int, stop: int) -> bool:

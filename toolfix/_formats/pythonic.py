@@ -36,8 +36,15 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .._config import Limits
-from .._errors import InputTooLargeError
-from .._scan import find_bracket_end, find_fences, line_start_before, read_identifier, skip_ws
+from .._errors import InputTooLargeError, ToolfixError
+from .._scan import (
+    ExtendBudget,
+    find_bracket_end,
+    line_start_before,
+    next_fence,
+    read_identifier,
+    skip_ws,
+)
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["PyCall", "PythonicFormat", "parse_call", "read_dotted_name", "rejection"]
@@ -163,11 +170,55 @@ class _Item:
     cut: bool
 
 
+def complete_members(raw: str, limits: Limits) -> dict[str, Any] | None:
+    """The keyword arguments of a cut-off call ``f(a=1, b="x", c=`` that were complete
+    (``{"a": 1, "b": "x"}``), read by the whitelist walker; ``None`` when they cannot be
+    read. Only what precedes the last top-level comma is kept."""
+    open_at = raw.find("(")
+    if open_at == -1 or len(raw) > limits.max_pythonic_chars:
+        return None
+    n = len(raw)
+    i = open_at + 1
+    last_comma = -1
+    while i < n:
+        ch = raw[i]
+        if ch in "([{":
+            span = find_bracket_end(raw, i, limits)
+            if span.truncated:
+                break
+            i = span.end
+        elif ch in "\"'":
+            j = i + 1
+            while j < n and raw[j] != ch:
+                j += 2 if raw[j] == "\\" else 1
+            if j >= n:
+                break
+            i = j + 1
+        else:
+            if ch == ",":
+                last_comma = i
+            i += 1
+    if last_comma == -1:
+        return {}
+    try:
+        call = parse_call(raw[:last_comma] + ")", limits)
+    except ToolfixError:
+        return None
+    return None if call is None or call.arguments is None else dict(call.arguments)
+
+
 def _candidate(
-    text: str, start: int, end: int, item: _Item, call: PyCall | None, explicit: bool
+    text: str,
+    start: int,
+    end: int,
+    item: _Item,
+    call: PyCall | None,
+    explicit: bool,
+    limits: Limits,
 ) -> Candidate:
     raw_call = text[item.start : item.end]
     if item.cut:
+        partial = complete_members(raw_call, limits)
         return Candidate(
             start=start,
             end=end,
@@ -175,7 +226,7 @@ def _candidate(
             raw=text[start:end],
             kinds=(*_KINDS, "truncated"),
             name=item.name,
-            arguments=raw_call,
+            arguments=raw_call if partial is None else partial,
             truncated=True,
             explicit=explicit,
             error="pythonic call cut off before its closing parenthesis",
@@ -220,9 +271,27 @@ class PythonicFormat(ToolCallFormat):
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         """Pythonic calls in prose and in python/untagged fences, in order."""
         out: list[Candidate] = []
+        n = len(text)
+        budget = ExtendBudget(16)
         pos = 0
-        for fence in find_fences(text):
-            out.extend(self._scan(text, pos, fence.start, ctx, fenced=False))
+        while True:
+            fence = next_fence(text, pos)
+            if fence is None:
+                break
+            found = self._scan(text, pos, fence.start, ctx, fenced=False)
+            if found and found[-1].truncated and budget.left > 0:
+                # backticks inside a string of a call in prose open no fence
+                budget.left -= 1
+                held: list[Candidate] = []
+                for c in self._scan(text, pos, n, ctx, fenced=False):
+                    held.append(c)
+                    if c.end > fence.start:
+                        break
+                if held and held[-1].end > fence.start and not held[-1].truncated:
+                    out.extend(held)
+                    pos = held[-1].end
+                    continue
+            out.extend(found)
             pos = fence.end
             if fence.lang not in PYTHON_FENCE_LANGS:
                 continue  # json, bash, tool_code...: other formats' business
@@ -305,7 +374,7 @@ class PythonicFormat(ToolCallFormat):
         for idx, (it, call) in enumerate(zip(items, calls, strict=True)):
             start = lb if idx == 0 else out[-1].end
             end = span.end if idx == len(items) - 1 else it.end
-            out.append(_candidate(text, start, end, it, call, explicit=True))
+            out.append(_candidate(text, start, end, it, call, True, ctx.limits))
         return out, span.end
 
     def _items(self, text: str, p: int, hi: int, ctx: ScanContext) -> list[_Item] | None:
@@ -347,7 +416,7 @@ class PythonicFormat(ToolCallFormat):
         cs = find_bracket_end(text, name_end, ctx.limits, stop=hi)
         if cs.truncated:
             item = _Item(start, hi, name, True)
-            return [_candidate(text, start, hi, item, None, explicit=fenced)], hi
+            return [_candidate(text, start, hi, item, None, fenced, ctx.limits)], hi
         rest = cs.end
         while rest < hi and text[rest] in " \t;":
             rest += 1
@@ -355,4 +424,4 @@ class PythonicFormat(ToolCallFormat):
             return [], cs.end  # more text on the line: prose that mentions the tool
         item = _Item(start, cs.end, name, False)
         call = parse_call(text[start : cs.end], ctx.limits)
-        return [_candidate(text, start, cs.end, item, call, explicit=fenced)], cs.end
+        return [_candidate(text, start, cs.end, item, call, fenced, ctx.limits)], cs.end

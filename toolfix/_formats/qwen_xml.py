@@ -45,6 +45,8 @@ _KINDS = ("call_in_content", "native_markup")
 _MAX_TAG_NAME = 256
 # what ends a parameter value when its </parameter> is missing
 _VALUE_ENDS = (PARAM_CLOSE, PARAM, FUNC_CLOSE, WRAP_CLOSE, FUNC)
+# the same, at the start of a line: where a value written on its own lines ends
+_LINE_ENDS = tuple("\n" + tag for tag in _VALUE_ENDS)
 
 
 def _tag_name(text: str, i: int, stop: int) -> int:
@@ -139,7 +141,8 @@ class QwenXmlFormat(ToolCallFormat):
             if which != PARAM:
                 # </function>, </tool_call>, the next <function=, or the end of the text
                 if which == "":
-                    truncated = not args or truncated
+                    # the output ended before </function>: cut off (issue 11)
+                    truncated = True
                     end = n
                 elif which == FUNC:
                     end = nxt
@@ -152,7 +155,19 @@ class QwenXmlFormat(ToolCallFormat):
                 p = pname_start
                 continue
             vstart = gt + 1
-            vend, vwhich = finder.first(_VALUE_ENDS, vstart, n)
+            if text.startswith("\n", vstart):
+                # the template's layout: the value on its own lines, so it ends only at a
+                # tag that starts a line; tags written inside the value are text
+                vend, vwhich = finder.first(_LINE_ENDS, vstart, n)
+                if vwhich:
+                    vend, vwhich = vend + 1, vwhich[1:]
+                if vwhich != PARAM_CLOSE:
+                    # "</parameter>" at the end of the value's last line also closes it
+                    tail = text[vstart:vend].rstrip()
+                    if tail.endswith(PARAM_CLOSE):
+                        vend, vwhich = vstart + len(tail) - len(PARAM_CLOSE), PARAM_CLOSE
+            else:
+                vend, vwhich = finder.first(_VALUE_ENDS, vstart, n)
             args[text[pname_start:gt].strip()] = _trim_newline(text[vstart:vend])
             if vwhich == PARAM_CLOSE:
                 p = vend + len(PARAM_CLOSE)
