@@ -103,7 +103,7 @@ def test_responses_api_object_and_items() -> None:
                     "id": "fc_1",
                     "call_id": "call_1",
                     "name": "get_weather",
-                    "arguments": '{"city": "Paris", "days": "3"',
+                    "arguments": "{'city': 'Paris', 'days': '3',}",
                 },
             ],
         }

@@ -1,4 +1,4 @@
-"""The truncation policy (issue 11, DESIGN promise 9).
+"""The truncation policy (issue 11, docs/design.md#promise-9).
 
 A call is complete only when its own closer was produced. Cut anywhere before it, the
 call is never valid: it comes back as an invalid ``truncated`` call whose attached

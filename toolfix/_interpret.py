@@ -398,7 +398,7 @@ class Interpreter:
         if truncated:
             complete = args if prefix_safe else _drop_incomplete_tail(args, raw)
             if self.config.truncated == "invalid":
-                # never run a call the model did not finish (DESIGN promise 9)
+                # never run a call the model did not finish (docs/design.md#promise-9)
                 cut = [k for k in args if k not in complete]
                 where = f" inside the value of {cut[0]!r}" if cut else ""
                 return self._invalid(

@@ -402,7 +402,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         if not cands:
             return [], content
         # Outer spans first: a candidate inside a call's span (markup written in one of
-        # its argument values) is never a call (DESIGN promise 9). An outer span that
+        # its argument values) is never a call (docs/design.md#promise-9). An outer span that
         # turns out not to be a call (JSON in prose) leaves the spans inside it free.
         cands.sort(key=lambda c: (c.start, -c.end))
         quoted.sort()

@@ -1,4 +1,4 @@
-"""Markers inside values are text (issue 11, DESIGN promise 9).
+"""Markers inside values are text (issue 11, docs/design.md#promise-9).
 
 For every format family, an outer call to ``note`` whose one string argument holds
 another call's markup (of every family), or the family's own closer written as text,

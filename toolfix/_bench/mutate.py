@@ -184,7 +184,7 @@ def _truncate(draft: Draft, rng: random.Random) -> None:
     keep = rng.randrange(len(keys))
     partial = keys[keep][: max(1, len(keys[keep]) // 2)] if rng.random() < 0.5 else ""
     last.truncation = Truncation(keep=keep, partial_key=partial)
-    # A call cut off before its closer is never run (DESIGN promise 9): it is expected
+    # A call cut off before its closer is never run (docs/design.md#promise-9): it is expected
     # as an invalid ``truncated`` call; the calls that closed before the cut stay.
     name, _ = draft.expected.pop()
     if not draft.expected:

@@ -289,7 +289,7 @@ def ends_unclosed(
     fmt: str, calls: list[EmitCall], style: JsonStyle | None, response: dict[str, Any]
 ) -> bool:
     """True when a missing closing brace left the last call open at the very end of the
-    output (nothing after it closes it): by toolfix's truncation policy (DESIGN promise 9)
+    output (nothing after it closes it): by toolfix's truncation policy (docs/design.md#promise-9)
     that reads as a call cut off before its closer, not as a repairable missing brace."""
     st = style or JsonStyle()
     if not st.missing_brace or not calls or calls[-1].truncation is not None:
