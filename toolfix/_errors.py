@@ -16,6 +16,7 @@ tool name involved (``tool_name``), either of which may be ``None``::
     │   └── MalformedToolCallError  the call text cannot be parsed at all
     ├── ToolDefinitionError       a tool definition or Python function cannot be described
     ├── UnsupportedInputError     a response in a shape toolfix cannot read (named in the message)
+    ├── LoopAbortedError          a hook raised inside StepLoop (the cause is chained)
     ├── ConfigurationError        inconsistent settings
     └── ExecutorError             an LLM call failed
         ├── ProviderAuthenticationError
@@ -23,6 +24,10 @@ tool name involved (``tool_name``), either of which may be ``None``::
         ├── ProviderTimeoutError
         ├── ContextLengthExceededError
         └── ProviderBadResponseError
+
+Every ``ToolfixError`` that ends a ``StepLoop`` run carries ``partial_result``: the
+:class:`~toolfix.LoopResult` so far (steps, messages, tool results), with
+``stopped_reason == "error"``; ``None`` elsewhere.
 
 The manual fixer does not raise :class:`ToolCallError` for model output it
 cannot repair: it returns an :class:`~toolfix.InvalidToolCallPart` with the raw
@@ -32,6 +37,8 @@ callers that prefer an exception (``Response.raise_for_invalid_calls()``).
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "ConfigurationError",
     "ContextLengthExceededError",
@@ -39,6 +46,7 @@ __all__ = [
     "InputTooLargeError",
     "InvalidArgumentsError",
     "LimitExceededError",
+    "LoopAbortedError",
     "MalformedToolCallError",
     "NestingTooDeepError",
     "NumberTooLongError",
@@ -63,6 +71,9 @@ class ToolfixError(Exception):
         raw: The raw model text involved, if any (possibly truncated for display).
         tool_name: The tool name involved, if any.
     """
+
+    #: The StepLoop run so far, when this error ended one (a ``toolfix.LoopResult``).
+    partial_result: Any = None
 
     def __init__(self, message: str, *, raw: str | None = None, tool_name: str | None = None):
         super().__init__(message)
@@ -141,6 +152,12 @@ class UnsupportedInputError(ToolfixError):
 
     Raised instead of returning an empty response: that would hide whatever call the
     model made."""
+
+
+class LoopAbortedError(ToolfixError):
+    """Something other than a toolfix error (a hook that raised) ended a StepLoop run.
+
+    The original exception is ``__cause__``; ``partial_result`` holds the run so far."""
 
 
 class ToolCallError(ToolfixError):

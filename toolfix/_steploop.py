@@ -26,7 +26,12 @@ from typing import Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
-from ._errors import ConfigurationError, ProviderBadResponseError
+from ._errors import (
+    ConfigurationError,
+    LoopAbortedError,
+    ProviderBadResponseError,
+    ToolfixError,
+)
 from ._executor import PromptExecutor
 from ._messages import (
     InvalidToolCallPart,
@@ -40,7 +45,7 @@ from ._messages import (
 )
 from ._processor import ResponseProcessor
 from ._sync import run_sync
-from ._tool_runner import ToolRun, error_run, quote_raw, run_call
+from ._tool_runner import ToolRun, error_run, quote_raw, run_call, safe_str
 from ._tools import ToolDescriptor, ToolHandler, ToolRegistry
 
 __all__ = [
@@ -62,7 +67,7 @@ __all__ = [
     "update_failures",
 ]
 
-StopReason = Literal["answer", "max_steps", "stop_condition", "tool_retry_budget", "hook"]
+StopReason = Literal["answer", "max_steps", "stop_condition", "tool_retry_budget", "hook", "error"]
 
 ToolChoiceSpec: TypeAlias = ToolChoice | Sequence[ToolChoice] | Callable[[int], ToolChoice] | None
 """Tool choice per step: one for all steps, one per step (the last one repeats), or a
@@ -337,6 +342,7 @@ def finish(
 
 
 def _stopped_run(call: ToolCallPart) -> ToolRun:
+    """The result of a call the loop did not start (stopped or aborted first)."""
     return error_run(
         call.id, call.name, "Not run: the agent loop was stopped before this tool ran.", "stopped"
     )
@@ -369,6 +375,51 @@ async def drive(
         raise ConfigurationError(f"max_tool_retries must be >= 0, got {max_tool_retries}")
     messages: list[Message] = list(prompt.messages)
     steps: list[Step] = []
+    try:
+        return await _drive_steps(
+            prompt,
+            messages,
+            steps,
+            call_llm=call_llm,
+            run_tool=run_tool,
+            max_steps=max_steps,
+            tool_concurrency=tool_concurrency,
+            max_tool_retries=max_tool_retries,
+            tool_choice=tool_choice,
+            stop_when=stop_when,
+            hooks=hooks,
+        )
+    except Exception as exc:
+        raise _aborted(exc, steps, messages) from (None if isinstance(exc, ToolfixError) else exc)
+
+
+def _aborted(exc: Exception, steps: list[Step], messages: list[Message]) -> ToolfixError:
+    """The error that ends a run, carrying the run so far (nothing is lost)."""
+    err = (
+        exc
+        if isinstance(exc, ToolfixError)
+        else LoopAbortedError(
+            f"the agent loop stopped at step {len(steps)}: {type(exc).__name__}: {safe_str(exc)}"
+        )
+    )
+    err.partial_result = finish(steps, messages, "error", f"{type(exc).__name__}: {safe_str(exc)}")
+    return err
+
+
+async def _drive_steps(
+    prompt: Prompt,
+    messages: list[Message],
+    steps: list[Step],
+    *,
+    call_llm: LlmCaller,
+    run_tool: ToolCaller,
+    max_steps: int,
+    tool_concurrency: int,
+    max_tool_retries: int,
+    tool_choice: ToolChoiceSpec,
+    stop_when: Callable[[Step], bool] | None,
+    hooks: LoopHooks | None,
+) -> LoopResult:
     failures: dict[str, int] = {}
     previous: Response | None = None
     sem = asyncio.Semaphore(tool_concurrency)
@@ -395,7 +446,9 @@ async def drive(
             steps.append(step)
             messages.append(response.to_message())
             return finish(steps, messages, "hook", why)
-        runs, why = await _run_calls(plan_calls(response, index), index, run_tool, sem, hooks)
+        runs, why, raised = await _run_calls(
+            plan_calls(response, index), index, run_tool, sem, hooks
+        )
         step = Step(
             index=index,
             request=request,
@@ -408,6 +461,8 @@ async def drive(
         messages.extend(step_messages(step))
         failures = update_failures(failures, runs)
         previous = response
+        if raised is not None:
+            raise raised  # after the step's finished calls are recorded
         if why:
             return finish(steps, messages, "hook", why)
         reason = stop_reason(
@@ -432,36 +487,41 @@ async def _run_calls(
     run_tool: ToolCaller,
     sem: asyncio.Semaphore,
     hooks: LoopHooks | None,
-) -> tuple[list[ToolRun], str | None]:
-    """Run the calls concurrently (at most ``sem``'s limit at once); results in call order."""
+) -> tuple[list[ToolRun], str | None, Exception | None]:
+    """Run the calls concurrently (at most ``sem``'s limit at once); results in call order.
+
+    A hook that raises stops the calls not yet started, but never cancels one that is
+    running: every call that ran is recorded, then the first error is returned."""
     stop: list[str] = []
+    errors: list[Exception] = []
 
     async def one(plan: ToolCallPart | ToolRun) -> ToolRun:
         if isinstance(plan, ToolRun):
             return plan
         async with sem:
-            if stop:
+            if stop or errors:
                 return _stopped_run(plan)
-            if hooks is not None and (why := await _hook(hooks.before_tool, step_index, plan)):
-                stop.append(why)
+            try:
+                if hooks is not None and (why := await _hook(hooks.before_tool, step_index, plan)):
+                    stop.append(why)
+                    return _stopped_run(plan)
+            except Exception as exc:
+                errors.append(exc)
                 return _stopped_run(plan)
             run = await run_tool(plan)
-            if hooks is not None and (why := await _hook(hooks.after_tool, step_index, plan, run)):
-                stop.append(why)
+            try:
+                if hooks is not None and (
+                    why := await _hook(hooks.after_tool, step_index, plan, run)
+                ):
+                    stop.append(why)
+            except Exception as exc:
+                errors.append(exc)
             return run
 
     if not plans:
-        return [], None
-    if len(plans) == 1:
-        return [await one(plans[0])], (stop[0] if stop else None)
-    try:
-        async with asyncio.TaskGroup() as tg:
-            tasks = [tg.create_task(one(p)) for p in plans]
-    except BaseExceptionGroup as group:
-        if len(group.exceptions) == 1:
-            raise group.exceptions[0] from None
-        raise
-    return [t.result() for t in tasks], (stop[0] if stop else None)
+        return [], None, None
+    runs = list(await asyncio.gather(*(one(p) for p in plans)))
+    return runs, (stop[0] if stop else None), (errors[0] if errors else None)
 
 
 async def call_model(

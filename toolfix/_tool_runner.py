@@ -12,9 +12,13 @@ timeouts into error results.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import inspect
 import json
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,10 +203,47 @@ async def invoke(prepared: PreparedCall) -> tuple[Any, float]:
     if inspect.iscoroutinefunction(handler):
         value = await handler(**prepared.python_arguments)
     else:
-        value = await asyncio.to_thread(handler, **prepared.python_arguments)
+        value = await _in_daemon_thread(handler, prepared.python_arguments, prepared.call.name)
         if inspect.isawaitable(value):
             value = await value
     return value, time.perf_counter() - start
+
+
+def _in_daemon_thread(fn: Callable[..., Any], kwargs: dict[str, Any], name: str) -> Any:
+    """Run a sync tool in a daemon thread of its own; a future for its result.
+
+    Not ``asyncio.to_thread``: the loop's default executor is joined when
+    ``asyncio.run`` ends, so a timed-out ``time.sleep(20)`` would hold ``run`` and
+    ``run_sync`` for 20 s. A daemon thread is never joined: the loop returns on time,
+    and a tool that never returns does not keep the process alive at exit. Python
+    cannot stop a thread; the tool keeps running until it returns, and what it
+    returns then is dropped.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def settle(ok: bool, value: Any) -> None:
+        if future.done():  # cancelled: the call timed out or the loop was stopped
+            return
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+    def target() -> None:
+        try:
+            result = context.run(fn, **kwargs)
+        except BaseException as exc:  # handed to the awaiting task, like to_thread does
+            outcome: tuple[bool, Any] = (False, exc)
+        else:
+            outcome = (True, result)
+        # RuntimeError: the loop has closed meanwhile, nobody waits any more
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(settle, *outcome)
+
+    threading.Thread(target=target, name=f"toolfix-tool-{name}"[:60], daemon=True).start()
+    return future
 
 
 def success_run(prepared: PreparedCall, value: Any, duration_s: float) -> ToolRun:
@@ -214,6 +255,14 @@ def success_run(prepared: PreparedCall, value: Any, duration_s: float) -> ToolRu
         content=render_result(value),
         duration_s=duration_s,
     )
+
+
+def safe_str(value: object) -> str:
+    """``str(value)``, or a placeholder when its ``__str__`` raises (tool output is untrusted)."""
+    try:
+        return str(value)
+    except Exception:
+        return f"<{type(value).__name__} whose str() raised>"
 
 
 def exception_content(name: str, exception_type: str, message: str) -> str:
@@ -255,7 +304,18 @@ async def run_call(
         ).model_copy(update={"duration_s": time.perf_counter() - start})
     except Exception as exc:
         return _exception_run(prepared, exc, time.perf_counter() - start)
-    return success_run(prepared, value, duration)
+    try:
+        return success_run(prepared, value, duration)
+    except Exception as exc:  # the result's __str__ / serialisation raised
+        return error_run(
+            call.id,
+            call.name,
+            f"Error: tool {call.name!r} returned a {type(value).__name__} that cannot be "
+            f"shown as text ({type(exc).__name__}: {safe_str(exc)})",
+            "exception",
+            arguments=prepared.json_arguments,
+            exception_type=type(exc).__name__,
+        ).model_copy(update={"duration_s": duration})
 
 
 def _exception_run(prepared: PreparedCall, exc: BaseException, duration_s: float) -> ToolRun:
@@ -263,7 +323,7 @@ def _exception_run(prepared: PreparedCall, exc: BaseException, duration_s: float
     return error_run(
         call.id,
         call.name,
-        exception_content(call.name, type(exc).__name__, str(exc)),
+        exception_content(call.name, type(exc).__name__, safe_str(exc)),
         "exception",
         arguments=prepared.json_arguments,
         exception_type=type(exc).__name__,
