@@ -1,3 +1,11 @@
+# NOTE FROM THE LEAD ENGINEER (delete this comment block before you commit):
+# Part of your task already landed on main while you were starting: section C and D of your
+# prompt (input shapes) are in toolfix/_shapes.py with UnsupportedInputError in _errors.py,
+# tests/test_shapes.py, docs/quickstart.md "What repair() reads". Rebase onto main first
+# (`git stash && git rebase main && git stash pop`, resolve _errors.py by keeping main's
+# UnsupportedInputError), do NOT redo the shapes. Focus on sections A and B (the CLI per-line
+# contract, exit statuses, --llm failure handling, --api-key) and the response_to_* helpers
+# and MCP Tool/ListToolsResult tools from D.
 """The ``toolfix`` command line (extra ``toolfix[cli]``).
 
 ``toolfix repair`` follows the contract in the corpus-format document: one

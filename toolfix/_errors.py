@@ -1,3 +1,11 @@
+# NOTE FROM THE LEAD ENGINEER (delete this comment block before you commit):
+# Part of your task already landed on main while you were starting: section C and D of your
+# prompt (input shapes) are in toolfix/_shapes.py with UnsupportedInputError in _errors.py,
+# tests/test_shapes.py, docs/quickstart.md "What repair() reads". Rebase onto main first
+# (`git stash && git rebase main && git stash pop`, resolve _errors.py by keeping main's
+# UnsupportedInputError), do NOT redo the shapes. Focus on sections A and B (the CLI per-line
+# contract, exit statuses, --llm failure handling, --api-key) and the response_to_* helpers
+# and MCP Tool/ListToolsResult tools from D.
 """Exceptions raised by toolfix.
 
 Every exception toolfix raises on purpose derives from :class:`ToolfixError`,
@@ -15,6 +23,7 @@ tool name involved (``tool_name``), either of which may be ``None``::
     │   ├── InvalidArgumentsError   the arguments do not validate against the schema
     │   └── MalformedToolCallError  the call text cannot be parsed at all
     ├── ToolDefinitionError       a tool definition or Python function cannot be described
+    ├── UnsupportedInputError     a response or tools value of a shape toolfix cannot read
     ├── ConfigurationError        inconsistent settings
     └── ExecutorError             an LLM call failed
         ├── ProviderAuthenticationError
@@ -50,6 +59,7 @@ __all__ = [
     "ToolDefinitionError",
     "ToolfixError",
     "UnknownToolError",
+    "UnsupportedInputError",
 ]
 
 
@@ -152,6 +162,28 @@ class MalformedToolCallError(ToolCallError):
 
 class ToolDefinitionError(ToolfixError):
     """A tool definition (OpenAI, Anthropic, MCP dict or Python function) is unusable."""
+
+
+class UnsupportedInputError(ToolfixError, TypeError):
+    """A response (or tools value) whose shape toolfix does not read.
+
+    ``shape`` names what was received (``"dict with keys ['foo']"``, ``"int"``, ...);
+    ``raw`` holds a short ``repr`` of the value. Also a :class:`TypeError`, so code that
+    caught the old ``AttributeError``/``TypeError`` of a wrong type keeps working.
+    """
+
+    def __init__(self, message: str, *, shape: str, raw: str | None = None):
+        super().__init__(message, raw=raw)
+        self.shape = shape
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_unsupported, (type(self), self.message, self.shape, self.raw))
+
+
+def _rebuild_unsupported(
+    cls: type[UnsupportedInputError], message: str, shape: str, raw: str | None
+) -> UnsupportedInputError:
+    return cls(message, shape=shape, raw=raw)
 
 
 class ConfigurationError(ToolfixError):
