@@ -37,8 +37,13 @@ _RESPONSES_ITEMS = frozenset({"message", "function_call", "reasoning", "function
 _OPENAI_MESSAGE_KEYS = ("content", "tool_calls", "function_call", "reasoning_content")
 
 
-def _block_type(block: Any) -> Any:
-    return block.get("type") if isinstance(block, Mapping) else None
+def _block_type(block: Any) -> str | None:
+    """The ``type`` of a block or item as a string (``""`` when not a string), or ``None``
+    when the block is not an object."""
+    if not isinstance(block, Mapping):
+        return None
+    t = block.get("type")
+    return t if isinstance(t, str) else ""
 
 
 def _from_mapping(value: Mapping[str, Any], limits: Limits | None) -> Response:
@@ -59,7 +64,7 @@ def _from_mapping(value: Mapping[str, Any], limits: Limits | None) -> Response:
         return response_from_openai_responses(value, limits=limits)
     if "message" in value:
         return response_from_ollama(value, limits=limits)
-    if value.get("type") in _RESPONSES_ITEMS:
+    if _block_type(value) in _RESPONSES_ITEMS:
         return response_from_openai_responses(value, limits=limits)
     raise _unsupported("not a response toolfix can read", value)
 

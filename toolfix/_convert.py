@@ -568,7 +568,7 @@ def response_from_openai_responses(
                 output_tokens=int(u.get("output_tokens") or 0),
                 requests=1,
             )
-    elif isinstance(response, Mapping) and response.get("type") in _RESPONSES_ITEM_TYPES:
+    elif isinstance(response, Mapping) and str(response.get("type")) in _RESPONSES_ITEM_TYPES:
         items = [response]
     elif isinstance(response, list | tuple):
         items = response
