@@ -47,8 +47,11 @@ def _block_type(block: Any) -> str | None:
 
 
 def _from_mapping(value: Mapping[str, Any], limits: Limits | None) -> Response:
-    # the common shapes first: an OpenAI chat message, then a chat completion
+    # the common shape first and cheaply: an OpenAI chat message (string or null content)
     content = value.get("content")
+    if content is None or content.__class__ is str:
+        if "tool_calls" in value or "content" in value or value.get("role") == "assistant":
+            return response_from_openai(value, limits=limits)
     if "choices" in value:
         return response_from_openai(value, limits=limits)
     if isinstance(content, list):
@@ -58,7 +61,7 @@ def _from_mapping(value: Mapping[str, Any], limits: Limits | None) -> Response:
         if value.get("type") == "message" or types & (_ANTHROPIC_BLOCKS - {"text"}):
             return response_from_anthropic(value, limits=limits)
         return response_from_openai(value, limits=limits)
-    if any(k in value for k in _OPENAI_MESSAGE_KEYS) or value.get("role") == "assistant":
+    if any(k in value for k in _OPENAI_MESSAGE_KEYS):
         return response_from_openai(value, limits=limits)
     if isinstance(value.get("output"), list):
         return response_from_openai_responses(value, limits=limits)

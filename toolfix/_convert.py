@@ -240,7 +240,11 @@ def response_from_openai(
             "an OpenAI message's 'content' must be a string, a list or null", content
         )
     tool_calls = message.get("tool_calls")
-    if tool_calls is not None and not isinstance(tool_calls, list | tuple):
+    if (
+        tool_calls is not None
+        and tool_calls.__class__ is not list
+        and not isinstance(tool_calls, tuple)
+    ):
         raise _unsupported("an OpenAI message's 'tool_calls' must be a list", tool_calls)
     for i, tc in enumerate(tool_calls or ()):
         if not isinstance(tc, Mapping):
