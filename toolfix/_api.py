@@ -49,9 +49,10 @@ def _block_type(block: Any) -> str | None:
 def _from_mapping(value: Mapping[str, Any], limits: Limits | None) -> Response:
     # the common shape first and cheaply: an OpenAI chat message (string or null content)
     content = value.get("content")
-    if content is None or content.__class__ is str:
-        if "tool_calls" in value or "content" in value or value.get("role") == "assistant":
-            return response_from_openai(value, limits=limits)
+    if (content is None or content.__class__ is str) and (
+        "tool_calls" in value or "content" in value or value.get("role") == "assistant"
+    ):
+        return response_from_openai(value, limits=limits)
     if "choices" in value:
         return response_from_openai(value, limits=limits)
     if isinstance(content, list):
