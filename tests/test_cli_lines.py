@@ -14,7 +14,7 @@ import math
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -321,3 +321,64 @@ def test_api_key_from_environment(stub: StubServer, monkeypatch: pytest.MonkeyPa
     )
     assert stub.requests
     assert stub.requests[0].headers.get("authorization") == "Bearer sk-from-env"
+
+
+def test_llm_fix_through_the_stub_exits_zero(stub: StubServer) -> None:
+    from openai_stub import openai_completion
+
+    stub.reply(
+        openai_completion(tool_calls=[{"name": "get_weather", "arguments": '{"city": "Oslo"}'}])
+    )
+    result = CliRunner().invoke(
+        app,
+        [
+            "repair",
+            "--jsonl",
+            "-",
+            "--llm",
+            "openai/test-model",
+            "--api-base",
+            stub.openai_base,
+            "--api-key",
+            "sk-test",
+        ],
+        input=UNKNOWN_TOOL + b"\n" + GOOD + b"\n",
+    )
+    assert result.exit_code == EXIT_OK, result.output
+    fixed, good = _strict_rows(result.stdout_bytes)
+    assert fixed["error"] is None
+    assert fixed["llm_calls"] == len(stub.requests) >= 1
+    assert [(c["name"], c["arguments"]) for c in fixed["tool_calls"]] == [
+        ("get_weather", {"city": "Oslo"})
+    ]
+    assert good["llm_calls"] == 0
+
+
+def test_single_response_shapes_on_stdin(tmp_path: Path) -> None:
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps({"tools": [{"name": "get_weather", "inputSchema": {}}]}))
+    item = {
+        "type": "function_call",
+        "call_id": "c7",
+        "name": "get_weather",
+        "arguments": "{'city': 'Y'}",
+    }
+    cases: list[tuple[str, Callable[[dict[str, Any]], bool]]] = [
+        (json.dumps({"output": [item]}), lambda r: r["tool_calls"][0]["id"] == "c7"),
+        # JSON of no response shape is text to repair: a bare call object
+        (
+            json.dumps({"name": "get_weather", "arguments": {"city": "X"}}),
+            lambda r: r["tool_calls"][0]["arguments"] == {"city": "X"},
+        ),
+        # ... and so is JSON that is almost a message but not quite: reported, not dropped
+        (
+            '{"tool_calls": ["oops"]}',
+            lambda r: r["invalid_tool_calls"][0]["raw"] == '{"tool_calls": ["oops"]}',
+        ),
+    ]
+    for payload, check in cases:
+        result = CliRunner().invoke(app, ["repair", "--tools", str(tools)], input=payload)
+        assert result.exit_code == EXIT_OK, result.output
+        [row] = _strict_rows(result.stdout_bytes)
+        assert row["line"] is None
+        assert check(row), row
