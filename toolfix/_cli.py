@@ -8,9 +8,12 @@
 # and MCP Tool/ListToolsResult tools from D.
 """The ``toolfix`` command line (extra ``toolfix[cli]``).
 
-``toolfix repair`` follows the contract in the corpus-format document: one
-JSON object per input line, in input order; a line that cannot be read gets
-``"error"`` set and the run goes on.
+``toolfix repair`` follows the contract in the corpus-format document and
+docs/cli.md: one JSON object per non-blank input line, in input order, with its
+1-based ``"line"``; nothing on a line (bytes, nesting, shape, tools, an LLM
+failure) stops the batch; rows are strict JSON in valid UTF-8; a summary goes to
+stderr. Files that cannot be used give one line on stderr and exit status 2; see
+the ``EXIT_*`` constants.
 """
 
 from __future__ import annotations
