@@ -16,6 +16,7 @@ DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "small_corpus.jsonl"
 KEYS = [
     "id",
+    "line",
     "tool_calls",
     "invalid_tool_calls",
     "content",

@@ -3,7 +3,8 @@
 Quick start::
 
     from toolfix import repair
-    fixed = repair(model_message, tools)      # OpenAI message dict, Response, or raw text
+    fixed = repair(model_message, tools)      # OpenAI/Anthropic/Ollama dicts or SDK objects,
+                                              # Responses-API output, Response, or raw text
     fixed.tool_calls                          # valid calls, each with .repairs
     fixed.invalid_tool_calls                  # what could not be repaired, with raw text
 
@@ -13,15 +14,21 @@ re-exported here; everything else lives in private modules.
 
 from __future__ import annotations
 
-from ._api import arepair, as_response, repair
+from ._api import arepair, as_response, as_tools, repair
 from ._config import FixConfig, Limits, ToolCallJsonConfig
 from ._convert import (
     message_to_openai,
     messages_from_openai,
     prompt_to_openai,
     response_from_anthropic,
+    response_from_ollama,
     response_from_openai,
+    response_from_openai_responses,
+    response_to_anthropic,
+    response_to_ollama,
     response_to_openai,
+    response_to_openai_completion,
+    response_to_openai_responses,
 )
 from ._errors import (
     ConfigurationError,
@@ -143,12 +150,19 @@ __all__ = [
     "__version__",
     "arepair",
     "as_response",
+    "as_tools",
     "available_formats",
     "message_to_openai",
     "messages_from_openai",
     "prompt_to_openai",
     "repair",
     "response_from_anthropic",
+    "response_from_ollama",
     "response_from_openai",
+    "response_from_openai_responses",
+    "response_to_anthropic",
+    "response_to_ollama",
     "response_to_openai",
+    "response_to_openai_completion",
+    "response_to_openai_responses",
 ]

@@ -1,23 +1,186 @@
-"""One-call convenience functions around the manual fixer."""
+"""One-call convenience functions around the manual fixer, and reading what users hold.
+
+:func:`as_response` reads every response shape toolfix knows (see its docstring) and
+raises :class:`~toolfix.UnsupportedInputError` naming the shape for anything else;
+:func:`as_tools` does the same for tools.
+"""
 
 from __future__ import annotations
 
-from ._config import FixConfig
-from ._manual import ManualToolCallFixProcessor
-from ._messages import Response
-from ._processor import ToolsLike
-from ._shapes import as_response
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-__all__ = ["arepair", "as_response", "repair"]
+from ._config import FixConfig, Limits
+from ._convert import (
+    _unsupported,
+    describe_shape,
+    plain,
+    response_from_anthropic,
+    response_from_ollama,
+    response_from_openai,
+    response_from_openai_responses,
+)
+from ._errors import ToolDefinitionError
+from ._manual import ManualToolCallFixProcessor
+from ._messages import Response, TextPart
+from ._processor import ToolsLike
+from ._tools import ToolDescriptor, ToolRegistry
+
+__all__ = ["arepair", "as_response", "as_tools", "repair"]
+
+_ANTHROPIC_BLOCKS = frozenset(
+    {"text", "thinking", "redacted_thinking", "tool_use", "server_tool_use", "tool_result"}
+)
+_RESPONSES_BLOCKS = frozenset({"output_text", "refusal"})
+_RESPONSES_ITEMS = frozenset({"message", "function_call", "reasoning", "function_call_output"})
+_OPENAI_MESSAGE_KEYS = ("content", "tool_calls", "function_call", "reasoning_content")
+
+
+def _block_type(block: Any) -> str | None:
+    """The ``type`` of a block or item as a string (``""`` when not a string), or ``None``
+    when the block is not an object."""
+    if not isinstance(block, Mapping):
+        return None
+    t = block.get("type")
+    return t if isinstance(t, str) else ""
+
+
+def _from_mapping(value: Mapping[str, Any], limits: Limits | None) -> Response:
+    # the common shape first and cheaply: an OpenAI chat message (string or null content)
+    content = value.get("content")
+    if (content is None or content.__class__ is str) and (
+        "tool_calls" in value or "content" in value or value.get("role") == "assistant"
+    ):
+        return response_from_openai(value, limits=limits)
+    if "choices" in value:
+        return response_from_openai(value, limits=limits)
+    if isinstance(content, list):
+        types = {_block_type(b) for b in content}
+        if value.get("type") == "message" and types & _RESPONSES_BLOCKS:
+            return response_from_openai_responses(value, limits=limits)
+        if value.get("type") == "message" or types & (_ANTHROPIC_BLOCKS - {"text"}):
+            return response_from_anthropic(value, limits=limits)
+        return response_from_openai(value, limits=limits)
+    if any(k in value for k in _OPENAI_MESSAGE_KEYS):
+        return response_from_openai(value, limits=limits)
+    if isinstance(value.get("output"), list):
+        return response_from_openai_responses(value, limits=limits)
+    if "message" in value:
+        return response_from_ollama(value, limits=limits)
+    if _block_type(value) in _RESPONSES_ITEMS:
+        return response_from_openai_responses(value, limits=limits)
+    raise _unsupported("not a response toolfix can read", value)
+
+
+def _from_sequence(value: list[Any] | tuple[Any, ...], limits: Limits | None) -> Response:
+    items = [plain(v) for v in value]
+    types = {_block_type(b) for b in items}
+    if items and None not in types:
+        if types <= _ANTHROPIC_BLOCKS:
+            return response_from_anthropic(items, limits=limits)
+        if types & _RESPONSES_ITEMS:
+            return response_from_openai_responses(items, limits=limits)
+    raise _unsupported("not a list of Anthropic content blocks or Responses-API items", value)
+
+
+def as_response(value: Any, *, limits: Limits | None = None) -> Response:
+    """Read a response in any shape toolfix knows.
+
+    * a :class:`Response` (returned as is) or raw text;
+    * OpenAI chat: an assistant message or a whole chat completion, as dicts or as the
+      ``openai`` SDK's ``ChatCompletionMessage`` / ``ChatCompletion`` (litellm's
+      ``ModelResponse`` too);
+    * OpenAI Responses API: a ``Response`` (dict or SDK object), its ``output`` list, or
+      one output item (``function_call``, ``message`` with ``output_text``);
+    * Anthropic Messages: a message dict or the ``anthropic`` SDK's ``Message``, or its
+      content block list;
+    * Ollama ``/api/chat`` replies (``{"model", "message", "done"}``) and the ``ollama``
+      SDK's ``ChatResponse``.
+
+    SDK objects are read through ``model_dump()``; no SDK is imported.
+
+    Raises:
+        UnsupportedInputError: any other shape (``{"foo": "bar"}``,
+            ``{"tool_calls": ["oops"]}``, ``42``), naming the shape received.
+        NestingTooDeepError: arguments given as objects nest deeper than
+            ``limits.max_depth`` (default :class:`~toolfix.Limits`).
+    """
+    if isinstance(value, Response):
+        return value
+    if isinstance(value, str):
+        return Response(parts=(TextPart(text=value),) if value else ())
+    if isinstance(value, Mapping):
+        return _from_mapping(value, limits)
+    if isinstance(value, list | tuple):
+        return _from_sequence(value, limits)
+    dumped = plain(value)
+    if isinstance(dumped, Mapping):
+        return _from_mapping(dumped, limits)
+    raise _unsupported("not a response toolfix can read", value)
+
+
+def as_tools(tools: Any) -> ToolsLike:
+    """Read tools in any shape toolfix knows, for :func:`repair` and the registry.
+
+    Accepts what :meth:`ToolRegistry.of <toolfix.ToolRegistry.of>` accepts (a registry, a
+    list of OpenAI / Anthropic / MCP tool dicts, descriptors or typed functions), plus: a
+    single tool dict, a single function, a JSON string of tools, MCP ``Tool`` and
+    ``ListToolsResult`` objects (or their dict form ``{"tools": [...]}``), and any
+    pydantic/SDK tool object with ``model_dump()``.
+
+    Raises:
+        UnsupportedInputError: a value that is none of these (``42``), naming its shape.
+    """
+    if tools is None or isinstance(tools, ToolRegistry):
+        return tools
+    if isinstance(tools, str | bytes):
+        try:
+            parsed = json.loads(tools)
+        except (ValueError, RecursionError) as exc:
+            raise _unsupported("a tools string must be JSON", tools) from exc
+        if isinstance(parsed, str):
+            raise _unsupported("a tools string must hold a JSON list or object", parsed)
+        return as_tools(parsed)
+    if isinstance(tools, ToolDescriptor):
+        return [tools]
+    if isinstance(tools, Mapping):
+        if isinstance(tools.get("tools"), list) and "name" not in tools:
+            return as_tools(tools["tools"])  # MCP ListToolsResult dict
+        return [tools]
+    if not isinstance(tools, type) and callable(getattr(tools, "model_dump", None)):
+        dumped = tools.model_dump(by_alias=True, exclude_none=True)
+        if not isinstance(dumped, Mapping):
+            raise _unsupported("cannot read tools from", tools)
+        return as_tools(dumped)
+    if callable(tools):
+        return [tools]
+    if isinstance(tools, Iterable):
+        out: list[Any] = []
+        for t in tools:
+            if isinstance(t, ToolDescriptor | Mapping) or (
+                callable(t) and not hasattr(t, "model_dump")
+            ):
+                out.append(t)
+            elif not isinstance(t, type) and callable(getattr(t, "model_dump", None)):
+                out.append(t.model_dump(by_alias=True, exclude_none=True))
+            else:
+                shape = describe_shape(t)
+                raise ToolDefinitionError(f"cannot make a tool from {shape}: {t!r}"[:300])
+        return out
+    raise _unsupported("not tools toolfix can read", tools)
 
 
 def repair(
-    response: object,
-    tools: ToolsLike,
+    response: Any,
+    tools: Any,
     *,
     config: FixConfig | None = None,
 ) -> Response:
     """Repair one response's tool calls without an LLM (sync).
+
+    ``response`` is anything :func:`as_response` reads, ``tools`` anything
+    :func:`as_tools` reads.
 
     Examples:
         >>> from toolfix import repair
@@ -29,12 +192,15 @@ def repair(
         >>> [(c.name, c.arguments) for c in fixed.tool_calls]
         [('get_weather', {'city': 'Paris'})]
     """
-    return ManualToolCallFixProcessor(config).fix(as_response(response), tools)
+    limits = config.limits if config is not None else None
+    return ManualToolCallFixProcessor(config).fix(
+        as_response(response, limits=limits), as_tools(tools)
+    )
 
 
 async def arepair(
-    response: object,
-    tools: ToolsLike,
+    response: Any,
+    tools: Any,
     *,
     config: FixConfig | None = None,
 ) -> Response:

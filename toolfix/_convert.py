@@ -4,6 +4,15 @@
   ``content``, ``tool_calls`` and ``reasoning_content``; request messages.
 * Anthropic Messages: content blocks (``text``, ``thinking`` with signature,
   ``redacted_thinking``, ``tool_use``, ``server_tool_use``, ``tool_result``).
+* OpenAI Responses API: ``output`` items (``message`` with ``output_text``,
+  ``function_call``, ``reasoning``).
+* Ollama native ``/api/chat`` replies (``{"model", "message", "done"}``, arguments
+  as objects).
+
+SDK objects (``openai``, ``anthropic``, ``ollama``, litellm) are read through their
+``model_dump()``; no SDK is imported here. Structured arguments (an object rather
+than a string) are checked against ``Limits.max_depth`` before anything recurses
+into them.
 
 Raw argument strings are kept exactly as the provider sent them.
 """
@@ -14,6 +23,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ._config import Limits
+from ._errors import NestingTooDeepError, UnsupportedInputError
 from ._messages import (
     Message,
     Part,
@@ -33,10 +44,77 @@ __all__ = [
     "messages_from_openai",
     "prompt_to_openai",
     "response_from_anthropic",
+    "response_from_ollama",
     "response_from_openai",
+    "response_from_openai_responses",
+    "response_to_anthropic",
+    "response_to_ollama",
     "response_to_openai",
+    "response_to_openai_completion",
+    "response_to_openai_responses",
     "tool_choice_to_openai",
 ]
+
+_LIMITS = Limits()
+_DEFAULT_MAX_DEPTH = _LIMITS.max_depth
+
+
+def describe_shape(value: Any) -> str:
+    """A short name for the shape of ``value``, for error messages."""
+    if isinstance(value, Mapping):
+        keys = sorted(str(k) for k in value)
+        more = f" (+{len(keys) - 8} more)" if len(keys) > 8 else ""
+        return f"dict with keys {keys[:8]}{more}" if keys else "empty dict"
+    if isinstance(value, list | tuple):
+        return f"{type(value).__name__} of {len(value)} item(s)" if value else "empty list"
+    return type(value).__name__
+
+
+def _unsupported(what: str, value: Any) -> UnsupportedInputError:
+    shape = describe_shape(value)
+    try:
+        raw = repr(value)[:200]
+    except Exception:  # a hostile __repr__
+        raw = None
+    return UnsupportedInputError(f"{what}: got {shape}", shape=shape, raw=raw)
+
+
+def check_depth(value: Any, max_depth: int, *, tool_name: str | None = None) -> None:
+    """Raise :class:`NestingTooDeepError` when ``value`` (dicts and lists) nests deeper than
+    ``max_depth``. Iterative, so a 100,000-deep structure costs no recursion."""
+    if not isinstance(value, dict | list):
+        return
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > max_depth:
+            raise NestingTooDeepError(
+                f"structured arguments nest deeper than Limits.max_depth ({max_depth})"
+                + (f" in a call to {tool_name!r}" if tool_name else ""),
+                limit=max_depth,
+                actual=depth,
+                tool_name=tool_name,
+            )
+        children = node.values() if isinstance(node, dict) else node
+        for child in children:
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1))
+
+
+def plain(value: Any) -> Any:
+    """``value.model_dump()`` for pydantic/SDK objects (OpenAI, Anthropic, Ollama, litellm);
+    other values unchanged."""
+    if isinstance(value, Mapping | str | list | tuple | type):
+        return value
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        try:
+            return dump()
+        except Exception as exc:  # an SDK object that cannot dump itself
+            raise _unsupported(
+                f"cannot read {type(value).__name__} (model_dump failed)", value
+            ) from exc
+    return value
 
 
 def _parse_object(raw: str) -> dict[str, Any] | None:
@@ -48,7 +126,9 @@ def _parse_object(raw: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _call_from_openai(tc: Mapping[str, Any], index: int) -> ToolCallPart:
+def _call_from_openai(
+    tc: Mapping[str, Any], index: int, max_depth: int = _DEFAULT_MAX_DEPTH
+) -> ToolCallPart:
     fn = tc.get("function") or {}
     if not isinstance(fn, Mapping):
         fn = {}
@@ -57,7 +137,8 @@ def _call_from_openai(tc: Mapping[str, Any], index: int) -> ToolCallPart:
         raw = ""
     elif isinstance(raw_args, str):
         raw = raw_args
-    else:  # some servers send an object instead of a string
+    else:  # some servers (Ollama) send an object instead of a string
+        check_depth(raw_args, max_depth, tool_name=str(fn.get("name") or "") or None)
         raw = canonical_json(raw_args)
     extra = (
         None if _CALL_KEYS.issuperset(tc) else {k: v for k, v in tc.items() if k not in _CALL_KEYS}
@@ -82,18 +163,35 @@ def response_from_openai(
     finish_reason: str | None = None,
     usage: Usage | None = None,
     provider_data: dict[str, Any] | None = None,
+    limits: Limits | None = None,
 ) -> Response:
     """An OpenAI chat assistant message (``choices[i].message``) as a :class:`Response`.
 
     Also accepts a whole chat completion (``{"choices": [...]}``), taking the first choice.
     Reasoning comes from ``reasoning_content`` (vLLM, DeepSeek, litellm) or ``reasoning``,
     with Anthropic ``thinking_blocks`` (litellm) kept with their signatures.
+
+    Raises:
+        UnsupportedInputError: ``choices``, ``content`` or ``tool_calls`` of a shape that
+            is not OpenAI's (``{"tool_calls": ["oops"]}``), rather than dropping them.
+        NestingTooDeepError: arguments given as an object nest deeper than
+            ``limits.max_depth``.
     """
-    if "choices" in message and isinstance(message.get("choices"), list) and message["choices"]:
-        choice = message["choices"][0]
+    if "choices" in message:
+        choices = message["choices"]
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
+            raise _unsupported(
+                "a chat completion's 'choices' must be a non-empty list of objects", choices
+            )
+        choice = choices[0]
         u = message.get("usage") or {}
+        if not isinstance(u, Mapping):
+            u = {}
+        inner = choice.get("message") or {}
+        if not isinstance(inner, Mapping):
+            raise _unsupported("choices[0].message must be an object", inner)
         return response_from_openai(
-            choice.get("message") or {},
+            inner,
             id=id or message.get("id"),
             model=model or message.get("model"),
             finish_reason=finish_reason or choice.get("finish_reason"),
@@ -108,7 +206,9 @@ def response_from_openai(
                 else None
             ),
             provider_data=provider_data,
+            limits=limits,
         )
+    max_depth = (limits or _LIMITS).max_depth
     parts: list[Part] = []
     blocks = message.get("thinking_blocks")
     if isinstance(blocks, list) and blocks:
@@ -135,12 +235,24 @@ def response_from_openai(
         for c in content:
             if isinstance(c, Mapping) and c.get("type") in ("text", "output_text"):
                 parts.append(TextPart(text=str(c.get("text") or "")))
-    for i, tc in enumerate(message.get("tool_calls") or ()):
-        if isinstance(tc, Mapping):
-            parts.append(_call_from_openai(tc, i))
+    elif content is not None:
+        raise _unsupported(
+            "an OpenAI message's 'content' must be a string, a list or null", content
+        )
+    tool_calls = message.get("tool_calls")
+    if (
+        tool_calls is not None
+        and tool_calls.__class__ is not list
+        and not isinstance(tool_calls, tuple)
+    ):
+        raise _unsupported("an OpenAI message's 'tool_calls' must be a list", tool_calls)
+    for i, tc in enumerate(tool_calls or ()):
+        if not isinstance(tc, Mapping):
+            raise _unsupported(f"tool_calls[{i}] must be an object", tc)
+        parts.append(_call_from_openai(tc, i, max_depth))
     fc = message.get("function_call")  # legacy functions API
-    if isinstance(fc, Mapping) and not message.get("tool_calls"):
-        parts.append(_call_from_openai({"id": "call_0", "function": fc}, 0))
+    if isinstance(fc, Mapping) and not tool_calls:
+        parts.append(_call_from_openai({"id": "call_0", "function": fc}, 0, max_depth))
     return Response(
         parts=tuple(parts),
         id=id,
@@ -262,18 +374,24 @@ def response_from_anthropic(
     *,
     id: str | None = None,
     model: str | None = None,
+    limits: Limits | None = None,
 ) -> Response:
     """An Anthropic Messages response (or just its ``content`` block list) as a Response.
 
     ``thinking`` blocks keep their ``signature``; ``redacted_thinking`` keeps its data;
     ``server_tool_use`` becomes a provider-executed call that loops must not run.
+    The ``anthropic`` SDK's ``Message`` is read through its ``model_dump()``.
     """
+    message = plain(message)
+    max_depth = (limits or _LIMITS).max_depth
     if isinstance(message, Mapping):
         blocks = message.get("content") or []
         id = id or message.get("id")
         model = model or message.get("model")
         stop = message.get("stop_reason")
         u = message.get("usage") or {}
+        if not isinstance(u, Mapping):
+            u = {}
         usage = (
             Usage(
                 input_tokens=int(u.get("input_tokens") or 0),
@@ -285,9 +403,14 @@ def response_from_anthropic(
         )
     else:
         blocks, stop, usage = list(message), None, None
+    if not isinstance(blocks, list | tuple):
+        raise _unsupported("an Anthropic message's 'content' must be a list of blocks", blocks)
     parts: list[Part] = []
     unknown: list[dict[str, Any]] = []
     for b in blocks:
+        b = plain(b)
+        if not isinstance(b, Mapping):
+            raise _unsupported("an Anthropic content block must be an object", b)
         t = b.get("type")
         if t == "text":
             parts.append(TextPart(text=str(b.get("text") or "")))
@@ -301,6 +424,7 @@ def response_from_anthropic(
             )
         elif t in ("tool_use", "server_tool_use"):
             args = b.get("input")
+            check_depth(args, max_depth, tool_name=str(b.get("name") or "") or None)
             args_obj = args if isinstance(args, dict) else None
             parts.append(
                 ToolCallPart(
@@ -330,3 +454,280 @@ def response_from_anthropic(
         usage=usage,
         provider_data={"anthropic_blocks": unknown} if unknown else None,
     )
+
+
+def response_to_anthropic(response: Response) -> dict[str, Any]:
+    """A :class:`Response` as an Anthropic Messages response dict (``type: "message"``).
+
+    Reasoning becomes ``thinking`` blocks (signatures kept, redacted ones as
+    ``redacted_thinking``), text a ``text`` block, valid calls ``tool_use`` blocks (provider-
+    executed ones ``server_tool_use``). Invalid calls are not sent as calls; they are
+    listed under the extra key ``invalid_tool_calls``. ``anthropic.types.Message.
+    model_validate(...)`` of the result gives the SDK object.
+    """
+    content: list[dict[str, Any]] = []
+    for p in response.parts:
+        if isinstance(p, ReasoningPart):
+            if p.redacted and not p.signature:
+                content.append(
+                    {"type": "redacted_thinking", "data": (p.provider_data or {}).get("data")}
+                )
+            else:
+                content.append({"type": "thinking", "thinking": p.text, "signature": p.signature})
+        elif isinstance(p, TextPart):
+            if p.text:
+                content.append({"type": "text", "text": p.text})
+        elif isinstance(p, ToolCallPart):
+            content.append(
+                {
+                    "type": "server_tool_use" if p.provider_executed else "tool_use",
+                    "id": p.id,
+                    "name": p.name,
+                    "input": p.arguments if p.arguments is not None else {},
+                }
+            )
+    for extra in (response.provider_data or {}).get("anthropic_blocks") or ():
+        content.append(dict(extra))
+    calls = any(isinstance(p, ToolCallPart) and not p.provider_executed for p in response.parts)
+    usage = response.usage or Usage()
+    msg: dict[str, Any] = {
+        "id": response.id or "msg_toolfix",
+        "type": "message",
+        "role": "assistant",
+        "model": response.model or "",
+        "content": content,
+        "stop_reason": "tool_use" if calls else (response.finish_reason or "end_turn"),
+        "stop_sequence": None,
+        "usage": {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens},
+    }
+    bad = response.invalid_tool_calls
+    if bad:
+        msg["invalid_tool_calls"] = [{"name": p.name, "raw": p.raw, "error": p.error} for p in bad]
+    return msg
+
+
+def response_to_openai_completion(response: Response) -> dict[str, Any]:
+    """A :class:`Response` as a whole OpenAI chat completion dict (one choice).
+
+    The message is :func:`response_to_openai`'s; ``finish_reason`` is ``"tool_calls"``
+    when valid calls are present. ``openai.types.chat.ChatCompletion.model_validate(...)``
+    of the result gives the SDK object.
+    """
+    message = response_to_openai(response)
+    usage = response.usage
+    out: dict[str, Any] = {
+        "id": response.id or "chatcmpl-toolfix",
+        "object": "chat.completion",
+        "created": 0,
+        "model": response.model or "",
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": "tool_calls"
+                if message.get("tool_calls")
+                else (response.finish_reason or "stop"),
+            }
+        ],
+    }
+    if usage is not None:
+        out["usage"] = {
+            "prompt_tokens": usage.input_tokens,
+            "completion_tokens": usage.output_tokens,
+            "total_tokens": usage.input_tokens + usage.output_tokens,
+        }
+    return out
+
+
+# ---- OpenAI Responses API -------------------------------------------------------------
+
+_RESPONSES_ITEM_TYPES = frozenset({"message", "function_call", "reasoning"})
+
+
+def response_from_openai_responses(
+    response: Any,
+    *,
+    limits: Limits | None = None,
+) -> Response:
+    """An OpenAI Responses-API response (``{"object": "response", "output": [...]}``), its
+    ``output`` list, or one output item, as a :class:`Response`.
+
+    ``message`` items give text (``output_text``; a ``refusal`` is kept as text),
+    ``function_call`` items give calls (id: ``call_id``; the item id is kept in
+    ``provider_data["item_id"]``), ``reasoning`` items give reasoning (summary text,
+    ``encrypted_content`` kept in ``provider_data``). Other item types (server-side
+    tools) ride along in ``provider_data["responses_items"]``. SDK objects are read
+    through ``model_dump()``.
+    """
+    response = plain(response)
+    rid = model = status = None
+    usage: Usage | None = None
+    if isinstance(response, Mapping) and isinstance(response.get("output"), list):
+        items: Sequence[Any] = response["output"]
+        rid, model, status = response.get("id"), response.get("model"), response.get("status")
+        u = response.get("usage")
+        if isinstance(u, Mapping):
+            usage = Usage(
+                input_tokens=int(u.get("input_tokens") or 0),
+                output_tokens=int(u.get("output_tokens") or 0),
+                requests=1,
+            )
+    elif isinstance(response, Mapping) and str(response.get("type")) in _RESPONSES_ITEM_TYPES:
+        items = [response]
+    elif isinstance(response, list | tuple):
+        items = response
+    else:
+        raise _unsupported("not a Responses-API response or output item", response)
+    max_depth = (limits or _LIMITS).max_depth
+    parts: list[Part] = []
+    unknown: list[dict[str, Any]] = []
+    for index, raw_item in enumerate(items):
+        item = plain(raw_item)
+        if not isinstance(item, Mapping):
+            raise _unsupported(f"Responses-API output[{index}] must be an object", item)
+        t = item.get("type")
+        if t == "message":
+            blocks = item.get("content") or []
+            if not isinstance(blocks, list):
+                raise _unsupported("a Responses-API message's 'content' must be a list", blocks)
+            for b in blocks:
+                if isinstance(b, Mapping) and b.get("type") in ("output_text", "text"):
+                    parts.append(TextPart(text=str(b.get("text") or "")))
+                elif isinstance(b, Mapping) and b.get("type") == "refusal":
+                    parts.append(TextPart(text=str(b.get("refusal") or "")))
+        elif t == "function_call":
+            call = _call_from_openai(
+                {
+                    "id": item.get("call_id") or item.get("id") or f"call_{index}",
+                    "function": {"name": item.get("name"), "arguments": item.get("arguments")},
+                },
+                index,
+                max_depth,
+            )
+            if item.get("id"):
+                call = call.model_copy(update={"provider_data": {"item_id": item["id"]}})
+            parts.append(call)
+        elif t == "reasoning":
+            summary = item.get("summary") or []
+            text = "".join(
+                str(s.get("text") or "") for s in summary if isinstance(s, Mapping)
+            ) or "".join(
+                str(c.get("text") or "")
+                for c in (item.get("content") or [])
+                if isinstance(c, Mapping)
+            )
+            data = {k: item[k] for k in ("id", "encrypted_content") if item.get(k)}
+            parts.append(ReasoningPart(text=text, provider_data=data or None))
+        else:
+            unknown.append(dict(item))
+    return Response(
+        parts=tuple(parts),
+        id=rid,
+        model=model,
+        finish_reason=status,
+        usage=usage,
+        provider_data={"responses_items": unknown} if unknown else None,
+    )
+
+
+def response_to_openai_responses(response: Response) -> list[dict[str, Any]]:
+    """A :class:`Response` as Responses-API ``output`` items: ``reasoning``, one assistant
+    ``message`` with ``output_text``, then a ``function_call`` per valid call. Invalid calls
+    are not emitted as calls (read them from the :class:`Response`)."""
+    items: list[dict[str, Any]] = []
+    for p in response.parts:
+        if isinstance(p, ReasoningPart):
+            item: dict[str, Any] = {
+                "type": "reasoning",
+                "id": (p.provider_data or {}).get("id") or "rs_toolfix",
+                "summary": [{"type": "summary_text", "text": p.text}] if p.text else [],
+            }
+            if (p.provider_data or {}).get("encrypted_content"):
+                item["encrypted_content"] = (p.provider_data or {})["encrypted_content"]
+            items.append(item)
+    if response.text:
+        items.append(
+            {
+                "type": "message",
+                "id": "msg_toolfix",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": response.text, "annotations": []}],
+            }
+        )
+    for call in response.tool_calls:
+        if call.provider_executed:
+            continue
+        items.append(
+            {
+                "type": "function_call",
+                "id": (call.provider_data or {}).get("item_id") or f"fc_{call.id}",
+                "call_id": call.id,
+                "name": call.name,
+                "arguments": call.arguments_raw,
+                "status": "completed",
+            }
+        )
+    items.extend(dict(i) for i in (response.provider_data or {}).get("responses_items") or ())
+    return items
+
+
+# ---- Ollama native /api/chat ----------------------------------------------------------
+
+
+def response_from_ollama(reply: Any, *, limits: Limits | None = None) -> Response:
+    """An Ollama ``/api/chat`` reply (``{"model", "message": {...}, "done": true}``) or the
+    ``ollama`` SDK's ``ChatResponse``, as a :class:`Response`.
+
+    Arguments arrive as objects; they are kept (depth-checked) and given a canonical raw
+    string. Calls carry no ids in Ollama; they get ``call_<index>``. ``thinking`` becomes
+    reasoning.
+    """
+    reply = plain(reply)
+    if not isinstance(reply, Mapping) or not isinstance(plain(reply.get("message")), Mapping):
+        raise _unsupported("not an Ollama chat reply (needs a 'message' object)", reply)
+    message = dict(plain(reply["message"]))
+    thinking = message.pop("thinking", None)
+    if isinstance(thinking, str) and thinking and not message.get("reasoning_content"):
+        message["reasoning_content"] = thinking
+    calls = message.get("tool_calls")
+    if isinstance(calls, list | tuple):
+        message["tool_calls"] = [plain(c) for c in calls]
+    count = reply.get("prompt_eval_count"), reply.get("eval_count")
+    usage = (
+        Usage(input_tokens=int(count[0] or 0), output_tokens=int(count[1] or 0), requests=1)
+        if any(isinstance(c, int) for c in count)
+        else None
+    )
+    return response_from_openai(
+        message,
+        model=reply.get("model"),
+        finish_reason=reply.get("done_reason"),
+        usage=usage,
+        limits=limits,
+    )
+
+
+def response_to_ollama(response: Response) -> dict[str, Any]:
+    """A :class:`Response` as an Ollama ``/api/chat`` reply dict: arguments as objects,
+    reasoning as ``thinking``; invalid calls under the extra key ``invalid_tool_calls``."""
+    message: dict[str, Any] = {"role": "assistant", "content": response.text}
+    if response.reasoning is not None:
+        message["thinking"] = response.reasoning
+    calls = [
+        {"function": {"name": c.name, "arguments": c.arguments if c.arguments is not None else {}}}
+        for c in response.tool_calls
+        if not c.provider_executed
+    ]
+    if calls:
+        message["tool_calls"] = calls
+    out: dict[str, Any] = {
+        "model": response.model or "",
+        "message": message,
+        "done": True,
+        "done_reason": response.finish_reason or "stop",
+    }
+    bad = response.invalid_tool_calls
+    if bad:
+        out["invalid_tool_calls"] = [{"name": p.name, "raw": p.raw, "error": p.error} for p in bad]
+    return out

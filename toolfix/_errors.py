@@ -15,7 +15,7 @@ tool name involved (``tool_name``), either of which may be ``None``::
     │   ├── InvalidArgumentsError   the arguments do not validate against the schema
     │   └── MalformedToolCallError  the call text cannot be parsed at all
     ├── ToolDefinitionError       a tool definition or Python function cannot be described
-    ├── UnsupportedInputError     a response in a shape toolfix cannot read (named in the message)
+    ├── UnsupportedInputError     a response or tools value of a shape toolfix cannot read
     ├── LoopAbortedError          a hook raised inside StepLoop (the cause is chained)
     ├── ConfigurationError        inconsistent settings
     └── ExecutorError             an LLM call failed
@@ -147,13 +147,6 @@ class NumberTooLongError(LimitExceededError):
     """A numeric literal is longer than ``Limits.max_number_chars``."""
 
 
-class UnsupportedInputError(ToolfixError):
-    """A response given in a shape toolfix cannot read; the message names the shape.
-
-    Raised instead of returning an empty response: that would hide whatever call the
-    model made."""
-
-
 class LoopAbortedError(ToolfixError):
     """Something other than a toolfix error (a hook that raised) ended a StepLoop run.
 
@@ -178,6 +171,28 @@ class MalformedToolCallError(ToolCallError):
 
 class ToolDefinitionError(ToolfixError):
     """A tool definition (OpenAI, Anthropic, MCP dict or Python function) is unusable."""
+
+
+class UnsupportedInputError(ToolfixError, TypeError):
+    """A response (or tools value) whose shape toolfix does not read.
+
+    ``shape`` names what was received (``"dict with keys ['foo']"``, ``"int"``, ...);
+    ``raw`` holds a short ``repr`` of the value. Also a :class:`TypeError`, so code that
+    caught the old ``AttributeError``/``TypeError`` of a wrong type keeps working.
+    """
+
+    def __init__(self, message: str, *, shape: str, raw: str | None = None):
+        super().__init__(message, raw=raw)
+        self.shape = shape
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_unsupported, (type(self), self.message, self.shape, self.raw))
+
+
+def _rebuild_unsupported(
+    cls: type[UnsupportedInputError], message: str, shape: str, raw: str | None
+) -> UnsupportedInputError:
+    return cls(message, shape=shape, raw=raw)
 
 
 class ConfigurationError(ToolfixError):
