@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._config import Limits
-from ._convert import response_from_anthropic, response_from_openai
+from ._convert import plain_openai_message, response_from_anthropic, response_from_openai
 from ._errors import UnsupportedInputError
 from ._messages import (
     FailureKind,
@@ -85,6 +85,10 @@ def as_response(value: object) -> Response:
         return value
     if isinstance(value, str):
         return Response(parts=(TextPart(text=value),) if value else ())
+    if type(value) is dict:  # the common plain OpenAI message, read without routing
+        plain = plain_openai_message(value)
+        if plain is not None:
+            return plain
     if not isinstance(value, Mapping | list):
         dump = getattr(value, "model_dump", None)
         if callable(dump):
