@@ -29,7 +29,7 @@ from ._patterns import (
     bounded_pattern,
     bounded_pattern_properties,
 )
-from ._schema_check import NO_REMOTE, check_schema_safety
+from ._schema_check import NO_REMOTE, check_schema_depth, check_schema_safety
 
 __all__ = ["ArgumentIssue", "ToolDescriptor", "ToolRegistry"]
 
@@ -94,6 +94,7 @@ class ToolDescriptor:
         if not params:
             params = dict(EMPTY_OBJECT_SCHEMA)
         object.__setattr__(self, "parameters", params)
+        check_schema_depth(params, self.name)  # before anything that recurses per level
         try:
             Draft202012Validator.check_schema(params)
         except jsonschema.SchemaError as exc:
