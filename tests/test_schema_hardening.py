@@ -285,3 +285,13 @@ def test_caches_are_bounded_by_memory_not_count() -> None:
     # Without a memory bound all 30 stay alive (~250 MB); with it, what both caches hold.
     assert 0 < len(alive) <= (TOOL_CACHE_BUDGET + INTERPRETER_CACHE_BUDGET) // min(big)
     assert len(alive) < 30
+
+
+def test_a_tool_weighs_its_schema_and_jsonschema_rs_copy() -> None:
+    """The Rust copy of the schema is invisible to tracemalloc; the cache budget counts it."""
+    from toolfix._cache import estimate_weight
+
+    params = {"type": "object", "properties": {"v": {"enum": [f"v{k}" for k in range(1000)]}}}
+    tool = ToolDescriptor(name="w", parameters=params)
+    assert tool._compiled is not None
+    assert tool.weight >= 2 * estimate_weight(tool.parameters)
