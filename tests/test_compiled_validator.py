@@ -93,8 +93,28 @@ def test_the_compiled_path_is_the_one_answering() -> None:
             "properties": {"zip": {"type": "string", "pattern": "^[0-9]{5}$"}},
         },
     )
-    assert tool._fast is None  # the hand-written checker declines patterns
     assert tool._compiled is not None
     assert tool._compiled.is_valid({"zip": "75001"})
     assert tool.is_valid({"zip": "75001"})
     assert not tool.is_valid({"zip": "7500"})
+
+
+def test_common_schemas_answer_through_jsonschema_rs_too(monkeypatch: Any) -> None:
+    """No hand-written checker in front: even a plain-types schema asks jsonschema-rs."""
+    tool = ToolDescriptor(
+        name="t", parameters={"type": "object", "properties": {"city": {"type": "string"}}}
+    )
+
+    class Spy:
+        def __init__(self, real: Any) -> None:
+            self.real, self.asked = real, 0
+
+        def is_valid(self, value: Any) -> bool:
+            self.asked += 1
+            return bool(self.real.is_valid(value))
+
+    spy = Spy(tool._compiled)
+    object.__setattr__(tool, "_compiled", spy)
+    assert tool.is_valid({"city": "Paris"})
+    assert not tool.is_valid({"city": 3})
+    assert spy.asked == 2

@@ -131,6 +131,49 @@ def test_a_recursive_schema_through_properties_is_a_tree_and_is_fine() -> None:
     assert issue.path == "$.root.kids[0]"
 
 
+def _nested(kind: str, levels: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        node = (
+            {"allOf": [node]}
+            if kind == "allOf"
+            else {"type": "object", "properties": {"a": node}, "required": ["a"]}
+        )
+    return {"type": "object", "properties": {"a": node}, "required": ["a"]}
+
+
+@pytest.mark.parametrize(("kind", "levels"), [("allOf", 100), ("properties", 3000)])
+def test_a_schema_nested_too_deep_is_refused_typed_not_recursion_error(
+    kind: str, levels: int
+) -> None:
+    # 100 allOf levels used to raise RecursionError from jsonschema's check_schema
+    with pytest.raises(ToolDefinitionError, match="deeper than 64 levels") as err:
+        ToolDescriptor(name="deep", parameters=_nested(kind, levels))
+    assert err.value.tool_name == "deep"
+
+
+def test_a_schema_that_contains_itself_is_refused_typed() -> None:
+    looped: dict[str, Any] = {"type": "object", "properties": {}}
+    looped["properties"]["a"] = looped
+    looped["properties"]["b"] = looped
+    with pytest.raises(ToolDefinitionError, match="deeper than 64 levels"):
+        ToolDescriptor(name="loop", parameters=looped)
+
+
+def test_thirty_levels_of_properties_still_validate() -> None:
+    tool = ToolDescriptor(name="ok", parameters=_nested("properties", 30))
+    value: Any = "x"
+    for _ in range(31):
+        value = {"a": value}
+    assert tool.is_valid(value)
+    inner = value
+    for _ in range(30):
+        inner = inner["a"]
+    inner["a"] = 1
+    [issue] = tool.validate_arguments(value)
+    assert issue.keyword == "type"
+
+
 CATASTROPHIC = "^(a+)+$"
 KEY = "a" * 41 + "!"
 
@@ -242,3 +285,13 @@ def test_caches_are_bounded_by_memory_not_count() -> None:
     # Without a memory bound all 30 stay alive (~250 MB); with it, what both caches hold.
     assert 0 < len(alive) <= (TOOL_CACHE_BUDGET + INTERPRETER_CACHE_BUDGET) // min(big)
     assert len(alive) < 30
+
+
+def test_a_tool_weighs_its_schema_and_jsonschema_rs_copy() -> None:
+    """The Rust copy of the schema is invisible to tracemalloc; the cache budget counts it."""
+    from toolfix._cache import estimate_weight
+
+    params = {"type": "object", "properties": {"v": {"enum": [f"v{k}" for k in range(1000)]}}}
+    tool = ToolDescriptor(name="w", parameters=params)
+    assert tool._compiled is not None
+    assert tool.weight >= 2 * estimate_weight(tool.parameters)

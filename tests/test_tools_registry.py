@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from toolfix import ToolDefinitionError, ToolDescriptor, ToolRegistry, repair
-from toolfix._tools import PATTERN_INPUT_CAP
+from toolfix._patterns import PATTERN_INPUT_CAP
 
 SCHEMA = {
     "type": "object",
@@ -199,7 +199,7 @@ def test_function_tool_repair_uses_generated_schema() -> None:
         '<tool_call>{"name": "book_hotel", "arguments": {"city": "Rome", "nights": "2", '
         '"mode": "Cheap"}}</tool_call>'
     )
-    [call] = repair(text, [book_hotel]).tool_calls  # type: ignore[list-item]  # ToolsLike lacks functions
+    [call] = repair(text, [book_hotel]).tool_calls
     assert call.arguments == {"city": "Rome", "nights": 2, "mode": "cheap"}
     assert [r.kind for r in call.repairs] == [
         "call_in_content",

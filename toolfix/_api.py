@@ -16,6 +16,7 @@ from ._convert import (
     _unsupported,
     describe_shape,
     plain,
+    plain_openai_message,
     response_from_anthropic,
     response_from_ollama,
     response_from_openai,
@@ -110,6 +111,10 @@ def as_response(value: Any, *, limits: Limits | None = None) -> Response:
         return value
     if isinstance(value, str):
         return Response(parts=(TextPart(text=value),) if value else ())
+    if type(value) is dict:  # the common plain OpenAI message, read without routing
+        fast = plain_openai_message(value)
+        if fast is not None:
+            return fast
     if isinstance(value, Mapping):
         return _from_mapping(value, limits)
     if isinstance(value, list | tuple):

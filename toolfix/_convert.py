@@ -155,6 +155,43 @@ def _call_from_openai(
 _CALL_KEYS = frozenset({"id", "type", "function", "index"})
 
 
+_PLAIN_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
+
+
+def plain_openai_message(message: dict[str, Any]) -> Response | None:
+    """The fast path of :func:`response_from_openai` for the common plain dict.
+
+    An assistant message with only ``role``/``content``/``tool_calls`` keys, text or
+    ``None`` content, and calls whose ``id``, ``function.name`` and
+    ``function.arguments`` are non-empty strings (empty arguments allowed) reads in
+    one loop of exact type checks (no ABC ``isinstance``, no shape routing). Gives
+    the very ``Response`` the general reader gives (tested); ``None`` for anything
+    else, which then takes the general path.
+    """
+    if not _PLAIN_MESSAGE_KEYS.issuperset(message):
+        return None
+    calls = message.get("tool_calls")
+    content = message.get("content")
+    if type(calls) is not list or (content is not None and type(content) is not str):
+        return None
+    parts: list[Part] = [TextPart(text=content)] if content else []
+    for tc in calls:
+        if type(tc) is not dict or not _CALL_KEYS.issuperset(tc):
+            return None
+        fn = tc.get("function")
+        if type(fn) is not dict:
+            return None
+        call_id, name, raw = tc.get("id"), fn.get("name"), fn.get("arguments")
+        if type(call_id) is not str or type(name) is not str or type(raw) is not str:
+            return None
+        if not call_id or not name:
+            return None
+        parts.append(
+            ToolCallPart(id=call_id, name=name, arguments_raw=raw, arguments=_parse_object(raw))
+        )
+    return Response(parts=tuple(parts))
+
+
 def response_from_openai(
     message: Mapping[str, Any],
     *,

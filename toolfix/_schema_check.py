@@ -15,7 +15,11 @@ refused with a :class:`~toolfix.ToolDefinitionError` naming the tool when:
 * a ``pattern`` or ``patternProperties`` regex does not compile in the bounded
   engine (``toolfix._patterns``);
 * ``unevaluatedProperties`` meets ``patternProperties``: jsonschema evaluates that
-  pair with Python's backtracking ``re``, which no bound reaches.
+  pair with Python's backtracking ``re``, which no bound reaches;
+* it nests objects and arrays deeper than :data:`MAX_SCHEMA_DEPTH` (checked first,
+  without recursion): jsonschema's own schema check and validator recurse per level
+  and would raise ``RecursionError`` from about 160 levels (``allOf`` chains, deep
+  ``properties``, or a Python dict that contains itself).
 
 The walk is iterative, so a deeply nested schema cannot exhaust the stack.
 """
@@ -32,7 +36,7 @@ from referencing import Registry, Resource
 from ._errors import ToolDefinitionError
 from ._patterns import PatternError, compile_pattern
 
-__all__ = ["NO_REMOTE", "check_schema_safety"]
+__all__ = ["MAX_SCHEMA_DEPTH", "NO_REMOTE", "check_schema_depth", "check_schema_safety"]
 
 
 def _refuse_retrieval(uri: str) -> Resource[Any]:
@@ -124,6 +128,28 @@ def _pointer_target(root: Any, pointer: str) -> Any:
 
 
 _MISSING = object()
+
+MAX_SCHEMA_DEPTH = 64
+"""Deepest nesting of objects and arrays in a tool schema (32 levels of ``properties``)."""
+
+
+def check_schema_depth(schema: Any, tool_name: str, limit: int = MAX_SCHEMA_DEPTH) -> None:
+    """Refuse ``schema`` when it nests deeper than ``limit`` (iterative, depth first).
+
+    Depth first with an early exit, so a Python object that contains itself is refused
+    after ``limit`` steps down its loop, whatever its width.
+    """
+    stack: list[tuple[Any, int]] = [(schema, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            raise ToolDefinitionError(
+                f"tool {tool_name!r}: the schema nests objects and arrays deeper than "
+                f"{limit} levels",
+                tool_name=tool_name,
+            )
+        children = node.values() if isinstance(node, Mapping) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, Mapping | list | tuple))
 
 
 def check_schema_safety(schema: Mapping[str, Any], tool_name: str) -> None:
