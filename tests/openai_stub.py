@@ -22,6 +22,7 @@ __all__ = [
     "anthropic_message",
     "openai_completion",
     "openai_error",
+    "openai_sse",
     "run_stub_server",
 ]
 
@@ -154,6 +155,9 @@ def _handler_for(state: StubServer) -> type[BaseHTTPRequestHandler]:
             delay = reply.pop("__delay__", 0) if isinstance(reply, dict) else 0
             if delay:
                 time.sleep(float(delay))
+            if isinstance(reply, dict) and "__sse__" in reply:
+                self._send_events(status, reply["__sse__"])
+                return
             data = json.dumps(reply).encode()
             try:
                 self.send_response(status)
@@ -164,10 +168,44 @@ def _handler_for(state: StubServer) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 return  # the client gave up (timeout tests)
 
+        def _send_events(self, status: int, chunks: list[dict[str, Any]]) -> None:
+            """Server-sent events, one ``data:`` line per chunk, then ``[DONE]``."""
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.end_headers()
+                for chunk in chunks:
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                return
+
         def log_message(self, format: str, *args: Any) -> None:
             return
 
     return Handler
+
+
+def openai_sse(content_pieces: list[str], *, model: str = "stub-model") -> dict[str, Any]:
+    """A streamed reply (``stream=true``): the content in these pieces, as SSE chunks."""
+    base = {
+        "id": "chatcmpl-stream",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": model,
+    }
+    chunks = [
+        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}}]},
+        *(
+            {**base, "choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]}
+            for p in content_pieces
+        ),
+        {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    ]
+    return {"__sse__": chunks}
 
 
 def run_stub_server() -> Iterator[StubServer]:

@@ -80,6 +80,7 @@ from ._messages import (
 )
 from ._processor import ChainProcessor, IdentityProcessor, ResponseProcessor, ResponsesLike
 from ._steploop import LoopControl, LoopHooks, LoopResult, Step, StepLoop, StopLoop, ToolRun
+from ._stream import accumulate, arepair_stream, repair_stream
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
 __version__ = "0.1.0"
@@ -148,7 +149,9 @@ __all__ = [
     "UnsupportedInputError",
     "Usage",
     "__version__",
+    "accumulate",
     "arepair",
+    "arepair_stream",
     "as_response",
     "as_tools",
     "available_formats",
@@ -156,6 +159,7 @@ __all__ = [
     "messages_from_openai",
     "prompt_to_openai",
     "repair",
+    "repair_stream",
     "response_from_anthropic",
     "response_from_ollama",
     "response_from_openai",

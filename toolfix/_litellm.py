@@ -11,7 +11,7 @@ Install with ``pip install "toolfix[litellm]"``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -114,6 +114,25 @@ class LiteLLMExecutor(PromptExecutor):
             raise mapped from exc
         data = _to_dict(result)
         return responses_from_completion(data, model=model)
+
+    async def execute_stream(
+        self, prompt: Prompt, model: str, tools: ToolsLike = None
+    ) -> AsyncIterator[dict[str, Any]]:
+        """The response as a stream of OpenAI ``chat.completion.chunk`` dicts, unrepaired.
+
+        Feed it to :func:`toolfix.arepair_stream` (or a processor's ``process_stream``)
+        to repair it as it arrives."""
+        litellm = import_litellm()
+        kwargs = {**self.request_kwargs(prompt, model, tools), "stream": True}
+        try:
+            stream = await litellm.acompletion(**kwargs)
+            async for chunk in stream:
+                yield _to_dict(chunk)
+        except Exception as exc:
+            mapped = map_litellm_error(litellm, exc, model)
+            if mapped is None:
+                raise
+            raise mapped from exc
 
 
 def _to_dict(result: Any) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ._cache import WeightedLRU
 from ._config import FixConfig
@@ -88,6 +88,21 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     ) -> list[Response]:
         registry = self._registry_for(tools)
         return [self.fix(r, registry) for r in as_responses(responses)]
+
+    def process_stream(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        chunks: AsyncIterable[Any] | Iterable[Any],
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Repair a streamed response, letting prose through as it arrives
+        (docs/guides/streaming.md)."""
+        from ._stream import arepair_stream
+
+        registry = self._registry_for(tools)
+        return arepair_stream(chunks, registry, config=self.config)
 
     # ---- public sync entry point ---------------------------------------------------------
 

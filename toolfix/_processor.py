@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from typing import TYPE_CHECKING, Any
 
 from ._messages import Prompt, Response
@@ -105,6 +113,23 @@ class ResponseProcessor(ABC):
     ) -> list[Response]:
         """Blocking counterpart of :meth:`process`."""
         return run_sync(self.process(executor, prompt, model, tools, responses))
+
+    def process_stream(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        chunks: AsyncIterable[Any] | Iterable[Any],
+    ) -> AsyncIterator[dict[str, Any]]:
+        """This processor on a streamed response: OpenAI chunks in, repaired chunks out.
+
+        The default gathers the whole message, runs :meth:`process` on it, then emits
+        the result (see docs/guides/streaming.md); the manual fixer overrides it to let
+        prose through as it arrives."""
+        from ._stream import process_stream_whole
+
+        return process_stream_whole(self, executor, prompt, model, tools, chunks)
 
     def chain(self, *others: ResponseProcessor) -> ResponseProcessor:
         """This processor followed by ``others``, in order."""
