@@ -85,7 +85,11 @@ def test_command_line_without_its_extra(missing: str, extra: str) -> None:
 
 @pytest.mark.parametrize(
     ("missing", "module", "extra"),
-    [("pydantic_ai", "toolfix.integrations.pydantic_ai", "pydantic-ai")],
+    [
+        ("pydantic_ai", "toolfix.integrations.pydantic_ai", "pydantic-ai"),
+        ("langchain", "toolfix.integrations.langchain", "langchain"),
+        ("langchain_core", "toolfix.integrations.langchain", "langchain"),
+    ],
 )
 def test_integration_without_its_framework(missing: str, module: str, extra: str) -> None:
     out = _run(

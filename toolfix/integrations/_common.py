@@ -10,7 +10,14 @@ from .._manual import ManualToolCallFixProcessor
 from .._messages import InvalidToolCallPart, Prompt, Response
 from .._processor import ResponseProcessor, ToolsLike
 
-__all__ = ["default_processor", "describe_invalid", "parse_args", "run_processor", "tool_dict"]
+__all__ = [
+    "default_processor",
+    "describe_invalid",
+    "parse_args",
+    "run_processor",
+    "run_processor_sync",
+    "tool_dict",
+]
 
 
 def default_processor(processor: ResponseProcessor | None) -> ResponseProcessor:
@@ -50,3 +57,11 @@ def describe_invalid(calls: list[InvalidToolCallPart]) -> str:
         raw = c.raw if len(c.raw) <= 500 else c.raw[:500] + "…"
         lines.append(f"- {c.name or 'unknown tool'}: {c.error} (you sent: {raw})")
     return "\n".join(lines)
+
+
+def run_processor_sync(
+    processor: ResponseProcessor, tools: ToolsLike, response: Response, model: str = ""
+) -> Response:
+    """Blocking counterpart of :func:`run_processor`."""
+    out = processor.process_sync(None, Prompt(), model, tools, [response])
+    return out[0] if out else response
