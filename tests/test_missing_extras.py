@@ -89,6 +89,7 @@ def test_command_line_without_its_extra(missing: str, extra: str) -> None:
         ("pydantic_ai", "toolfix.integrations.pydantic_ai", "pydantic-ai"),
         ("langchain", "toolfix.integrations.langchain", "langchain"),
         ("langchain_core", "toolfix.integrations.langchain", "langchain"),
+        ("agents", "toolfix.integrations.openai_agents", "openai-agents"),
     ],
 )
 def test_integration_without_its_framework(missing: str, module: str, extra: str) -> None:
