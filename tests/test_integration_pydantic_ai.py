@@ -192,3 +192,22 @@ def test_plain_answer_is_left_alone() -> None:
     result = agent.run_sync("where is Paris?")
     assert result.output == "Paris is in France."
     assert result.all_messages()[1].parts == reply.parts
+
+
+def test_structured_output_written_in_text_uses_the_output_tool() -> None:
+    # Output tools are in the registry too: a final_result call in text becomes the output.
+    from pydantic import BaseModel
+
+    class City(BaseModel):
+        name: str
+        population: int
+
+    text = "{'name': 'final_result', 'arguments': {'name': 'Oslo', 'population': '709000'}}"
+    replies = [ModelResponse(parts=[TextPart(text)])]
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        assert [t.name for t in info.output_tools] == ["final_result"]
+        return replies.pop(0)
+
+    agent = Agent(FunctionModel(model), output_type=City, capabilities=[ToolfixCapability()])
+    assert agent.run_sync("Oslo?").output == City(name="Oslo", population=709000)
