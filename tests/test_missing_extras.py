@@ -81,3 +81,30 @@ def test_command_line_without_its_extra(missing: str, extra: str) -> None:
     )
     assert out.returncode != 0
     assert f'pip install "toolfix[{extra}]"' in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("missing", "module", "extra"),
+    [
+        ("pydantic_ai", "toolfix.integrations.pydantic_ai", "pydantic-ai"),
+        ("langchain", "toolfix.integrations.langchain", "langchain"),
+        ("langchain_core", "toolfix.integrations.langchain", "langchain"),
+        ("agents", "toolfix.integrations.openai_agents", "openai-agents"),
+    ],
+)
+def test_integration_without_its_framework(missing: str, module: str, extra: str) -> None:
+    out = _run(
+        missing,
+        f"""
+        import toolfix.integrations
+        try:
+            import {module}
+        except ImportError as exc:
+            print(type(exc).__name__, exc)
+        else:
+            print("imported")
+        """,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith("ImportError ")
+    assert f'pip install "toolfix[{extra}]"' in out.stdout

@@ -1,0 +1,121 @@
+"""OpenAI Agents SDK adapter: a real Agent and Runner, the model served by the local stub."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("agents")
+
+from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
+from openai import AsyncOpenAI
+from openai.types.responses import ResponseFunctionToolCall
+from openai_stub import StubServer, openai_completion, run_stub_server
+
+from toolfix.integrations.openai_agents import ToolfixModel
+
+TEXT_CALL = (
+    "Let me check.\n<tool_call>\n"
+    "{'name': 'get_weather', 'arguments': {'city': 'Paris', 'days': '3',}}"
+)
+
+
+@pytest.fixture
+def stub() -> Iterator[StubServer]:
+    set_tracing_disabled(True)
+    yield from run_stub_server()
+
+
+def _agent(stub: StubServer, ran: list[tuple[str, int]], *, toolfix: bool = True) -> Agent[Any]:
+    @function_tool
+    def get_weather(city: str, days: int = 1) -> str:
+        """Weather forecast for a city."""
+        ran.append((city, days))
+        return f"sunny in {city} for {days} days"
+
+    client = AsyncOpenAI(base_url=stub.openai_base, api_key="sk-test", max_retries=0)
+    model: Any = OpenAIChatCompletionsModel(model="weak-model", openai_client=client)
+    return Agent(
+        name="weather",
+        instructions="Answer weather questions.",
+        model=ToolfixModel(model) if toolfix else model,
+        tools=[get_weather],
+    )
+
+
+def _tool_outputs(stub: StubServer) -> list[dict[str, Any]]:
+    """The tool results the agent sent back to the model, from the recorded requests."""
+    return [m for r in stub.requests for m in r.body.get("messages", []) if m.get("role") == "tool"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(openai_completion(TEXT_CALL), id="call-in-text"),
+        pytest.param(
+            openai_completion(
+                None,
+                [
+                    {
+                        "id": "c1",
+                        "name": "get_weather",
+                        "arguments": "{'city': 'Paris', 'days': '3',}",
+                    }
+                ],
+            ),
+            id="broken-json",
+        ),
+    ],
+)
+async def test_agent_runs_the_right_tool(stub: StubServer, reply: dict[str, Any]) -> None:
+    ran: list[tuple[str, int]] = []
+    stub.reply(reply).reply(openai_completion("Sunny in Paris."))
+    result = await Runner.run(_agent(stub, ran), "Weather in Paris for 3 days?")
+    assert ran == [("Paris", 3)]
+    assert result.final_output == "Sunny in Paris."
+    (out,) = _tool_outputs(stub)
+    assert out["content"] == "sunny in Paris for 3 days"
+    calls = [
+        i.raw_item for i in result.new_items if isinstance(i.raw_item, ResponseFunctionToolCall)
+    ]
+    assert [(c.name, json.loads(c.arguments)) for c in calls] == [
+        ("get_weather", {"city": "Paris", "days": 3})
+    ]
+    assert out["tool_call_id"] == calls[0].call_id
+    tools = stub.requests[0].body["tools"]
+    assert [t["function"]["name"] for t in tools] == ["get_weather"]
+
+
+async def test_without_the_wrapper_the_text_call_is_not_run(stub: StubServer) -> None:
+    ran: list[tuple[str, int]] = []
+    stub.reply(openai_completion(TEXT_CALL))
+    result = await Runner.run(_agent(stub, ran, toolfix=False), "Weather?")
+    assert ran == []
+    assert "<tool_call>" in result.final_output
+
+
+async def test_unrepairable_call_in_text_stays_text(stub: StubServer) -> None:
+    ran: list[tuple[str, int]] = []
+    text = '<tool_call>{"name": "launch_rocket", "arguments": {"x": 1}}</tool_call>'
+    stub.reply(openai_completion(text))
+    result = await Runner.run(_agent(stub, ran), "go")
+    assert ran == []
+    assert result.final_output == text
+
+
+async def test_plain_answer_passes_through(stub: StubServer) -> None:
+    ran: list[tuple[str, int]] = []
+    stub.reply(openai_completion("Paris is in France."))
+    result = await Runner.run(_agent(stub, ran), "where is Paris?")
+    assert result.final_output == "Paris is in France."
+    assert len(stub.requests) == 1
+
+
+def test_sync_runner(stub: StubServer) -> None:
+    ran: list[tuple[str, int]] = []
+    stub.reply(openai_completion(TEXT_CALL)).reply(openai_completion("ok"))
+    Runner.run_sync(_agent(stub, ran), "Weather in Paris for 3 days?")
+    assert ran == [("Paris", 3)]

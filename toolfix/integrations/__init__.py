@@ -1,0 +1,8 @@
+"""Adapters that put toolfix into agent frameworks and servers.
+
+One module per framework, each behind its own extra:
+
+* ``toolfix.integrations.pydantic_ai``: ``pip install "toolfix[pydantic-ai]"``
+* ``toolfix.integrations.langchain``: ``pip install "toolfix[langchain]"``
+* ``toolfix.integrations.openai_agents``: ``pip install "toolfix[openai-agents]"``
+"""
