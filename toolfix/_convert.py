@@ -155,6 +155,16 @@ def _call_from_openai(
 _CALL_KEYS = frozenset({"id", "type", "function", "index"})
 
 
+def _opt_str(value: Any) -> str | None:
+    """A metadata field (id, model, finish reason) when it is a string; else dropped."""
+    return value if isinstance(value, str) else None
+
+
+def _count(value: Any) -> int:
+    """A token count from provider JSON; anything that is not a whole number counts 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
 _PLAIN_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
 
 
@@ -229,14 +239,14 @@ def response_from_openai(
             raise _unsupported("choices[0].message must be an object", inner)
         return response_from_openai(
             inner,
-            id=id or message.get("id"),
-            model=model or message.get("model"),
-            finish_reason=finish_reason or choice.get("finish_reason"),
+            id=id or _opt_str(message.get("id")),
+            model=model or _opt_str(message.get("model")),
+            finish_reason=finish_reason or _opt_str(choice.get("finish_reason")),
             usage=usage
             or (
                 Usage(
-                    input_tokens=int(u.get("prompt_tokens") or 0),
-                    output_tokens=int(u.get("completion_tokens") or 0),
+                    input_tokens=_count(u.get("prompt_tokens")),
+                    output_tokens=_count(u.get("completion_tokens")),
                     requests=1,
                 )
                 if u
@@ -423,16 +433,16 @@ def response_from_anthropic(
     max_depth = (limits or _LIMITS).max_depth
     if isinstance(message, Mapping):
         blocks = message.get("content") or []
-        id = id or message.get("id")
-        model = model or message.get("model")
+        id = id or _opt_str(message.get("id"))
+        model = model or _opt_str(message.get("model"))
         stop = message.get("stop_reason")
         u = message.get("usage") or {}
         if not isinstance(u, Mapping):
             u = {}
         usage = (
             Usage(
-                input_tokens=int(u.get("input_tokens") or 0),
-                output_tokens=int(u.get("output_tokens") or 0),
+                input_tokens=_count(u.get("input_tokens")),
+                output_tokens=_count(u.get("output_tokens")),
                 requests=1,
             )
             if u
@@ -601,12 +611,13 @@ def response_from_openai_responses(
     usage: Usage | None = None
     if isinstance(response, Mapping) and isinstance(response.get("output"), list):
         items: Sequence[Any] = response["output"]
-        rid, model, status = response.get("id"), response.get("model"), response.get("status")
+        rid, model = _opt_str(response.get("id")), _opt_str(response.get("model"))
+        status = _opt_str(response.get("status"))
         u = response.get("usage")
         if isinstance(u, Mapping):
             usage = Usage(
-                input_tokens=int(u.get("input_tokens") or 0),
-                output_tokens=int(u.get("output_tokens") or 0),
+                input_tokens=_count(u.get("input_tokens")),
+                output_tokens=_count(u.get("output_tokens")),
                 requests=1,
             )
     elif isinstance(response, Mapping) and str(response.get("type")) in _RESPONSES_ITEM_TYPES:
@@ -732,14 +743,14 @@ def response_from_ollama(reply: Any, *, limits: Limits | None = None) -> Respons
         message["tool_calls"] = [plain(c) for c in calls]
     count = reply.get("prompt_eval_count"), reply.get("eval_count")
     usage = (
-        Usage(input_tokens=int(count[0] or 0), output_tokens=int(count[1] or 0), requests=1)
+        Usage(input_tokens=_count(count[0]), output_tokens=_count(count[1]), requests=1)
         if any(isinstance(c, int) for c in count)
         else None
     )
     return response_from_openai(
         message,
-        model=reply.get("model"),
-        finish_reason=reply.get("done_reason"),
+        model=_opt_str(reply.get("model")),
+        finish_reason=_opt_str(reply.get("done_reason")),
         usage=usage,
         limits=limits,
     )
