@@ -45,6 +45,8 @@ def proxy_config(
             "num_retries": 0,
             "request_timeout": timeout,
             "drop_params": True,
+            # /v1/messages against an OpenAI-compatible upstream: chat completions, not Responses
+            "use_chat_completions_url_for_anthropic_messages": True,
         },
         "router_settings": {"num_retries": 0, "timeout": timeout},
         # bound to 127.0.0.1 only; set LITELLM_MASTER_KEY to require a key from clients
@@ -102,6 +104,10 @@ def serve(
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
     os.environ["CONFIG_FILE_PATH"] = path
+    import logging
+
+    logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("toolfix.proxy").setLevel(logging.INFO)
     try:
         run(port, log_level=log_level)
     finally:

@@ -29,7 +29,12 @@ from typing import Any
 
 from litellm.integrations.custom_logger import CustomLogger
 
-from .._convert import messages_from_openai, response_from_openai, response_to_openai
+from .._convert import (
+    messages_from_openai,
+    response_from_anthropic,
+    response_from_openai,
+    response_to_openai,
+)
 from .._manual import ManualToolCallFixProcessor
 from .._messages import Prompt, Response
 from .._processor import ResponseProcessor
@@ -131,10 +136,10 @@ class ToolfixProxyHook(CustomLogger):
         return LiteLLMExecutor(api_base=self.fixer_api_base, api_key=self.fixer_api_key)
 
     async def repair_message(
-        self, message: Mapping[str, Any], tools: Any, request: Mapping[str, Any]
+        self, message: Mapping[str, Any] | Response, tools: Any, request: Mapping[str, Any]
     ) -> Response:
         """The repaired :class:`Response` for one OpenAI assistant message."""
-        original = response_from_openai(message)
+        original = message if isinstance(message, Response) else response_from_openai(message)
         msgs = request.get("messages")
         prompt = Prompt(messages=tuple(messages_from_openai(msgs))) if isinstance(msgs, list) else Prompt()
         model = str(request.get("model") or "")
@@ -150,6 +155,8 @@ class ToolfixProxyHook(CustomLogger):
         tools = data.get("tools")
         if not tools:
             return response
+        if _is_anthropic(response):
+            return await self._anthropic(data, tools, response)
         choices = getattr(response, "choices", None)
         if not choices:
             return response
@@ -188,21 +195,7 @@ class ToolfixProxyHook(CustomLogger):
                         "invalid_tool_calls": invalid,
                     }
                 )
-                for call in fixed.tool_calls:
-                    if call.repairs:
-                        log.info(
-                            "toolfix repaired call model=%s tool=%s repairs=%s",
-                            model,
-                            call.name,
-                            _summary([r.kind for r in call.repairs]),
-                        )
-                for bad in fixed.invalid_tool_calls:
-                    log.info(
-                        "toolfix could not repair call model=%s tool=%s kind=%s",
-                        model,
-                        bad.name,
-                        bad.kind,
-                    )
+                _log_calls(model, fixed)
         except Exception as exc:  # a repair error never drops the response
             error = f"{type(exc).__name__}: {exc}"
             log.exception("toolfix repair failed model=%s; the original response goes out", model)
@@ -226,6 +219,48 @@ class ToolfixProxyHook(CustomLogger):
             hidden["additional_headers"] = headers
         return response
 
+    async def _anthropic(self, data: dict[str, Any], tools: Any, response: Any) -> Any:
+        """``/v1/messages``: the response is an Anthropic message (dict)."""
+        model = str(data.get("model") or "")
+        body = _as_dict(response)
+        try:
+            fixed = await self.repair_message(response_from_anthropic(body), tools, data)
+        except Exception as exc:
+            log.exception("toolfix repair failed model=%s; the original response goes out", model)
+            stats.record(model, [], repaired=False, error=True)
+            if isinstance(response, dict):
+                response["toolfix"] = {"repaired": False, "error": f"{type(exc).__name__}: {exc}"}
+            return response
+        if not _changed(fixed):
+            stats.record(model, [], repaired=False, error=False)
+            return response
+        recs = _record_dicts(fixed)
+        kinds = [r["kind"] for r in recs] + [f"invalid:{p.kind}" for p in fixed.invalid_tool_calls]
+        stats.record(model, kinds, repaired=True, error=False)
+        _log_calls(model, fixed)
+        blocks: list[dict[str, Any]] = [
+            b for b in body.get("content") or [] if b.get("type") in ("thinking", "redacted_thinking")
+        ]
+        if fixed.text:
+            blocks.append({"type": "text", "text": fixed.text})
+        for call in fixed.tool_calls:
+            blocks.append(
+                {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
+            )
+        out = dict(body)
+        out["content"] = blocks
+        if fixed.tool_calls:
+            out["stop_reason"] = "tool_use"
+        out["toolfix"] = {
+            "repaired": True,
+            "repairs": recs,
+            "invalid_tool_calls": [
+                {"name": p.name, "raw": p.raw, "error": p.error, "kind": p.kind}
+                for p in fixed.invalid_tool_calls
+            ],
+        }
+        return out
+
     # -- streaming --------------------------------------------------------------------------
 
     async def async_post_call_streaming_iterator_hook(
@@ -238,6 +273,28 @@ class ToolfixProxyHook(CustomLogger):
             return
         async for item in _repair_stream(response, tools, self, request_data):
             yield item
+
+
+def _is_anthropic(response: Any) -> bool:
+    if isinstance(response, dict):
+        return response.get("type") == "message" and "content" in response
+    return False
+
+
+def _log_calls(model: str, fixed: Response, suffix: str = "") -> None:
+    for call in fixed.tool_calls:
+        if call.repairs:
+            log.info(
+                "toolfix repaired call model=%s tool=%s repairs=%s%s",
+                model,
+                call.name,
+                _summary([r.kind for r in call.repairs]),
+                suffix,
+            )
+    for bad in fixed.invalid_tool_calls:
+        log.info(
+            "toolfix could not repair call model=%s tool=%s kind=%s%s", model, bad.name, bad.kind, suffix
+        )
 
 
 def _header_value(kinds: Sequence[str], error: str | None) -> str:
@@ -329,14 +386,7 @@ async def _repair_stream(
         f"invalid:{p.kind}" for p in fixed.invalid_tool_calls
     ]
     stats.record(model, kinds, repaired=True, error=False)
-    for call in fixed.tool_calls:
-        if call.repairs:
-            log.info(
-                "toolfix repaired call model=%s tool=%s repairs=%s (stream)",
-                model,
-                call.name,
-                _summary([r.kind for r in call.repairs]),
-            )
+    _log_calls(model, fixed, " (stream)")
     for out in _rebuild_chunks(buffered, fixed):
         yield out
 
