@@ -84,11 +84,17 @@ class Handler(BaseHTTPRequestHandler):
             text = msg["content"]
             deltas += [{"content": text[i : i + 7]} for i in range(0, len(text), 7)]
         for d in deltas:
-            chunk = {**base, "object": "chat.completion.chunk",
-                     "choices": [{"index": 0, "delta": d, "finish_reason": None}]}
+            chunk = {
+                **base,
+                "object": "chat.completion.chunk",
+                "choices": [{"index": 0, "delta": d, "finish_reason": None}],
+            }
             self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-        end = {**base, "object": "chat.completion.chunk",
-               "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+        end = {
+            **base,
+            "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+        }
         self.wfile.write(f"data: {json.dumps(end)}\n\ndata: [DONE]\n\n".encode())
         self.wfile.flush()
         self.close_connection = True

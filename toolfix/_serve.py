@@ -56,7 +56,10 @@ def proxy_config(
 
 def serve(
     upstream: Annotated[
-        str, typer.Option(help="OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1")
+        str,
+        typer.Option(
+            help="OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1"
+        ),
     ],
     port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 4000,
     model: Annotated[
@@ -65,15 +68,20 @@ def serve(
     ] = None,
     api_key_env: Annotated[
         str | None,
-        typer.Option(help="Environment variable holding the upstream API key (default: none sent)."),
+        typer.Option(
+            help="Environment variable holding the upstream API key (default: none sent)."
+        ),
     ] = None,
     chain: Annotated[
         str, typer.Option(help="Repair chain: 'manual' or 'manual+llm' (re-asks the upstream).")
     ] = "manual",
-    max_retries: Annotated[int, typer.Option(help="LLM fixer re-asks per response (manual+llm).")] = 2,
+    max_retries: Annotated[
+        int, typer.Option(help="LLM fixer re-asks per response (manual+llm).")
+    ] = 2,
     timeout: Annotated[float, typer.Option(help="Upstream timeout in seconds.")] = 60.0,
     no_hook: Annotated[
-        bool, typer.Option("--no-hook", help="Run the proxy without the repair hook (for comparisons).")
+        bool,
+        typer.Option("--no-hook", help="Run the proxy without the repair hook (for comparisons)."),
     ] = False,
     write_config: Annotated[
         Path | None, typer.Option(help="Write the LiteLLM config here and exit.")

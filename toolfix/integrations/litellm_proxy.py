@@ -28,6 +28,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from litellm.integrations.custom_logger import CustomLogger
+from litellm.types.utils import ChatCompletionMessageToolCall as _ToolCall
 
 from .._convert import (
     messages_from_openai,
@@ -141,10 +142,16 @@ class ToolfixProxyHook(CustomLogger):
         """The repaired :class:`Response` for one OpenAI assistant message."""
         original = message if isinstance(message, Response) else response_from_openai(message)
         msgs = request.get("messages")
-        prompt = Prompt(messages=tuple(messages_from_openai(msgs))) if isinstance(msgs, list) else Prompt()
+        prompt = (
+            Prompt(messages=tuple(messages_from_openai(msgs)))
+            if isinstance(msgs, list)
+            else Prompt()
+        )
         model = str(request.get("model") or "")
         upstream_model = model if "/" in model else f"openai/{model}"
-        out = await self.processor.process(self._executor(), prompt, upstream_model, tools, original)
+        out = await self.processor.process(
+            self._executor(), prompt, upstream_model, tools, original
+        )
         return out[0]
 
     # -- non-streaming ----------------------------------------------------------------------
@@ -179,15 +186,13 @@ class ToolfixProxyHook(CustomLogger):
                 new = response_to_openai(fixed)
                 message.content = new.get("content")
                 calls = new.get("tool_calls")
-                message.tool_calls = calls or None
+                message.tool_calls = [_ToolCall(**c) for c in calls] if calls else None
                 if calls:
                     choice.finish_reason = "tool_calls"
                 recs = _record_dicts(fixed)
                 kinds.extend(r["kind"] for r in recs)
                 invalid = new.get("invalid_tool_calls") or []
-                kinds.extend(
-                    f"invalid:{p.kind}" for p in fixed.invalid_tool_calls
-                )
+                kinds.extend(f"invalid:{p.kind}" for p in fixed.invalid_tool_calls)
                 records.append(
                     {
                         "index": getattr(choice, "index", 0),
@@ -209,9 +214,9 @@ class ToolfixProxyHook(CustomLogger):
         if error is not None:
             ext["error"] = error
         try:
-            setattr(response, "toolfix", ext)  # noqa: B010 - an extra field on a pydantic model
+            response.toolfix = ext  # an extra field on litellm's pydantic model
         except Exception:  # pragma: no cover - a response type that refuses extras
-            pass
+            log.debug("toolfix: could not attach the records to %s", type(response).__name__)
         hidden = getattr(response, "_hidden_params", None)
         if isinstance(hidden, dict):
             headers = hidden.setdefault("additional_headers", {}) or {}
@@ -239,7 +244,9 @@ class ToolfixProxyHook(CustomLogger):
         stats.record(model, kinds, repaired=True, error=False)
         _log_calls(model, fixed)
         blocks: list[dict[str, Any]] = [
-            b for b in body.get("content") or [] if b.get("type") in ("thinking", "redacted_thinking")
+            b
+            for b in body.get("content") or []
+            if b.get("type") in ("thinking", "redacted_thinking")
         ]
         if fixed.text:
             blocks.append({"type": "text", "text": fixed.text})
@@ -293,7 +300,11 @@ def _log_calls(model: str, fixed: Response, suffix: str = "") -> None:
             )
     for bad in fixed.invalid_tool_calls:
         log.info(
-            "toolfix could not repair call model=%s tool=%s kind=%s%s", model, bad.name, bad.kind, suffix
+            "toolfix could not repair call model=%s tool=%s kind=%s%s",
+            model,
+            bad.name,
+            bad.kind,
+            suffix,
         )
 
 
@@ -396,12 +407,14 @@ def _rebuild_chunks(buffered: list[Any], fixed: Response) -> list[Any]:
     from litellm.types.utils import Delta, ModelResponseStream, StreamingChoices
 
     first = buffered[0]
-    base = {
+    base: dict[str, Any] = {
         "id": getattr(first, "id", None),
         "created": getattr(first, "created", None) or int(time.time()),
         "model": getattr(first, "model", None),
     }
-    usage = next((getattr(c, "usage", None) for c in reversed(buffered) if getattr(c, "usage", None)), None)
+    usage = next(
+        (getattr(c, "usage", None) for c in reversed(buffered) if getattr(c, "usage", None)), None
+    )
     new = response_to_openai(fixed)
     out: list[Any] = []
     text = new.get("content")
