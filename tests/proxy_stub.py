@@ -100,7 +100,12 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
+class Server(ThreadingHTTPServer):
+    request_queue_size = 1024  # 200 concurrent connections in the load benchmark
+    daemon_threads = True
+
+
 if __name__ == "__main__":
-    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
+    server = Server(("127.0.0.1", int(sys.argv[1])), Handler)
     print("ready", flush=True)
     server.serve_forever()
