@@ -68,6 +68,9 @@ def _rss_mb(pid: int) -> float:
     return float("nan")
 
 
+HOOK_US: list[int] = []  # the hook's own time per response (its ``toolfix.elapsed_us``)
+
+
 async def _round(
     client: httpx.AsyncClient, url: str, n: int, content: str, hook: bool
 ) -> list[float]:
@@ -77,7 +80,10 @@ async def _round(
         t = time.perf_counter()
         r = await client.post(url, json=body)
         r.raise_for_status()
-        calls = r.json()["choices"][0]["message"].get("tool_calls")
+        got = r.json()
+        calls = got["choices"][0]["message"].get("tool_calls")
+        if hook:
+            HOOK_US.append(int(got["toolfix"]["elapsed_us"]))
         if bool(calls) != hook:
             raise RuntimeError(f"hook={hook} but tool_calls={calls!r}")
         return (time.perf_counter() - t) * 1000
@@ -112,19 +118,20 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             _wait(f"http://127.0.0.1:{port}/health/liveliness")
         limits = httpx.Limits(max_connections=args.concurrency * 2)
         out: dict[str, Any] = {"concurrency": args.concurrency, "rounds": args.rounds}
-        async with httpx.AsyncClient(timeout=120, limits=limits) as client:
-            rss: dict[str, list[float]] = {k: [] for k in ports}
-            lat: dict[str, list[float]] = {k: [] for k in ports}
-            for i in range(args.rounds + 1):
-                # alternate which proxy goes first so neither always gets the warmer machine
-                order = list(ports.items()) if i % 2 == 0 else list(reversed(ports.items()))
-                for name, port in order:
-                    url = f"http://127.0.0.1:{port}/v1/chat/completions"
+        rss: dict[str, list[float]] = {k: [] for k in ports}
+        lat: dict[str, list[float]] = {k: [] for k in ports}
+        for i in range(args.rounds + 1):
+            # alternate which proxy goes first so neither always gets the warmer machine
+            order = list(ports.items()) if i % 2 == 0 else list(reversed(ports.items()))
+            for name, port in order:
+                url = f"http://127.0.0.1:{port}/v1/chat/completions"
+                # a fresh client per round: uvicorn closes idle keep-alive connections
+                async with httpx.AsyncClient(timeout=300, limits=limits) as client:
                     xs = await _round(client, url, args.concurrency, "broken", name == "hook")
-                    if i > 0:  # round 0 is warm-up
-                        lat[name].extend(xs)
-                for name, pid in zip(ports, (p.pid for p in procs[1:]), strict=True):
-                    rss[name].append(_rss_mb(pid))
+                if i > 0:  # round 0 is warm-up
+                    lat[name].extend(xs)
+            for name, pid in zip(ports, (p.pid for p in procs[1:]), strict=True):
+                rss[name].append(_rss_mb(pid))
         for name in ports:
             out[name] = {
                 "p50_ms": round(_pct(lat[name], 50), 1),
@@ -135,6 +142,10 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
                 "rss_mb_after_last_round": round(rss[name][-1], 1),
                 "rss_mb_per_round": [round(x, 1) for x in rss[name]],
             }
+        out["hook_own_time_us"] = {
+            "p50": _pct([float(x) for x in HOOK_US], 50),
+            "p99": _pct([float(x) for x in HOOK_US], 99),
+        }
         out["added_p50_ms"] = round(out["hook"]["p50_ms"] - out["no-hook"]["p50_ms"], 1)
         out["added_p99_ms"] = round(out["hook"]["p99_ms"] - out["no-hook"]["p99_ms"], 1)
         out["machine"] = (
