@@ -196,3 +196,30 @@ def test_slow_upstream_gives_a_json_error_within_the_timeout(proxy: str) -> None
     assert time.monotonic() - started < 15
     assert info.value.status_code in (408, 500, 504)
     assert "error" in info.value.body or info.value.message
+
+
+def test_anthropic_conversation_with_tool_results_is_repaired(proxy: str) -> None:
+    client = anthropic.Anthropic(base_url=proxy, api_key="unused", max_retries=0, timeout=20)
+    msg = client.messages.create(
+        model="stub",
+        max_tokens=100,
+        messages=[
+            {"role": "user", "content": "Weather?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "t1", "name": "get_weather", "input": {"city": "X"}}
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "sunny"},
+                    {"type": "text", "text": "broken"},
+                ],
+            },
+        ],
+        tools=ANTHROPIC_TOOLS,  # type: ignore[arg-type]
+    )
+    uses = [b for b in msg.content if b.type == "tool_use"]
+    assert [(u.name, u.input) for u in uses] == [("get_weather", {"city": "Paris", "days": 3})]

@@ -141,12 +141,7 @@ class ToolfixProxyHook(CustomLogger):
     ) -> Response:
         """The repaired :class:`Response` for one OpenAI assistant message."""
         original = message if isinstance(message, Response) else response_from_openai(message)
-        msgs = request.get("messages")
-        prompt = (
-            Prompt(messages=tuple(messages_from_openai(msgs)))
-            if isinstance(msgs, list)
-            else Prompt()
-        )
+        prompt = _prompt(request) if self.fixer_api_base is not None else Prompt()
         model = str(request.get("model") or "")
         upstream_model = model if "/" in model else f"openai/{model}"
         out = await self.processor.process(
@@ -280,6 +275,18 @@ class ToolfixProxyHook(CustomLogger):
             return
         async for item in _repair_stream(response, tools, self, request_data):
             yield item
+
+
+def _prompt(request: Mapping[str, Any]) -> Prompt:
+    """The request's conversation for the LLM fixer; empty when it cannot be read."""
+    msgs = request.get("messages")
+    if not isinstance(msgs, list):
+        return Prompt()
+    try:
+        return Prompt(messages=tuple(messages_from_openai(msgs)))
+    except Exception:  # e.g. Anthropic content blocks on /v1/messages
+        log.debug("toolfix: request messages not readable as OpenAI chat; fixer gets none")
+        return Prompt()
 
 
 def _is_anthropic(response: Any) -> bool:
@@ -459,7 +466,8 @@ def _from_env() -> ToolfixProxyHook:
 
     retries = int(os.environ.get("TOOLFIX_PROXY_MAX_RETRIES", "2"))
     return ToolfixProxyHook(
-        ManualToolCallFixProcessor() + LLMBasedToolCallFixProcessor(max_retries=retries),
+        # the LLM fixer runs the manual fixer first itself
+        LLMBasedToolCallFixProcessor(max_retries=retries),
         fixer_api_base=os.environ.get("TOOLFIX_PROXY_UPSTREAM"),
         fixer_api_key=os.environ.get("TOOLFIX_PROXY_UPSTREAM_KEY") or None,
     )
