@@ -3,7 +3,8 @@
 Run as ``python tests/proxy_stub.py PORT``; stdlib only (threading HTTP server).
 The reply depends on the last user message: ``broken`` → a call as text with
 single quotes and a trailing comma; ``valid`` → a proper tool call; ``slow`` →
-sleeps 30 s; anything else → plain text. ``stream: true`` answers as SSE.
+sleeps 30 s; ``drop`` → closes the connection unanswered; anything else →
+plain text. ``stream: true`` answers as SSE.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ class Handler(BaseHTTPRequestHandler):
         last = str(body["messages"][-1].get("content") or "")
         if "slow" in last:
             time.sleep(30)
+        if "drop" in last:  # the upstream goes away mid-request
+            self.close_connection = True
+            return
         msg = _reply(body)
         base = {"id": "chatcmpl-stub", "created": int(time.time()), "model": body.get("model")}
         finish = "tool_calls" if msg.get("tool_calls") else "stop"

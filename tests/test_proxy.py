@@ -223,3 +223,13 @@ def test_anthropic_conversation_with_tool_results_is_repaired(proxy: str) -> Non
     )
     uses = [b for b in msg.content if b.type == "tool_use"]
     assert [(u.name, u.input) for u in uses] == [("get_weather", {"city": "Paris", "days": 3})]
+
+
+def test_upstream_gone_gives_a_json_error(proxy: str) -> None:
+    with pytest.raises(openai.InternalServerError) as info:
+        _client(proxy).chat.completions.create(
+            model="stub", messages=[{"role": "user", "content": "drop"}], tools=TOOLS
+        )
+    assert info.value.status_code == 500
+    assert isinstance(info.value.body, dict)
+    assert "InternalServerError" in json.dumps(info.value.body)
