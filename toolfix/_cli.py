@@ -551,6 +551,10 @@ def _mount_optional() -> None:
 
 _mount_optional()
 
+from ._serve import serve as _serve  # noqa: E402
+
+app.command("serve")(_serve)
+
 
 def main() -> None:
     """Entry point of the ``toolfix`` script."""

@@ -1,0 +1,480 @@
+"""A LiteLLM proxy hook that repairs every chat response's tool calls.
+
+Add it to any LiteLLM proxy config::
+
+    litellm_settings:
+      callbacks: toolfix.integrations.litellm_proxy.proxy_handler_instance
+
+The request's ``tools`` are the registry. Responses to requests without tools,
+and responses whose calls are already valid, pass through unchanged. A repair
+error never drops a response: the original goes through with the error recorded.
+
+Each repaired response carries its records in a ``toolfix`` field and the
+``x-toolfix-repairs`` header; counts per model and failure kind are served on
+``GET /toolfix/stats`` when the proxy is started by ``toolfix serve`` (the
+Prometheus integration is enterprise-only in litellm) and logged one line per
+repaired call on the ``toolfix.proxy`` logger.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections import Counter
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from litellm.integrations.custom_logger import CustomLogger
+from litellm.types.utils import ChatCompletionMessageToolCall as _ToolCall
+
+from .._convert import (
+    messages_from_openai,
+    response_from_anthropic,
+    response_from_openai,
+    response_to_openai,
+)
+from .._manual import ManualToolCallFixProcessor
+from .._messages import Prompt, Response
+from .._processor import ResponseProcessor
+
+__all__ = ["ToolfixProxyHook", "proxy_handler_instance", "stats"]
+
+log = logging.getLogger("toolfix.proxy")
+
+HEADER = "x-toolfix-repairs"
+
+
+class _Stats:
+    """Process-wide counters (thread-safe): responses seen/repaired, per model and kind."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.responses = 0
+        self.repaired = 0
+        self.errors = 0
+
+    def record(self, model: str, kinds: Sequence[str], *, repaired: bool, error: bool) -> None:
+        with self._lock:
+            self.responses += 1
+            self.repaired += int(repaired)
+            self.errors += int(error)
+            for k in kinds:
+                self.counts[(model, k)] += 1
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            per_model: dict[str, dict[str, int]] = {}
+            for (model, kind), n in sorted(self.counts.items()):
+                per_model.setdefault(model, {})[kind] = n
+            return {
+                "responses": self.responses,
+                "repaired": self.repaired,
+                "errors": self.errors,
+                "repairs": per_model,
+            }
+
+
+stats = _Stats()
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    if isinstance(obj, dict):
+        return obj
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):
+        out = dump()
+        if isinstance(out, dict):
+            return out
+    raise TypeError(f"cannot read {type(obj).__name__} as a dict")
+
+
+def _record_dicts(resp: Response) -> list[dict[str, Any]]:
+    return [r.as_dict() for r in resp.all_repairs]
+
+
+def _changed(resp: Response) -> bool:
+    return bool(resp.all_repairs) or bool(resp.invalid_tool_calls)
+
+
+def _summary(kinds: Sequence[str]) -> str:
+    c = Counter(kinds)
+    return ",".join(f"{k}={n}" for k, n in sorted(c.items())) or "none"
+
+
+class ToolfixProxyHook(CustomLogger):
+    """Repairs tool calls in LiteLLM proxy responses (non-streaming and streaming).
+
+    Args:
+        processor: the repair chain; the manual fixer by default.
+        fixer_api_base: when ``processor`` re-asks an LLM, the upstream it asks.
+        fixer_api_key: the key for that upstream.
+    """
+
+    def __init__(
+        self,
+        processor: ResponseProcessor | None = None,
+        *,
+        fixer_api_base: str | None = None,
+        fixer_api_key: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.processor = processor or ManualToolCallFixProcessor()
+        self.fixer_api_base = fixer_api_base
+        self.fixer_api_key = fixer_api_key
+
+    # -- the repair of one assistant message ------------------------------------------------
+
+    def _executor(self) -> Any:
+        if self.fixer_api_base is None:
+            return None
+        from .._litellm import LiteLLMExecutor
+
+        return LiteLLMExecutor(api_base=self.fixer_api_base, api_key=self.fixer_api_key)
+
+    async def repair_message(
+        self, message: Mapping[str, Any] | Response, tools: Any, request: Mapping[str, Any]
+    ) -> Response:
+        """The repaired :class:`Response` for one OpenAI assistant message."""
+        original = message if isinstance(message, Response) else response_from_openai(message)
+        prompt = _prompt(request) if self.fixer_api_base is not None else Prompt()
+        model = str(request.get("model") or "")
+        upstream_model = model if "/" in model else f"openai/{model}"
+        out = await self.processor.process(
+            self._executor(), prompt, upstream_model, tools, original
+        )
+        return out[0]
+
+    # -- non-streaming ----------------------------------------------------------------------
+
+    async def async_post_call_success_hook(
+        self, data: dict[str, Any], user_api_key_dict: Any, response: Any
+    ) -> Any:
+        tools = data.get("tools")
+        if not tools:
+            return response
+        if _is_anthropic(response):
+            return await self._anthropic(data, tools, response)
+        choices = getattr(response, "choices", None)
+        if not choices:
+            return response
+        model = str(data.get("model") or "")
+        records: list[dict[str, Any]] = []
+        kinds: list[str] = []
+        changed = False
+        error: str | None = None
+        started = time.perf_counter()
+        try:
+            for choice in choices:
+                message = getattr(choice, "message", None)
+                if message is None:
+                    continue
+                msg = _as_dict(message)
+                fixed = await self.repair_message(msg, tools, data)
+                if not _changed(fixed):
+                    continue
+                changed = True
+                new = response_to_openai(fixed)
+                message.content = new.get("content")
+                calls = new.get("tool_calls")
+                message.tool_calls = [_ToolCall(**c) for c in calls] if calls else None
+                if calls:
+                    choice.finish_reason = "tool_calls"
+                recs = _record_dicts(fixed)
+                kinds.extend(r["kind"] for r in recs)
+                invalid = new.get("invalid_tool_calls") or []
+                kinds.extend(f"invalid:{p.kind}" for p in fixed.invalid_tool_calls)
+                records.append(
+                    {
+                        "index": getattr(choice, "index", 0),
+                        "repairs": recs,
+                        "invalid_tool_calls": invalid,
+                    }
+                )
+                _log_calls(model, fixed)
+        except Exception as exc:  # a repair error never drops the response
+            error = f"{type(exc).__name__}: {exc}"
+            log.exception("toolfix repair failed model=%s; the original response goes out", model)
+        stats.record(model, kinds, repaired=changed, error=error is not None)
+        elapsed_us = int((time.perf_counter() - started) * 1e6)
+        ext: dict[str, Any] = {
+            "repaired": changed,
+            "choices": records,
+            "elapsed_us": elapsed_us,
+        }
+        if error is not None:
+            ext["error"] = error
+        try:
+            response.toolfix = ext  # an extra field on litellm's pydantic model
+        except Exception:  # pragma: no cover - a response type that refuses extras
+            log.debug("toolfix: could not attach the records to %s", type(response).__name__)
+        hidden = getattr(response, "_hidden_params", None)
+        if isinstance(hidden, dict):
+            headers = hidden.setdefault("additional_headers", {}) or {}
+            headers[HEADER] = _header_value(kinds, error)
+            hidden["additional_headers"] = headers
+        return response
+
+    async def _anthropic(self, data: dict[str, Any], tools: Any, response: Any) -> Any:
+        """``/v1/messages``: the response is an Anthropic message (dict)."""
+        model = str(data.get("model") or "")
+        body = _as_dict(response)
+        try:
+            fixed = await self.repair_message(response_from_anthropic(body), tools, data)
+        except Exception as exc:
+            log.exception("toolfix repair failed model=%s; the original response goes out", model)
+            stats.record(model, [], repaired=False, error=True)
+            if isinstance(response, dict):
+                response["toolfix"] = {"repaired": False, "error": f"{type(exc).__name__}: {exc}"}
+            return response
+        if not _changed(fixed):
+            stats.record(model, [], repaired=False, error=False)
+            return response
+        recs = _record_dicts(fixed)
+        kinds = [r["kind"] for r in recs] + [f"invalid:{p.kind}" for p in fixed.invalid_tool_calls]
+        stats.record(model, kinds, repaired=True, error=False)
+        _log_calls(model, fixed)
+        blocks: list[dict[str, Any]] = [
+            b
+            for b in body.get("content") or []
+            if b.get("type") in ("thinking", "redacted_thinking")
+        ]
+        if fixed.text:
+            blocks.append({"type": "text", "text": fixed.text})
+        for call in fixed.tool_calls:
+            blocks.append(
+                {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
+            )
+        out = dict(body)
+        out["content"] = blocks
+        if fixed.tool_calls:
+            out["stop_reason"] = "tool_use"
+        out["toolfix"] = {
+            "repaired": True,
+            "repairs": recs,
+            "invalid_tool_calls": [
+                {"name": p.name, "raw": p.raw, "error": p.error, "kind": p.kind}
+                for p in fixed.invalid_tool_calls
+            ],
+        }
+        return out
+
+    # -- streaming --------------------------------------------------------------------------
+
+    async def async_post_call_streaming_iterator_hook(
+        self, user_api_key_dict: Any, response: Any, request_data: dict[str, Any]
+    ) -> AsyncGenerator[Any, None]:
+        tools = request_data.get("tools")
+        if not tools:
+            async for item in response:
+                yield item
+            return
+        async for item in _repair_stream(response, tools, self, request_data):
+            yield item
+
+
+def _prompt(request: Mapping[str, Any]) -> Prompt:
+    """The request's conversation for the LLM fixer; empty when it cannot be read."""
+    msgs = request.get("messages")
+    if not isinstance(msgs, list):
+        return Prompt()
+    try:
+        return Prompt(messages=tuple(messages_from_openai(msgs)))
+    except Exception:  # e.g. Anthropic content blocks on /v1/messages
+        log.debug("toolfix: request messages not readable as OpenAI chat; fixer gets none")
+        return Prompt()
+
+
+def _is_anthropic(response: Any) -> bool:
+    if isinstance(response, dict):
+        return response.get("type") == "message" and "content" in response
+    return False
+
+
+def _log_calls(model: str, fixed: Response, suffix: str = "") -> None:
+    for call in fixed.tool_calls:
+        if call.repairs:
+            log.info(
+                "toolfix repaired call model=%s tool=%s repairs=%s%s",
+                model,
+                call.name,
+                _summary([r.kind for r in call.repairs]),
+                suffix,
+            )
+    for bad in fixed.invalid_tool_calls:
+        log.info(
+            "toolfix could not repair call model=%s tool=%s kind=%s%s",
+            model,
+            bad.name,
+            bad.kind,
+            suffix,
+        )
+
+
+def _header_value(kinds: Sequence[str], error: str | None) -> str:
+    value = f"repairs={sum(1 for k in kinds if not k.startswith('invalid:'))}"
+    value += f"; invalid={sum(1 for k in kinds if k.startswith('invalid:'))}"
+    if error is not None:
+        value += "; error=1"
+    return value
+
+
+async def _repair_stream(
+    chunks: AsyncIterator[Any],
+    tools: Any,
+    hook: ToolfixProxyHook,
+    request: Mapping[str, Any],
+) -> AsyncGenerator[Any, None]:
+    """Buffer the upstream stream, repair the accumulated message, re-emit chunks.
+
+    Internal: swapped for ``toolfix.arepair_stream`` when that lands. Chunks that
+    are not chat-completion chunks (``/v1/messages`` SSE bytes) pass through as they are.
+    On a repair error the buffered chunks go out unchanged.
+    """
+    buffered: list[Any] = []
+    content: list[str] = []
+    calls: dict[int, dict[str, Any]] = {}
+    passthrough = False
+    async for chunk in chunks:
+        if passthrough:
+            yield chunk
+            continue
+        choices = getattr(chunk, "choices", None)
+        if choices is None:
+            # not a chat chunk (e.g. Anthropic SSE bytes): flush and pass the rest through
+            for b in buffered:
+                yield b
+            buffered.clear()
+            passthrough = True
+            yield chunk
+            continue
+        buffered.append(chunk)
+        for choice in choices:
+            if getattr(choice, "index", 0) != 0:
+                continue
+            delta = getattr(choice, "delta", None)
+            if delta is None:
+                continue
+            text = getattr(delta, "content", None)
+            if text:
+                content.append(text)
+            for tc in getattr(delta, "tool_calls", None) or []:
+                slot = calls.setdefault(
+                    getattr(tc, "index", 0) or 0, {"id": None, "name": "", "arguments": ""}
+                )
+                if getattr(tc, "id", None):
+                    slot["id"] = tc.id
+                fn = getattr(tc, "function", None)
+                if fn is not None:
+                    slot["name"] += getattr(fn, "name", None) or ""
+                    slot["arguments"] += getattr(fn, "arguments", None) or ""
+    if passthrough or not buffered:
+        for b in buffered:
+            yield b
+        return
+    message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}
+    if calls:
+        message["tool_calls"] = [
+            {
+                "id": c["id"] or f"call_{i}",
+                "type": "function",
+                "function": {"name": c["name"], "arguments": c["arguments"]},
+            }
+            for i, c in sorted(calls.items())
+        ]
+    model = str(request.get("model") or "")
+    try:
+        fixed = await hook.repair_message(message, tools, request)
+    except Exception:
+        log.exception("toolfix stream repair failed model=%s; the original stream goes out", model)
+        stats.record(model, [], repaired=False, error=True)
+        for b in buffered:
+            yield b
+        return
+    if not _changed(fixed):
+        stats.record(model, [], repaired=False, error=False)
+        for b in buffered:
+            yield b
+        return
+    kinds = [r.kind for r in fixed.all_repairs] + [
+        f"invalid:{p.kind}" for p in fixed.invalid_tool_calls
+    ]
+    stats.record(model, kinds, repaired=True, error=False)
+    _log_calls(model, fixed, " (stream)")
+    for out in _rebuild_chunks(buffered, fixed):
+        yield out
+
+
+def _rebuild_chunks(buffered: list[Any], fixed: Response) -> list[Any]:
+    """Chunks carrying the repaired message: the text, then one chunk per call, then finish."""
+    from litellm.types.utils import Delta, ModelResponseStream, StreamingChoices
+
+    first = buffered[0]
+    base: dict[str, Any] = {
+        "id": getattr(first, "id", None),
+        "created": getattr(first, "created", None) or int(time.time()),
+        "model": getattr(first, "model", None),
+    }
+    usage = next(
+        (getattr(c, "usage", None) for c in reversed(buffered) if getattr(c, "usage", None)), None
+    )
+    new = response_to_openai(fixed)
+    out: list[Any] = []
+    text = new.get("content")
+    if text:
+        out.append(
+            ModelResponseStream(
+                **base,
+                choices=[StreamingChoices(index=0, delta=Delta(role="assistant", content=text))],
+            )
+        )
+    for i, call in enumerate(new.get("tool_calls") or []):
+        out.append(
+            ModelResponseStream(
+                **base,
+                choices=[
+                    StreamingChoices(
+                        index=0,
+                        delta=Delta(
+                            role="assistant" if i == 0 and not text else None,
+                            tool_calls=[{"index": i, **call}],
+                        ),
+                    )
+                ],
+            )
+        )
+    finish = "tool_calls" if new.get("tool_calls") else "stop"
+    last = ModelResponseStream(
+        **base, choices=[StreamingChoices(index=0, delta=Delta(), finish_reason=finish)]
+    )
+    if usage is not None:
+        setattr(last, "usage", usage)  # noqa: B010
+    out.append(last)
+    return out
+
+
+def _from_env() -> ToolfixProxyHook:
+    """The hook configured by ``toolfix serve`` through environment variables."""
+    chain = os.environ.get("TOOLFIX_PROXY_CHAIN", "manual")
+    if chain == "manual":
+        return ToolfixProxyHook()
+    from .._llm import LLMBasedToolCallFixProcessor
+
+    retries = int(os.environ.get("TOOLFIX_PROXY_MAX_RETRIES", "2"))
+    return ToolfixProxyHook(
+        # the LLM fixer runs the manual fixer first itself
+        LLMBasedToolCallFixProcessor(max_retries=retries),
+        fixer_api_base=os.environ.get("TOOLFIX_PROXY_UPSTREAM"),
+        fixer_api_key=os.environ.get("TOOLFIX_PROXY_UPSTREAM_KEY") or None,
+    )
+
+
+proxy_handler_instance = _from_env()
+
+
+def stats_json() -> str:
+    return json.dumps(stats.snapshot())
