@@ -89,11 +89,19 @@ async def _collect(hook: ToolfixProxyHook, chunks: list[Any], data: dict[str, An
 def test_stream_is_repaired_and_plain_text_passes_through() -> None:
     hook = ToolfixProxyHook()
     out = asyncio.run(_collect(hook, _chunks(BROKEN), {"tools": TOOLS, "model": "m"}))
-    calls = [tc for c in out for ch in c.choices for tc in (ch.delta.tool_calls or [])]
-    assert [(c.function.name, json.loads(c.function.arguments)) for c in calls] == [
-        ("get_weather", {"city": "Paris"})
-    ]
+    deltas = [tc for c in out for ch in c.choices for tc in (ch.delta.tool_calls or [])]
+    names = [d.function.name for d in deltas if d.function.name]
+    args = "".join(d.function.arguments or "" for d in deltas)
+    assert names == ["get_weather"]
+    assert json.loads(args) == {"city": "Paris"}
+    assert deltas[0].id  # index, id and name come first
     assert out[-1].choices[0].finish_reason == "tool_calls"
-    plain = _chunks("Hello, no call here.")
+    assert out[-1].toolfix["invalid_tool_calls"] == []
+    text = "Hello, no call here at all."
+    plain = _chunks(text)
     again = asyncio.run(_collect(hook, plain, {"tools": TOOLS, "model": "m"}))
-    assert again == plain
+    streamed = "".join(ch.delta.content or "" for c in again for ch in c.choices)
+    assert streamed == text
+    assert again[-1].choices[0].finish_reason == "stop"
+    # prose flows before the upstream stream ends: the first chunk out is text
+    assert again[0].choices[0].delta.content

@@ -273,7 +273,12 @@ class ToolfixProxyHook(CustomLogger):
             async for item in response:
                 yield item
             return
-        async for item in _repair_stream(response, tools, self, request_data):
+        stream = (
+            _repair_stream_incremental(response, tools, self, request_data)
+            if isinstance(self.processor, ManualToolCallFixProcessor)
+            else _repair_stream(response, tools, self, request_data)
+        )
+        async for item in stream:
             yield item
 
 
@@ -407,6 +412,63 @@ async def _repair_stream(
     _log_calls(model, fixed, " (stream)")
     for out in _rebuild_chunks(buffered, fixed):
         yield out
+
+
+async def _repair_stream_incremental(
+    chunks: AsyncIterator[Any],
+    tools: Any,
+    hook: ToolfixProxyHook,
+    request: Mapping[str, Any],
+) -> AsyncGenerator[Any, None]:
+    """The manual fixer on the stream as it arrives (``toolfix.StreamRepairer``): prose
+    goes to the client token by token, calls leave as repaired tool-call deltas.
+
+    Chunks that are not chat-completion chunks (``/v1/messages`` SSE bytes) pass through
+    as they are. If repair fails, what is still buffered goes out unrepaired."""
+    from litellm.types.utils import ModelResponseStream
+
+    from .._stream import StreamRepairer
+
+    model = str(request.get("model") or "")
+    state = StreamRepairer(tools, config=getattr(hook.processor, "config", None))
+    seen: list[Any] = []
+    usage: Any = None
+    async for chunk in chunks:
+        if getattr(chunk, "choices", None) is None:  # not a chat chunk: hand it on untouched
+            for held in seen:
+                yield held
+            seen.clear()
+            yield chunk
+            async for rest in chunks:
+                yield rest
+            return
+        seen.append(chunk)
+        usage = getattr(chunk, "usage", None) or usage
+        for out in state.feed(chunk):
+            yield ModelResponseStream(**out)
+    try:
+        final = state.finish()
+    except Exception:
+        log.exception("toolfix stream repair failed model=%s; the original stream goes out", model)
+        stats.record(model, [], repaired=False, error=True)
+        for held in seen:
+            yield held
+        return
+    fixed = state.result
+    if fixed is not None:
+        kinds = [r.kind for r in fixed.all_repairs] + [
+            f"invalid:{p.kind}" for p in fixed.invalid_tool_calls
+        ]
+        stats.record(model, kinds, repaired=bool(kinds), error=False)
+        _log_calls(model, fixed, " (stream)")
+    for out in final:
+        extension = out.pop("toolfix", None)
+        item = ModelResponseStream(**out)
+        if extension is not None:
+            setattr(item, "toolfix", extension)  # noqa: B010 - rides with the last chunk
+            if usage is not None:
+                setattr(item, "usage", usage)  # noqa: B010
+        yield item
 
 
 def _rebuild_chunks(buffered: list[Any], fixed: Response) -> list[Any]:
