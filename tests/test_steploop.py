@@ -373,7 +373,11 @@ async def test_max_steps_stops_the_loop() -> None:
     assert len(result.steps) == 3
     assert executor.call_count == 3
     assert result.final_text == ""
-    assert result.messages[-1].role == "tool"
+    # the third step's call has no reader: returned as pending, not run
+    assert [r.content for r in result.tool_results] == ["2", "2"]
+    assert [(c.name, c.arguments) for c in result.pending_calls] == [("add", {"a": 1, "b": 1})]
+    assert result.messages[-1].role == "assistant"
+    assert "pending_calls" in (result.stop_detail or "")
 
 
 async def test_stop_when_condition() -> None:

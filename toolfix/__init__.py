@@ -78,9 +78,16 @@ from ._messages import (
     ToolResultPart,
     Usage,
 )
-from ._processor import ChainProcessor, IdentityProcessor, ResponseProcessor, ResponsesLike
+from ._processor import (
+    ChainProcessor,
+    IdentityProcessor,
+    ResponseProcessor,
+    ResponsesLike,
+    ToolsLike,
+)
 from ._steploop import LoopControl, LoopHooks, LoopResult, Step, StepLoop, StopLoop, ToolRun
 from ._stream import accumulate, arepair_stream, repair_stream
+from ._tool_runner import run_tool_calls, run_tool_calls_sync
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
 __version__ = "0.1.0"
@@ -145,6 +152,7 @@ __all__ = [
     "ToolResultPart",
     "ToolRun",
     "ToolfixError",
+    "ToolsLike",
     "UnknownToolError",
     "UnsupportedInputError",
     "Usage",
@@ -169,4 +177,6 @@ __all__ = [
     "response_to_openai",
     "response_to_openai_completion",
     "response_to_openai_responses",
+    "run_tool_calls",
+    "run_tool_calls_sync",
 ]

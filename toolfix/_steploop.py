@@ -115,6 +115,10 @@ class LoopResult(BaseModel):
     stopped_reason: StopReason
     stop_detail: str | None = None
     """Why a hook or the retry budget stopped the loop, when it did."""
+    pending_calls: tuple[ToolCallPart, ...] = ()
+    """Calls of the last allowed step (``max_steps``), not run: no model call would
+    read their results. Run them yourself (:func:`toolfix.run_tool_calls`) if you want
+    their side effects."""
 
     @property
     def last_response(self) -> Response | None:
@@ -326,6 +330,7 @@ def finish(
     messages: Sequence[Message],
     reason: StopReason,
     detail: str | None = None,
+    pending: Sequence[ToolCallPart] = (),
 ) -> LoopResult:
     """The :class:`LoopResult` of a finished run."""
     usage = Usage()
@@ -338,6 +343,7 @@ def finish(
         usage=usage,
         stopped_reason=reason,
         stop_detail=detail,
+        pending_calls=tuple(pending),
     )
 
 
@@ -446,9 +452,29 @@ async def _drive_steps(
             steps.append(step)
             messages.append(response.to_message())
             return finish(steps, messages, "hook", why)
-        runs, why, raised = await _run_calls(
-            plan_calls(response, index), index, run_tool, sem, hooks
-        )
+        plans = plan_calls(response, index)
+        pending = [p for p in plans if isinstance(p, ToolCallPart)]
+        if pending and index + 1 >= max_steps:
+            # the last allowed step: no model call will read these results, so the
+            # calls are returned, not run (a side effect with no reader)
+            steps.append(
+                Step(
+                    index=index,
+                    request=request,
+                    response=response,
+                    repairs=repairs,
+                    usage=step_usage(response, repairs),
+                )
+            )
+            messages.append(response.to_message())
+            return finish(
+                steps,
+                messages,
+                "max_steps",
+                f"{len(pending)} call(s) of the last step returned as pending_calls, not run",
+                pending,
+            )
+        runs, why, raised = await _run_calls(plans, index, run_tool, sem, hooks)
         step = Step(
             index=index,
             request=request,

@@ -227,18 +227,22 @@ class ToolDescriptor:
     ) -> ToolDescriptor:
         """From a typed Python function: schema from the type hints (via pydantic),
         description and parameter descriptions from the docstring (Google style)."""
-        tool_name = name or getattr(fn, "__name__", None)
+        inner = _unwrap_partial(fn)
+        tool_name = name or getattr(inner, "__name__", None)
         if not tool_name or tool_name == "<lambda>":
             raise ToolDefinitionError("a function tool needs a name")
-        summary, param_docs = _parse_docstring(inspect.getdoc(fn) or "")
+        summary, param_docs = _parse_docstring(inspect.getdoc(inner) or "")
         try:
-            hints = get_type_hints(fn)
+            hints = get_type_hints(inner)
         except Exception as exc:  # unresolvable annotations
             raise ToolDefinitionError(
                 f"tool {tool_name!r}: cannot resolve type hints: {exc}", tool_name=tool_name
             ) from exc
         fields: dict[str, Any] = {}
+        bound = _partial_keywords(fn)
         for pname, param in inspect.signature(fn).parameters.items():
+            if pname in bound:
+                continue  # fixed by functools.partial: not the model's to choose
             if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
                 raise ToolDefinitionError(
                     f"tool {tool_name!r}: *args/**kwargs cannot be described", tool_name=tool_name
@@ -345,6 +349,23 @@ _REGISTRIES: WeightedLRU[tuple[str, ...], ToolRegistry] = WeightedLRU(TOOL_CACHE
 #: a snapshot answers before any canonical JSON is written. Keyed by ``id``; the
 #: snapshot comparison makes a reused id or an in-place edit a miss, never a stale hit.
 _BY_IDENTITY: WeightedLRU[int, tuple[list[Any], ToolRegistry]] = WeightedLRU(TOOL_CACHE_BUDGET // 4)
+
+
+def _unwrap_partial(fn: Any) -> Any:
+    """The function under ``functools.partial`` layers (its name, hints and docstring
+    describe the tool; the partial's signature says which parameters are left)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return fn
+
+
+def _partial_keywords(fn: Any) -> set[str]:
+    """Parameter names fixed by keyword in ``functools.partial`` layers."""
+    names: set[str] = set()
+    while isinstance(fn, functools.partial):
+        names.update(fn.keywords)
+        fn = fn.func
+    return names
 
 
 def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
@@ -525,7 +546,7 @@ def python_arguments(tool: ToolDescriptor, arguments: Mapping[str, Any]) -> dict
     """Convert validated JSON arguments to the handler's parameter types (pydantic)."""
     if tool.handler is None:
         return dict(arguments)
-    hints = get_type_hints(tool.handler)
+    hints = get_type_hints(_unwrap_partial(tool.handler))
     out: dict[str, Any] = {}
     for key, value in arguments.items():
         hint = hints.get(key)
