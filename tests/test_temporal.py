@@ -347,3 +347,36 @@ async def test_killed_worker_run_completes_on_a_new_worker_without_rerunning_too
     assert _lines(effects) == ["a", "b-start", "b-start", "b-done"]
     # each completed LLM call ran once; replay on worker 2 did not call the model again
     assert _lines(tmp_path / "llm_calls") == ["llm 0", "llm 1", "llm 2"]
+
+
+async def test_agent_workflow_runs_as_a_child_of_the_users_workflow(client: Client) -> None:
+    from temporal_parent import TripPlanner
+
+    from toolfix.temporal import with_pydantic_converter
+
+    calls: list[str] = []
+
+    def weather(city: str) -> str:
+        calls.append(city)
+        return f"{city}: 21C"
+
+    def reply(prompt: Prompt, model: str, tools: ToolRegistry) -> Any:
+        if len(prompt.messages) == 1:  # the first step: the call, written in text
+            return '<tool_call>{"name": "weather", "arguments": {"city": "Lima",}}</tool_call>'
+        return "It is 21C in Lima."
+
+    queue = _queue()
+    async with create_worker(
+        client,
+        queue,
+        ToolRegistry.from_functions(weather),
+        FunctionExecutor(reply),
+        ManualToolCallFixProcessor(),
+        model="m",
+        workflows=[TripPlanner],
+    ):
+        answer = await with_pydantic_converter(client).execute_workflow(
+            TripPlanner.run, "Lima", id=f"trip-{uuid.uuid4().hex}", task_queue=queue
+        )
+    assert answer == "answer: It is 21C in Lima."
+    assert calls == ["Lima"]
