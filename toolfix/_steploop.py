@@ -115,6 +115,10 @@ class LoopResult(BaseModel):
     stopped_reason: StopReason
     stop_detail: str | None = None
     """Why a hook or the retry budget stopped the loop, when it did."""
+    pending_calls: tuple[ToolCallPart, ...] = ()
+    """Calls of the last allowed step (``max_steps``) that were not run, because no model
+    call would read their results: run them yourself (e.g. :func:`run_tool_calls`) or
+    continue the conversation."""
 
     @property
     def last_response(self) -> Response | None:
@@ -326,6 +330,7 @@ def finish(
     messages: Sequence[Message],
     reason: StopReason,
     detail: str | None = None,
+    pending: Sequence[ToolCallPart] = (),
 ) -> LoopResult:
     """The :class:`LoopResult` of a finished run."""
     usage = Usage()
@@ -338,6 +343,7 @@ def finish(
         usage=usage,
         stopped_reason=reason,
         stop_detail=detail,
+        pending_calls=tuple(pending),
     )
 
 
@@ -435,7 +441,10 @@ async def _drive_steps(
             why = await _hook(hooks.after_llm_call, index, request, response)
             if repairs and not why:
                 why = await _hook(hooks.on_repair, index, response, repairs)
-        if why:
+        plans = plan_calls(response, index)
+        last = index + 1 >= max_steps
+        if why or (last and plans):
+            # a hook stopped the run, or no model call will read these calls' results
             step = Step(
                 index=index,
                 request=request,
@@ -445,10 +454,11 @@ async def _drive_steps(
             )
             steps.append(step)
             messages.append(response.to_message())
-            return finish(steps, messages, "hook", why)
-        runs, why, raised = await _run_calls(
-            plan_calls(response, index), index, run_tool, sem, hooks
-        )
+            if why:
+                return finish(steps, messages, "hook", why)
+            pending = [p for p in plans if isinstance(p, ToolCallPart)]
+            return finish(steps, messages, "max_steps", None, pending)
+        runs, why, raised = await _run_calls(plans, index, run_tool, sem, hooks)
         step = Step(
             index=index,
             request=request,
