@@ -347,3 +347,40 @@ async def test_killed_worker_run_completes_on_a_new_worker_without_rerunning_too
     assert _lines(effects) == ["a", "b-start", "b-start", "b-done"]
     # each completed LLM call ran once; replay on worker 2 did not call the model again
     assert _lines(tmp_path / "llm_calls") == ["llm 0", "llm 1", "llm 2"]
+
+
+async def test_agent_workflow_runs_as_a_child_of_a_user_workflow(client: Client) -> None:
+    import temporal_parent
+
+    def reply(prompt: Prompt, model: str, tools: ToolRegistry) -> Any:
+        seen = scenario.tool_results_seen(prompt)
+        if not seen:
+            return {
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "add", "arguments": '{"a": 2, "b": 3}'},
+                    }
+                ],
+            }
+        return f"The sum is {seen[0]}."
+
+    queue = _queue()
+    registry = ToolRegistry.from_functions(scenario.add)
+    async with create_worker(
+        client,
+        queue,
+        registry,
+        FunctionExecutor(reply),
+        model="m",
+        workflows=[temporal_parent.TicketWorkflow],
+    ):
+        out = await client.execute_workflow(
+            temporal_parent.TicketWorkflow.run,
+            "2 + 3?",
+            id=f"ticket-{uuid.uuid4().hex}",
+            task_queue=queue,
+        )
+    assert out == "answer: The sum is 5. [5]"
