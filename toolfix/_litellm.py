@@ -15,7 +15,11 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from ._convert import prompt_to_openai, response_from_openai, tool_choice_to_openai
+from ._convert import (
+    message_to_openai,
+    response_from_openai,
+    tool_choice_to_openai,
+)
 from ._errors import (
     ConfigurationError,
     ContextLengthExceededError,
@@ -26,11 +30,11 @@ from ._errors import (
     ProviderTimeoutError,
 )
 from ._executor import PromptExecutor
-from ._messages import Prompt, Response, Usage
+from ._messages import Message, Prompt, Response, ToolCallPart, Usage
 from ._processor import ToolsLike
 from ._tools import ToolRegistry
 
-__all__ = ["LiteLLMExecutor", "import_litellm"]
+__all__ = ["LiteLLMExecutor", "import_litellm", "litellm_messages"]
 
 DEFAULT_TIMEOUT = 120.0
 
@@ -86,7 +90,7 @@ class LiteLLMExecutor(PromptExecutor):
         registry = ToolRegistry.of(tools)
         kwargs: dict[str, Any] = {
             "model": model,
-            "messages": prompt_to_openai(prompt),
+            "messages": litellm_messages(prompt),
             "timeout": self.timeout,
             "num_retries": self.num_retries,
         }
@@ -147,17 +151,129 @@ def responses_from_completion(
     for i, choice in enumerate(choices):
         if not isinstance(choice, Mapping):
             raise ProviderBadResponseError("a completion choice is not an object")
+        _raise_inline_error(choice, model)
         message = choice.get("message") or {}
-        out.append(
-            response_from_openai(
-                message,
-                id=data.get("id"),
-                model=data.get("model") or model,
-                finish_reason=choice.get("finish_reason"),
-                usage=usage if i == 0 else Usage(),
-            )
+        response = response_from_openai(
+            message,
+            id=data.get("id"),
+            model=data.get("model") or model,
+            finish_reason=choice.get("finish_reason"),
+            usage=usage if i == 0 else Usage(),
         )
+        out.append(_mark_provider_executed(response, message))
     return out
+
+
+#: ``provider_data`` key of a response holding litellm's ``provider_specific_fields``
+#: of the assistant message, kept so that server-side tool calls can be replayed.
+PROVIDER_FIELDS_KEY = "litellm_provider_specific_fields"
+
+#: litellm's ``provider_specific_fields`` entries holding results of server-side tools.
+_SERVER_RESULT_KEYS = ("web_search_results", "tool_results")
+
+
+def _server_tool_ids(fields: Mapping[str, Any]) -> set[str]:
+    ids: set[str] = set()
+    for key in _SERVER_RESULT_KEYS:
+        for r in fields.get(key) or ():
+            if isinstance(r, Mapping) and isinstance(r.get("tool_use_id"), str):
+                ids.add(r["tool_use_id"])
+    return ids
+
+
+def _mark_provider_executed(response: Response, message: Mapping[str, Any]) -> Response:
+    """Calls the provider ran itself (Anthropic ``server_tool_use``: ``srvtoolu_`` ids, or
+    ids that have a server-side result) marked ``provider_executed``; litellm's
+    ``provider_specific_fields`` kept in ``provider_data`` so the calls can be replayed."""
+    fields = message.get("provider_specific_fields")
+    fields = fields if isinstance(fields, Mapping) else {}
+    server_ids = _server_tool_ids(fields)
+    changed = False
+    parts = []
+    for p in response.parts:
+        if (
+            isinstance(p, ToolCallPart)
+            and not p.provider_executed
+            and (p.id.startswith("srvtoolu_") or p.id in server_ids)
+        ):
+            p = p.model_copy(update={"provider_executed": True})
+            changed = True
+        parts.append(p)
+    if not changed:
+        return response
+    kept = {k: v for k, v in fields.items() if v is not None}
+    provider_data = {**(response.provider_data or {}), PROVIDER_FIELDS_KEY: kept}
+    return response.model_copy(update={"parts": tuple(parts), "provider_data": provider_data})
+
+
+def litellm_messages(prompt: Prompt) -> list[dict[str, Any]]:
+    """The prompt's messages for ``litellm.acompletion`` (OpenAI chat shape).
+
+    An assistant turn with provider-executed calls is sent with those calls and the
+    ``provider_specific_fields`` litellm gave with them, so that litellm rebuilds the
+    provider's own blocks (Anthropic ``server_tool_use`` and its result) and the provider
+    sees its call again. Without those fields (a call that did not come through litellm)
+    a provider-executed call is left out, as in :func:`~toolfix.prompt_to_openai`.
+    """
+    out: list[dict[str, Any]] = []
+    for m in prompt.messages:
+        msgs = message_to_openai(m)
+        if m.role == "assistant":
+            _add_provider_executed(msgs[0], m)
+        out.extend(msgs)
+    return out
+
+
+def _add_provider_executed(msg: dict[str, Any], message: Message) -> None:
+    fields = (message.provider_data or {}).get(PROVIDER_FIELDS_KEY)
+    if not isinstance(fields, Mapping):
+        return
+    replayable = _server_tool_ids(fields)
+    server = [
+        {"id": p.id, "type": "function", "function": {"name": p.name, "arguments": p.arguments_raw}}
+        for p in message.parts
+        if isinstance(p, ToolCallPart) and p.provider_executed and p.id in replayable
+    ]
+    if not server:
+        return
+    msg["tool_calls"] = [*server, *msg.get("tool_calls", ())]
+    msg["provider_specific_fields"] = dict(fields)
+
+
+def _raise_inline_error(choice: Mapping[str, Any], model: str | None) -> None:
+    """Raise the typed provider error of a choice that carries one (OpenRouter and other
+    routers answer HTTP 200 with ``finish_reason: "error"`` and an ``error`` object in the
+    choice; litellm moves both into the choice's ``provider_specific_fields``)."""
+    fields = choice.get("provider_specific_fields")
+    fields = fields if isinstance(fields, Mapping) else {}
+    error = choice.get("error") or fields.get("error")
+    errored = "error" in (choice.get("finish_reason"), fields.get("native_finish_reason"))
+    if not error and not errored:
+        return
+    if not isinstance(error, Mapping):
+        error = {"message": str(error) if error else "the provider reported an error"}
+    code = error.get("code")
+    status = code if isinstance(code, int) and not isinstance(code, bool) else None
+    if status is None and isinstance(code, str) and code.isdigit():
+        status = int(code)
+    metadata = error.get("metadata")
+    provider = metadata.get("provider_name") if isinstance(metadata, Mapping) else None
+    if not isinstance(provider, str) or not provider:
+        provider = model.split("/", 1)[0] if model and "/" in model else None
+    message = str(error.get("message") or "the provider reported an error")
+    by_status: dict[int, type[ExecutorError]] = {
+        401: ProviderAuthenticationError,
+        403: ProviderAuthenticationError,
+        408: ProviderTimeoutError,
+        429: ProviderRateLimitError,
+    }
+    cls = by_status.get(status or 0, ExecutorError)
+    raise cls(
+        f"inline provider error: {message}",
+        provider=provider,
+        status_code=status,
+        raw=str(dict(choice))[:2000],
+    )
 
 
 def map_litellm_error(litellm: ModuleType, exc: Exception, model: str) -> ExecutorError | None:
