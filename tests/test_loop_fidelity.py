@@ -3,6 +3,8 @@ errors, calls of the last allowed step. Every request goes to the local stub ser
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
 from collections.abc import Iterator
 
@@ -22,11 +24,18 @@ from stub_providers import anthropic_web_search, openrouter_inline_error
 
 from toolfix import (
     ExecutorError,
+    InvalidToolCallPart,
     Message,
     Prompt,
     ProviderRateLimitError,
+    Response,
     StepLoop,
+    ToolCallPart,
+    ToolChoice,
     ToolfixError,
+    ToolRegistry,
+    run_tool_calls,
+    run_tool_calls_sync,
 )
 from toolfix._litellm import LiteLLMExecutor
 
@@ -135,3 +144,91 @@ async def test_inline_error_from_one_call_is_typed(stub: StubServer) -> None:
     with pytest.raises(ProviderRateLimitError) as info:
         await ex.execute(Prompt.of("hi"), "openai/router-model")
     assert (info.value.status_code, info.value.provider) == (429, "Together")
+
+
+# ---- run_tool_calls: the loop's tool step without the loop ----------------------------------
+
+
+def scale(factor: int, value: int, unit: str = "m") -> str:
+    """Scale a value.
+
+    Args:
+        factor: Multiplier.
+        value: The value.
+        unit: Unit of the result.
+    """
+    return f"{factor * value}{unit}"
+
+
+def test_run_tool_calls_accepts_partial_tools_and_keeps_call_order() -> None:
+    double = functools.partial(scale, 2)
+    in_cm = functools.partial(scale, unit="cm")
+    registry = ToolRegistry.of([double])
+    (tool,) = registry.descriptors
+    assert tool.name == "scale"
+    assert tool.description == "Scale a value."
+    assert set(tool.parameters["properties"]) == {"value", "unit"}
+
+    response = Response(
+        parts=(
+            ToolCallPart.create("scale", {"value": 21}, id="c1"),
+            ToolCallPart.create("nope", {}, id="c2"),
+            InvalidToolCallPart(raw="<call>scale(", error="truncated", kind="malformed", id="c3"),
+            ToolCallPart.create("scale", {"value": 1}, id="c4").model_copy(
+                update={"provider_executed": True}
+            ),
+        )
+    )
+    runs = run_tool_calls_sync(response, [double])
+    assert [(r.call_id, r.is_error) for r in runs] == [("c1", False), ("c2", True), ("c3", True)]
+    assert runs[0].content == "42m"
+    assert runs[1].error_type == "unknown_tool"
+
+    (cm,) = ToolRegistry.of([in_cm]).descriptors
+    assert set(cm.parameters["properties"]) == {"factor", "value"}  # unit is fixed
+    (run,) = run_tool_calls_sync(
+        [ToolCallPart.create("scale", {"factor": 3, "value": 2}, id="x")], [in_cm]
+    )
+    assert run.content == "6cm"
+    assert run.to_message().parts[0].tool_call_id == "x"
+
+
+async def test_run_tool_calls_runs_async_partials_and_times_out() -> None:
+    async def slow(delay: float, label: str) -> str:
+        """Sleep.
+
+        Args:
+            delay: Seconds.
+            label: Label.
+        """
+        await asyncio.sleep(delay)
+        return label
+
+    runs = await run_tool_calls(
+        [
+            ToolCallPart.create("slow", {"delay": 0, "label": "fast"}, id="a"),
+            ToolCallPart.create("slow", {"delay": 30, "label": "never"}, id="b"),
+        ],
+        [functools.partial(slow)],
+        timeout=1,
+    )
+    assert runs[0].content == "fast"
+    assert runs[1].error_type == "timeout"
+
+
+async def test_two_call_recipe_over_http(stub: StubServer) -> None:
+    stub.reply(
+        openai_completion(None, [{"id": "c1", "name": "lookup", "arguments": '{"city": "Rome"}'}])
+    )
+    stub.reply(openai_completion("Rome: station data."))
+    ex = LiteLLMExecutor(api_base=stub.openai_base, api_key="sk-test")
+    prompt = Prompt.of("Weather in Rome?").model_copy(update={"tool_choice": ToolChoice.required()})
+    (first,) = await ex.execute(prompt, "openai/m", [lookup])
+    runs = await run_tool_calls(first, [lookup])
+    follow = prompt.with_messages(first.to_message(), *(r.to_message() for r in runs))
+    follow = follow.model_copy(update={"tool_choice": ToolChoice.none()})
+    (answer,) = await ex.execute(follow, "openai/m", [lookup])
+    assert answer.text == "Rome: station data."
+    sent = stub.requests[1].body["messages"]
+    assert sent[-1] == {"role": "tool", "tool_call_id": "c1", "content": "station data for Rome"}
+    assert stub.requests[1].body["tool_choice"] == "none"

@@ -72,7 +72,17 @@ from ._messages import (
     Usage,
 )
 from ._processor import ChainProcessor, IdentityProcessor, ResponseProcessor, ResponsesLike
-from ._steploop import LoopControl, LoopHooks, LoopResult, Step, StepLoop, StopLoop, ToolRun
+from ._steploop import (
+    LoopControl,
+    LoopHooks,
+    LoopResult,
+    Step,
+    StepLoop,
+    StopLoop,
+    ToolRun,
+    run_tool_calls,
+    run_tool_calls_sync,
+)
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
 __version__ = "0.1.0"
@@ -151,4 +161,6 @@ __all__ = [
     "response_from_anthropic",
     "response_from_openai",
     "response_to_openai",
+    "run_tool_calls",
+    "run_tool_calls_sync",
 ]

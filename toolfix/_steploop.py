@@ -62,6 +62,8 @@ __all__ = [
     "drive",
     "next_prompt",
     "plan_calls",
+    "run_tool_calls",
+    "run_tool_calls_sync",
     "step_messages",
     "stop_reason",
     "update_failures",
@@ -532,6 +534,47 @@ async def _run_calls(
         return [], None, None
     runs = list(await asyncio.gather(*(one(p) for p in plans)))
     return runs, (stop[0] if stop else None), (errors[0] if errors else None)
+
+
+async def run_tool_calls(
+    calls: Response | Iterable[ToolCallPart | InvalidToolCallPart],
+    tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler],
+    *,
+    timeout: float | None = None,
+    concurrency: int = 8,
+) -> list[ToolRun]:
+    """Run a response's tool calls against ``tools``, as one :class:`StepLoop` step does,
+    without the loop: the building block of the two-call recipe (call the model, run the
+    calls, send the results in one follow-up).
+
+    ``calls`` is a :class:`Response` or its call parts. Results come in call order, one per
+    call; model mistakes (invalid calls, unknown tools, bad arguments), tool exceptions and
+    timeouts are error results, never raised. Provider-executed calls are skipped (the
+    provider ran them). At most ``concurrency`` calls run at once; ``timeout`` is seconds
+    per call. :meth:`ToolRun.to_message` makes each result the tool message to send back.
+    """
+    if concurrency < 1:
+        raise ConfigurationError(f"concurrency must be >= 1, got {concurrency}")
+    registry = ToolRegistry.of(tools)
+    response = calls if isinstance(calls, Response) else Response(parts=tuple(calls))
+    sem = asyncio.Semaphore(concurrency)
+
+    async def run_tool(call: ToolCallPart) -> ToolRun:
+        return await run_call(registry, call, timeout=timeout)
+
+    runs, _, _ = await _run_calls(plan_calls(response, 0), 0, run_tool, sem, None)
+    return runs
+
+
+def run_tool_calls_sync(
+    calls: Response | Iterable[ToolCallPart | InvalidToolCallPart],
+    tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler],
+    *,
+    timeout: float | None = None,
+    concurrency: int = 8,
+) -> list[ToolRun]:
+    """Blocking counterpart of :func:`run_tool_calls`."""
+    return run_sync(run_tool_calls(calls, tools, timeout=timeout, concurrency=concurrency))
 
 
 async def call_model(

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import to_jsonable_python
 
-from ._messages import ToolCallPart, ToolResultPart
+from ._messages import Message, ToolCallPart, ToolResultPart
 from ._tools import ToolDescriptor, ToolRegistry, python_arguments
 
 __all__ = [
@@ -70,6 +70,10 @@ class ToolRun(BaseModel):
         return ToolResultPart(
             tool_call_id=self.call_id, name=self.name, content=self.content, is_error=self.is_error
         )
+
+    def to_message(self) -> Message:
+        """The tool message sent back to the model."""
+        return Message(role="tool", parts=(self.to_part(),))
 
 
 @dataclass(frozen=True, slots=True)

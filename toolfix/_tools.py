@@ -223,18 +223,21 @@ class ToolDescriptor:
     ) -> ToolDescriptor:
         """From a typed Python function: schema from the type hints (via pydantic),
         description and parameter descriptions from the docstring (Google style)."""
-        tool_name = name or getattr(fn, "__name__", None)
+        target, bound = _unwrap_partial(fn)
+        tool_name = name or getattr(target, "__name__", None)
         if not tool_name or tool_name == "<lambda>":
             raise ToolDefinitionError("a function tool needs a name")
-        summary, param_docs = _parse_docstring(inspect.getdoc(fn) or "")
+        summary, param_docs = _parse_docstring(inspect.getdoc(target) or "")
         try:
-            hints = get_type_hints(fn)
+            hints = get_type_hints(target)
         except Exception as exc:  # unresolvable annotations
             raise ToolDefinitionError(
                 f"tool {tool_name!r}: cannot resolve type hints: {exc}", tool_name=tool_name
             ) from exc
         fields: dict[str, Any] = {}
         for pname, param in inspect.signature(fn).parameters.items():
+            if pname in bound:  # fixed by functools.partial: not the model's to choose
+                continue
             if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
                 raise ToolDefinitionError(
                     f"tool {tool_name!r}: *args/**kwargs cannot be described", tool_name=tool_name
@@ -271,6 +274,16 @@ class ToolDescriptor:
             "description": self.description,
             "input_schema": dict(self.parameters),
         }
+
+
+def _unwrap_partial(fn: Callable[..., Any]) -> tuple[Callable[..., Any], frozenset[str]]:
+    """The function a ``functools.partial`` wraps and the keywords it fixes (``fn`` itself
+    and none for anything else)."""
+    bound: set[str] = set()
+    while isinstance(fn, functools.partial):
+        bound.update(fn.keywords)
+        fn = fn.func
+    return fn, frozenset(bound)
 
 
 def _refuse_uri(uri: str) -> Any:
@@ -521,7 +534,7 @@ def python_arguments(tool: ToolDescriptor, arguments: Mapping[str, Any]) -> dict
     """Convert validated JSON arguments to the handler's parameter types (pydantic)."""
     if tool.handler is None:
         return dict(arguments)
-    hints = get_type_hints(tool.handler)
+    hints = get_type_hints(_unwrap_partial(tool.handler)[0])
     out: dict[str, Any] = {}
     for key, value in arguments.items():
         hint = hints.get(key)
