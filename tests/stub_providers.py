@@ -3,11 +3,12 @@ errors and Anthropic server-side tool blocks."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from openai_stub import anthropic_message, openai_completion
 
-__all__ = ["anthropic_web_search", "openrouter_inline_error"]
+__all__ = ["anthropic_web_search", "openrouter_inline_error", "responses_api_reply"]
 
 
 def openrouter_inline_error(
@@ -43,3 +44,40 @@ def anthropic_web_search(query: str, answer: str, *, id: str = "srvtoolu_01") ->
             {"type": "text", "text": answer},
         ]
     )
+
+
+def responses_api_reply(
+    id: str, *, text: str | None = None, calls: Sequence[tuple[str, str, str]] = ()
+) -> dict[str, Any]:
+    """An OpenAI Responses API body: optional text, then function calls (call_id, name, args)."""
+    output: list[dict[str, Any]] = []
+    if text is not None:
+        output.append(
+            {
+                "type": "message",
+                "id": f"msg_{id}",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": text, "annotations": []}],
+            }
+        )
+    for call_id, name, args in calls:
+        output.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{call_id}",
+                "call_id": call_id,
+                "name": name,
+                "arguments": args,
+                "status": "completed",
+            }
+        )
+    return {
+        "id": id,
+        "object": "response",
+        "created_at": 1_700_000_000,
+        "status": "completed",
+        "model": "test-model",
+        "output": output,
+        "usage": {"input_tokens": 10, "output_tokens": 4, "total_tokens": 14},
+    }

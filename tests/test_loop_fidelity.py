@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - depends on the environment
     pytest.skip("litellm not installed (pip install '.[litellm]')", allow_module_level=True)
 
 from openai_stub import StubServer, anthropic_message, openai_completion, run_stub_server
-from stub_providers import anthropic_web_search, openrouter_inline_error
+from stub_providers import anthropic_web_search, openrouter_inline_error, responses_api_reply
 
 from toolfix import (
     ExecutorError,
@@ -232,3 +232,48 @@ async def test_two_call_recipe_over_http(stub: StubServer) -> None:
     sent = stub.requests[1].body["messages"]
     assert sent[-1] == {"role": "tool", "tool_call_id": "c1", "content": "station data for Rome"}
     assert stub.requests[1].body["tool_choice"] == "none"
+
+
+# ---- previous_response_id on the wire (Responses API) ---------------------------------------
+
+
+async def test_responses_api_continuation_sends_previous_response_id_and_new_items(
+    stub: StubServer,
+) -> None:
+    stub.reply(responses_api_reply("resp_1", calls=[("call_1", "lookup", '{"city": "Lima"}')]))
+    stub.reply(responses_api_reply("resp_2", text="Lima: station data."))
+    loop = StepLoop(
+        LiteLLMExecutor(api_base=stub.openai_base, api_key="sk-test", api="responses"),
+        [lookup],
+        model="openai/test-model",
+    )
+    result = await loop.run("Weather in Lima?")
+    assert result.stopped_reason == "answer"
+    assert result.final_text == "Lima: station data."
+    assert [r.content for r in result.tool_results] == ["station data for Lima"]
+
+    first, second = (r.body for r in stub.requests)
+    assert all(r.path.endswith("/responses") for r in stub.requests)
+    assert "previous_response_id" not in first
+    assert first["input"] == [{"role": "user", "content": "Weather in Lima?"}]
+    assert first["tools"][0]["name"] == "lookup"
+    assert second["previous_response_id"] == "resp_1"
+    assert second["input"] == [
+        {"type": "function_call_output", "call_id": "call_1", "output": "station data for Lima"}
+    ]
+
+
+async def test_chat_completions_resend_the_whole_history(stub: StubServer) -> None:
+    stub.reply(
+        openai_completion(None, [{"id": "c1", "name": "lookup", "arguments": '{"city": "Kyiv"}'}])
+    )
+    stub.reply(openai_completion("Kyiv: station data."))
+    loop = StepLoop(
+        LiteLLMExecutor(api_base=stub.openai_base, api_key="sk-test"),
+        [lookup],
+        model="openai/test-model",
+    )
+    await loop.run("Weather in Kyiv?")
+    second = stub.requests[1].body
+    assert "previous_response_id" not in second
+    assert [m["role"] for m in second["messages"]] == ["user", "assistant", "tool"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from ._convert import (
     message_to_openai,
@@ -30,11 +30,12 @@ from ._errors import (
     ProviderTimeoutError,
 )
 from ._executor import PromptExecutor
-from ._messages import Message, Prompt, Response, ToolCallPart, Usage
+from ._messages import Message, Prompt, Response, ToolCallPart, ToolResultPart, Usage
 from ._processor import ToolsLike
+from ._shapes import as_response
 from ._tools import ToolRegistry
 
-__all__ = ["LiteLLMExecutor", "import_litellm", "litellm_messages"]
+__all__ = ["LiteLLMExecutor", "import_litellm", "litellm_messages", "response_from_responses_api"]
 
 DEFAULT_TIMEOUT = 120.0
 
@@ -59,6 +60,11 @@ class LiteLLMExecutor(PromptExecutor):
         api_key: API key; ``None`` lets litellm read the provider's usual variable.
         timeout: Seconds per request.
         num_retries: litellm's own retries on transient errors (0: none).
+        api: ``"chat"`` (default): ``litellm.acompletion``, every provider, the whole
+            history on every request. ``"responses"``: ``litellm.aresponses`` (OpenAI's
+            Responses API): a prompt with ``previous_response_id`` (set by the loop
+            from step 2 on) sends that id and only the items after the last assistant
+            turn (tool results, new user messages); the provider keeps the rest.
         **provider_options: Passed to every ``acompletion`` call (``temperature``,
             ``extra_headers``, ``reasoning_effort``, ``thinking``...). ``Prompt.params``
             override them per call.
@@ -74,8 +80,12 @@ class LiteLLMExecutor(PromptExecutor):
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         num_retries: int = 0,
+        api: Literal["chat", "responses"] = "chat",
         **provider_options: Any,
     ):
+        if api not in ("chat", "responses"):
+            raise ConfigurationError(f'api must be "chat" or "responses", got {api!r}')
+        self.api = api
         self.api_base = api_base
         self.api_key = api_key
         self.timeout = timeout
@@ -106,18 +116,115 @@ class LiteLLMExecutor(PromptExecutor):
         kwargs.update(prompt.params)
         return kwargs
 
+    def responses_kwargs(
+        self, prompt: Prompt, model: str, tools: ToolsLike = None
+    ) -> dict[str, Any]:
+        """The keyword arguments of the ``litellm.aresponses`` call (``api="responses"``)."""
+        registry = ToolRegistry.of(tools)
+        messages = list(prompt.messages)
+        kwargs: dict[str, Any] = {"model": model, "timeout": self.timeout}
+        if prompt.previous_response_id:
+            kwargs["previous_response_id"] = prompt.previous_response_id
+            last = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
+            messages = messages[last + 1 :]
+        kwargs["input"] = [item for m in messages for item in _responses_items(m)]
+        if self.api_base is not None:
+            kwargs["api_base"] = self.api_base
+        if self.api_key is not None:
+            kwargs["api_key"] = self.api_key
+        if len(registry):
+            kwargs["tools"] = [
+                {
+                    "type": "function",
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": dict(t.parameters),
+                }
+                for t in registry.descriptors
+            ]
+            choice = prompt.tool_choice
+            if choice.mode == "named":
+                kwargs["tool_choice"] = {"type": "function", "name": choice.name}
+            elif choice.mode != "auto":
+                kwargs["tool_choice"] = choice.mode
+        kwargs.update(self.provider_options)
+        kwargs.update(prompt.params)
+        return kwargs
+
     async def execute(self, prompt: Prompt, model: str, tools: ToolsLike = None) -> list[Response]:
         litellm = import_litellm()
-        kwargs = self.request_kwargs(prompt, model, tools)
+        responses_api = self.api == "responses"
+        if responses_api:
+            kwargs = self.responses_kwargs(prompt, model, tools)
+        else:
+            kwargs = self.request_kwargs(prompt, model, tools)
         try:
-            result = await litellm.acompletion(**kwargs)
+            if responses_api:
+                result = await litellm.aresponses(**kwargs)
+            else:
+                result = await litellm.acompletion(**kwargs)
         except Exception as exc:
             mapped = map_litellm_error(litellm, exc, model)
             if mapped is None:
                 raise
             raise mapped from exc
         data = _to_dict(result)
+        if responses_api:
+            return [response_from_responses_api(data, model=model)]
         return responses_from_completion(data, model=model)
+
+
+def _responses_items(message: Message) -> list[dict[str, Any]]:
+    """One toolfix message as Responses API input items."""
+    if message.role == "tool" or any(isinstance(p, ToolResultPart) for p in message.parts):
+        items: list[dict[str, Any]] = [
+            {"type": "function_call_output", "call_id": p.tool_call_id, "output": p.content}
+            for p in message.parts
+            if isinstance(p, ToolResultPart)
+        ]
+        if message.role != "tool" and message.text:
+            items.append({"role": message.role, "content": message.text})
+        return items
+    if message.role == "assistant":
+        items = [{"role": "assistant", "content": message.text}] if message.text else []
+        items.extend(
+            {
+                "type": "function_call",
+                "call_id": p.id,
+                "name": p.name,
+                "arguments": p.arguments_raw,
+            }
+            for p in message.parts
+            if isinstance(p, ToolCallPart) and not p.provider_executed
+        )
+        return items
+    return [{"role": message.role, "content": message.text}]
+
+
+def response_from_responses_api(data: Mapping[str, Any], *, model: str | None = None) -> Response:
+    """A Responses API result (``litellm.aresponses``) as a :class:`~toolfix.Response`."""
+    error = data.get("error")
+    if isinstance(error, Mapping) and error:
+        raise ExecutorError(
+            f"provider error: {error.get('message') or error}",
+            provider=model.split("/", 1)[0] if model and "/" in model else None,
+            raw=str(dict(data))[:2000],
+        )
+    response = as_response(dict(data))
+    u = data.get("usage") or {}
+    usage = Usage(
+        input_tokens=int(u.get("input_tokens") or 0) if isinstance(u, Mapping) else 0,
+        output_tokens=int(u.get("output_tokens") or 0) if isinstance(u, Mapping) else 0,
+        requests=1,
+    )
+    status = data.get("status")
+    return response.model_copy(
+        update={
+            "usage": usage,
+            "model": response.model or model,
+            "finish_reason": status if isinstance(status, str) else None,
+        }
+    )
 
 
 def _to_dict(result: Any) -> dict[str, Any]:
