@@ -603,7 +603,8 @@ class StepLoop:
         processor: Repairs each response before its calls run (e.g.
             ``ManualToolCallFixProcessor()``).
         model: The model name passed to the executor.
-        max_steps: Most LLM calls in one run.
+        max_steps: Most LLM calls in one run; calls in the last allowed response are
+            not run but returned as ``LoopResult.pending_calls``.
         tool_concurrency: Most tool calls of one turn running at once.
         tool_timeout: Seconds one tool call may take; a timeout is fed back as an error.
         max_tool_retries: Consecutive failures of one tool the model may retry; one more
