@@ -373,11 +373,31 @@ async def test_max_steps_stops_the_loop() -> None:
     assert len(result.steps) == 3
     assert executor.call_count == 3
     assert result.final_text == ""
-    # the third step's call has no reader: returned as pending, not run
-    assert [r.content for r in result.tool_results] == ["2", "2"]
-    assert [(c.name, c.arguments) for c in result.pending_calls] == [("add", {"a": 1, "b": 1})]
+    # the last step's calls are not run: no model call would read their results
     assert result.messages[-1].role == "assistant"
-    assert "pending_calls" in (result.stop_detail or "")
+    assert [r.call_id for r in result.tool_results] == ["c", "c"]
+
+
+async def test_calls_of_the_last_allowed_step_are_pending_not_run() -> None:
+    ran: list[int] = []
+
+    def side_effect(n: int) -> str:
+        """Record n."""
+        ran.append(n)
+        return "ok"
+
+    executor = ScriptedExecutor(
+        [
+            calls(call("side_effect", {"n": 1}, "c1")),
+            calls(call("side_effect", {"n": 2}, "c2"), call("side_effect", {"n": 3}, "c3")),
+        ]
+    )
+    result = await StepLoop(executor, [side_effect], model=MODEL, max_steps=2).run("go")
+    assert ran == [1]
+    assert result.stopped_reason == "max_steps"
+    assert [c.id for c in result.pending_calls] == ["c2", "c3"]
+    assert result.steps[-1].tool_results == ()
+    assert [r.call_id for r in result.tool_results] == ["c1"]
 
 
 async def test_stop_when_condition() -> None:

@@ -349,34 +349,38 @@ async def test_killed_worker_run_completes_on_a_new_worker_without_rerunning_too
     assert _lines(tmp_path / "llm_calls") == ["llm 0", "llm 1", "llm 2"]
 
 
-async def test_agent_workflow_runs_as_a_child_of_the_users_workflow(client: Client) -> None:
-    from temporal_parent import TripPlanner
-
-    from toolfix.temporal import with_pydantic_converter
-
-    calls: list[str] = []
-
-    def weather(city: str) -> str:
-        calls.append(city)
-        return f"{city}: 21C"
+async def test_agent_workflow_runs_as_a_child_of_a_user_workflow(client: Client) -> None:
+    import temporal_parent
 
     def reply(prompt: Prompt, model: str, tools: ToolRegistry) -> Any:
-        if len(prompt.messages) == 1:  # the first step: the call, written in text
-            return '<tool_call>{"name": "weather", "arguments": {"city": "Lima",}}</tool_call>'
-        return "It is 21C in Lima."
+        seen = scenario.tool_results_seen(prompt)
+        if not seen:
+            return {
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "add", "arguments": '{"a": 2, "b": 3}'},
+                    }
+                ],
+            }
+        return f"The sum is {seen[0]}."
 
     queue = _queue()
+    registry = ToolRegistry.from_functions(scenario.add)
     async with create_worker(
         client,
         queue,
-        ToolRegistry.from_functions(weather),
+        registry,
         FunctionExecutor(reply),
-        ManualToolCallFixProcessor(),
         model="m",
-        workflows=[TripPlanner],
+        workflows=[temporal_parent.TicketWorkflow],
     ):
-        answer = await with_pydantic_converter(client).execute_workflow(
-            TripPlanner.run, "Lima", id=f"trip-{uuid.uuid4().hex}", task_queue=queue
+        out = await client.execute_workflow(
+            temporal_parent.TicketWorkflow.run,
+            "2 + 3?",
+            id=f"ticket-{uuid.uuid4().hex}",
+            task_queue=queue,
         )
-    assert answer == "answer: It is 21C in Lima."
-    assert calls == ["Lima"]
+    assert out == "answer: The sum is 5. [5]"

@@ -85,9 +85,18 @@ from ._processor import (
     ResponsesLike,
     ToolsLike,
 )
-from ._steploop import LoopControl, LoopHooks, LoopResult, Step, StepLoop, StopLoop, ToolRun
+from ._steploop import (
+    LoopControl,
+    LoopHooks,
+    LoopResult,
+    Step,
+    StepLoop,
+    StopLoop,
+    ToolRun,
+    run_tool_calls,
+    run_tool_calls_sync,
+)
 from ._stream import accumulate, arepair_stream, repair_stream
-from ._tool_runner import run_tool_calls, run_tool_calls_sync
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
 __version__ = "0.1.0"

@@ -13,9 +13,14 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
-from ._convert import prompt_to_openai, response_from_openai, tool_choice_to_openai
+from ._api import as_response
+from ._convert import (
+    message_to_openai,
+    response_from_openai,
+    tool_choice_to_openai,
+)
 from ._errors import (
     ConfigurationError,
     ContextLengthExceededError,
@@ -26,11 +31,11 @@ from ._errors import (
     ProviderTimeoutError,
 )
 from ._executor import PromptExecutor
-from ._messages import Prompt, Response, Usage
+from ._messages import Message, Prompt, Response, ToolCallPart, ToolResultPart, Usage
 from ._processor import ToolsLike
 from ._tools import ToolRegistry
 
-__all__ = ["LiteLLMExecutor", "import_litellm"]
+__all__ = ["LiteLLMExecutor", "import_litellm", "litellm_messages", "response_from_responses_api"]
 
 DEFAULT_TIMEOUT = 120.0
 
@@ -55,6 +60,11 @@ class LiteLLMExecutor(PromptExecutor):
         api_key: API key; ``None`` lets litellm read the provider's usual variable.
         timeout: Seconds per request.
         num_retries: litellm's own retries on transient errors (0: none).
+        api: ``"chat"`` (default): ``litellm.acompletion``, every provider, the whole
+            history on every request. ``"responses"``: ``litellm.aresponses`` (OpenAI's
+            Responses API): a prompt with ``previous_response_id`` (set by the loop
+            from step 2 on) sends that id and only the items after the last assistant
+            turn (tool results, new user messages); the provider keeps the rest.
         **provider_options: Passed to every ``acompletion`` call (``temperature``,
             ``extra_headers``, ``reasoning_effort``, ``thinking``...). ``Prompt.params``
             override them per call.
@@ -70,8 +80,12 @@ class LiteLLMExecutor(PromptExecutor):
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         num_retries: int = 0,
+        api: Literal["chat", "responses"] = "chat",
         **provider_options: Any,
     ):
+        if api not in ("chat", "responses"):
+            raise ConfigurationError(f'api must be "chat" or "responses", got {api!r}')
+        self.api = api
         self.api_base = api_base
         self.api_key = api_key
         self.timeout = timeout
@@ -86,7 +100,7 @@ class LiteLLMExecutor(PromptExecutor):
         registry = ToolRegistry.of(tools)
         kwargs: dict[str, Any] = {
             "model": model,
-            "messages": prompt_to_openai(prompt),
+            "messages": litellm_messages(prompt),
             "timeout": self.timeout,
             "num_retries": self.num_retries,
         }
@@ -102,17 +116,61 @@ class LiteLLMExecutor(PromptExecutor):
         kwargs.update(prompt.params)
         return kwargs
 
+    def responses_kwargs(
+        self, prompt: Prompt, model: str, tools: ToolsLike = None
+    ) -> dict[str, Any]:
+        """The keyword arguments of the ``litellm.aresponses`` call (``api="responses"``)."""
+        registry = ToolRegistry.of(tools)
+        messages = list(prompt.messages)
+        kwargs: dict[str, Any] = {"model": model, "timeout": self.timeout}
+        if prompt.previous_response_id:
+            kwargs["previous_response_id"] = prompt.previous_response_id
+            last = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
+            messages = messages[last + 1 :]
+        kwargs["input"] = [item for m in messages for item in _responses_items(m)]
+        if self.api_base is not None:
+            kwargs["api_base"] = self.api_base
+        if self.api_key is not None:
+            kwargs["api_key"] = self.api_key
+        if len(registry):
+            kwargs["tools"] = [
+                {
+                    "type": "function",
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": dict(t.parameters),
+                }
+                for t in registry.descriptors
+            ]
+            choice = prompt.tool_choice
+            if choice.mode == "named":
+                kwargs["tool_choice"] = {"type": "function", "name": choice.name}
+            elif choice.mode != "auto":
+                kwargs["tool_choice"] = choice.mode
+        kwargs.update(self.provider_options)
+        kwargs.update(prompt.params)
+        return kwargs
+
     async def execute(self, prompt: Prompt, model: str, tools: ToolsLike = None) -> list[Response]:
         litellm = import_litellm()
-        kwargs = self.request_kwargs(prompt, model, tools)
+        responses_api = self.api == "responses"
+        if responses_api:
+            kwargs = self.responses_kwargs(prompt, model, tools)
+        else:
+            kwargs = self.request_kwargs(prompt, model, tools)
         try:
-            result = await litellm.acompletion(**kwargs)
+            if responses_api:
+                result = await litellm.aresponses(**kwargs)
+            else:
+                result = await litellm.acompletion(**kwargs)
         except Exception as exc:
             mapped = map_litellm_error(litellm, exc, model)
             if mapped is None:
                 raise
             raise mapped from exc
         data = _to_dict(result)
+        if responses_api:
+            return [response_from_responses_api(data, model=model)]
         return responses_from_completion(data, model=model)
 
     async def execute_stream(
@@ -133,6 +191,59 @@ class LiteLLMExecutor(PromptExecutor):
             if mapped is None:
                 raise
             raise mapped from exc
+
+
+def _responses_items(message: Message) -> list[dict[str, Any]]:
+    """One toolfix message as Responses API input items."""
+    if message.role == "tool" or any(isinstance(p, ToolResultPart) for p in message.parts):
+        items: list[dict[str, Any]] = [
+            {"type": "function_call_output", "call_id": p.tool_call_id, "output": p.content}
+            for p in message.parts
+            if isinstance(p, ToolResultPart)
+        ]
+        if message.role != "tool" and message.text:
+            items.append({"role": message.role, "content": message.text})
+        return items
+    if message.role == "assistant":
+        items = [{"role": "assistant", "content": message.text}] if message.text else []
+        items.extend(
+            {
+                "type": "function_call",
+                "call_id": p.id,
+                "name": p.name,
+                "arguments": p.arguments_raw,
+            }
+            for p in message.parts
+            if isinstance(p, ToolCallPart) and not p.provider_executed
+        )
+        return items
+    return [{"role": message.role, "content": message.text}]
+
+
+def response_from_responses_api(data: Mapping[str, Any], *, model: str | None = None) -> Response:
+    """A Responses API result (``litellm.aresponses``) as a :class:`~toolfix.Response`."""
+    error = data.get("error")
+    if isinstance(error, Mapping) and error:
+        raise ExecutorError(
+            f"provider error: {error.get('message') or error}",
+            provider=model.split("/", 1)[0] if model and "/" in model else None,
+            raw=str(dict(data))[:2000],
+        )
+    response = as_response(dict(data))
+    u = data.get("usage") or {}
+    usage = Usage(
+        input_tokens=int(u.get("input_tokens") or 0) if isinstance(u, Mapping) else 0,
+        output_tokens=int(u.get("output_tokens") or 0) if isinstance(u, Mapping) else 0,
+        requests=1,
+    )
+    status = data.get("status")
+    return response.model_copy(
+        update={
+            "usage": usage,
+            "model": response.model or model,
+            "finish_reason": status if isinstance(status, str) else None,
+        }
+    )
 
 
 def _to_dict(result: Any) -> dict[str, Any]:
@@ -166,17 +277,129 @@ def responses_from_completion(
     for i, choice in enumerate(choices):
         if not isinstance(choice, Mapping):
             raise ProviderBadResponseError("a completion choice is not an object")
+        _raise_inline_error(choice, model)
         message = choice.get("message") or {}
-        out.append(
-            response_from_openai(
-                message,
-                id=data.get("id"),
-                model=data.get("model") or model,
-                finish_reason=choice.get("finish_reason"),
-                usage=usage if i == 0 else Usage(),
-            )
+        response = response_from_openai(
+            message,
+            id=data.get("id"),
+            model=data.get("model") or model,
+            finish_reason=choice.get("finish_reason"),
+            usage=usage if i == 0 else Usage(),
         )
+        out.append(_mark_provider_executed(response, message))
     return out
+
+
+#: ``provider_data`` key of a response holding litellm's ``provider_specific_fields``
+#: of the assistant message, kept so that server-side tool calls can be replayed.
+PROVIDER_FIELDS_KEY = "litellm_provider_specific_fields"
+
+#: litellm's ``provider_specific_fields`` entries holding results of server-side tools.
+_SERVER_RESULT_KEYS = ("web_search_results", "tool_results")
+
+
+def _server_tool_ids(fields: Mapping[str, Any]) -> set[str]:
+    ids: set[str] = set()
+    for key in _SERVER_RESULT_KEYS:
+        for r in fields.get(key) or ():
+            if isinstance(r, Mapping) and isinstance(r.get("tool_use_id"), str):
+                ids.add(r["tool_use_id"])
+    return ids
+
+
+def _mark_provider_executed(response: Response, message: Mapping[str, Any]) -> Response:
+    """Calls the provider ran itself (Anthropic ``server_tool_use``: ``srvtoolu_`` ids, or
+    ids that have a server-side result) marked ``provider_executed``; litellm's
+    ``provider_specific_fields`` kept in ``provider_data`` so the calls can be replayed."""
+    fields = message.get("provider_specific_fields")
+    fields = fields if isinstance(fields, Mapping) else {}
+    server_ids = _server_tool_ids(fields)
+    changed = False
+    parts = []
+    for p in response.parts:
+        if (
+            isinstance(p, ToolCallPart)
+            and not p.provider_executed
+            and (p.id.startswith("srvtoolu_") or p.id in server_ids)
+        ):
+            p = p.model_copy(update={"provider_executed": True})
+            changed = True
+        parts.append(p)
+    if not changed:
+        return response
+    kept = {k: v for k, v in fields.items() if v is not None}
+    provider_data = {**(response.provider_data or {}), PROVIDER_FIELDS_KEY: kept}
+    return response.model_copy(update={"parts": tuple(parts), "provider_data": provider_data})
+
+
+def litellm_messages(prompt: Prompt) -> list[dict[str, Any]]:
+    """The prompt's messages for ``litellm.acompletion`` (OpenAI chat shape).
+
+    An assistant turn with provider-executed calls is sent with those calls and the
+    ``provider_specific_fields`` litellm gave with them, so that litellm rebuilds the
+    provider's own blocks (Anthropic ``server_tool_use`` and its result) and the provider
+    sees its call again. Without those fields (a call that did not come through litellm)
+    a provider-executed call is left out, as in :func:`~toolfix.prompt_to_openai`.
+    """
+    out: list[dict[str, Any]] = []
+    for m in prompt.messages:
+        msgs = message_to_openai(m)
+        if m.role == "assistant":
+            _add_provider_executed(msgs[0], m)
+        out.extend(msgs)
+    return out
+
+
+def _add_provider_executed(msg: dict[str, Any], message: Message) -> None:
+    fields = (message.provider_data or {}).get(PROVIDER_FIELDS_KEY)
+    if not isinstance(fields, Mapping):
+        return
+    replayable = _server_tool_ids(fields)
+    server = [
+        {"id": p.id, "type": "function", "function": {"name": p.name, "arguments": p.arguments_raw}}
+        for p in message.parts
+        if isinstance(p, ToolCallPart) and p.provider_executed and p.id in replayable
+    ]
+    if not server:
+        return
+    msg["tool_calls"] = [*server, *msg.get("tool_calls", ())]
+    msg["provider_specific_fields"] = dict(fields)
+
+
+def _raise_inline_error(choice: Mapping[str, Any], model: str | None) -> None:
+    """Raise the typed provider error of a choice that carries one (OpenRouter and other
+    routers answer HTTP 200 with ``finish_reason: "error"`` and an ``error`` object in the
+    choice; litellm moves both into the choice's ``provider_specific_fields``)."""
+    fields = choice.get("provider_specific_fields")
+    fields = fields if isinstance(fields, Mapping) else {}
+    error = choice.get("error") or fields.get("error")
+    errored = "error" in (choice.get("finish_reason"), fields.get("native_finish_reason"))
+    if not error and not errored:
+        return
+    if not isinstance(error, Mapping):
+        error = {"message": str(error) if error else "the provider reported an error"}
+    code = error.get("code")
+    status = code if isinstance(code, int) and not isinstance(code, bool) else None
+    if status is None and isinstance(code, str) and code.isdigit():
+        status = int(code)
+    metadata = error.get("metadata")
+    provider = metadata.get("provider_name") if isinstance(metadata, Mapping) else None
+    if not isinstance(provider, str) or not provider:
+        provider = model.split("/", 1)[0] if model and "/" in model else None
+    message = str(error.get("message") or "the provider reported an error")
+    by_status: dict[int, type[ExecutorError]] = {
+        401: ProviderAuthenticationError,
+        403: ProviderAuthenticationError,
+        408: ProviderTimeoutError,
+        429: ProviderRateLimitError,
+    }
+    cls = by_status.get(status or 0, ExecutorError)
+    raise cls(
+        f"inline provider error: {message}",
+        provider=provider,
+        status_code=status,
+        raw=str(dict(choice))[:2000],
+    )
 
 
 def map_litellm_error(litellm: ModuleType, exc: Exception, model: str) -> ExecutorError | None:

@@ -62,6 +62,8 @@ __all__ = [
     "drive",
     "next_prompt",
     "plan_calls",
+    "run_tool_calls",
+    "run_tool_calls_sync",
     "step_messages",
     "stop_reason",
     "update_failures",
@@ -116,9 +118,9 @@ class LoopResult(BaseModel):
     stop_detail: str | None = None
     """Why a hook or the retry budget stopped the loop, when it did."""
     pending_calls: tuple[ToolCallPart, ...] = ()
-    """Calls of the last allowed step (``max_steps``), not run: no model call would
-    read their results. Run them yourself (:func:`toolfix.run_tool_calls`) if you want
-    their side effects."""
+    """Calls of the last allowed step (``max_steps``) that were not run, because no model
+    call would read their results: run them yourself (e.g. :func:`run_tool_calls`) or
+    continue the conversation."""
 
     @property
     def last_response(self) -> Response | None:
@@ -441,7 +443,10 @@ async def _drive_steps(
             why = await _hook(hooks.after_llm_call, index, request, response)
             if repairs and not why:
                 why = await _hook(hooks.on_repair, index, response, repairs)
-        if why:
+        plans = plan_calls(response, index)
+        last = index + 1 >= max_steps
+        if why or (last and plans):
+            # a hook stopped the run, or no model call will read these calls' results
             step = Step(
                 index=index,
                 request=request,
@@ -451,29 +456,10 @@ async def _drive_steps(
             )
             steps.append(step)
             messages.append(response.to_message())
-            return finish(steps, messages, "hook", why)
-        plans = plan_calls(response, index)
-        pending = [p for p in plans if isinstance(p, ToolCallPart)]
-        if pending and index + 1 >= max_steps:
-            # the last allowed step: no model call will read these results, so the
-            # calls are returned, not run (a side effect with no reader)
-            steps.append(
-                Step(
-                    index=index,
-                    request=request,
-                    response=response,
-                    repairs=repairs,
-                    usage=step_usage(response, repairs),
-                )
-            )
-            messages.append(response.to_message())
-            return finish(
-                steps,
-                messages,
-                "max_steps",
-                f"{len(pending)} call(s) of the last step returned as pending_calls, not run",
-                pending,
-            )
+            if why:
+                return finish(steps, messages, "hook", why)
+            pending = [p for p in plans if isinstance(p, ToolCallPart)]
+            return finish(steps, messages, "max_steps", None, pending)
         runs, why, raised = await _run_calls(plans, index, run_tool, sem, hooks)
         step = Step(
             index=index,
@@ -550,6 +536,47 @@ async def _run_calls(
     return runs, (stop[0] if stop else None), (errors[0] if errors else None)
 
 
+async def run_tool_calls(
+    calls: Response | Iterable[ToolCallPart | InvalidToolCallPart],
+    tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler],
+    *,
+    timeout: float | None = None,
+    concurrency: int = 8,
+) -> list[ToolRun]:
+    """Run a response's tool calls against ``tools``, as one :class:`StepLoop` step does,
+    without the loop: the building block of the two-call recipe (call the model, run the
+    calls, send the results in one follow-up).
+
+    ``calls`` is a :class:`Response` or its call parts. Results come in call order, one per
+    call; model mistakes (invalid calls, unknown tools, bad arguments), tool exceptions and
+    timeouts are error results, never raised. Provider-executed calls are skipped (the
+    provider ran them). At most ``concurrency`` calls run at once; ``timeout`` is seconds
+    per call. :meth:`ToolRun.to_message` makes each result the tool message to send back.
+    """
+    if concurrency < 1:
+        raise ConfigurationError(f"concurrency must be >= 1, got {concurrency}")
+    registry = ToolRegistry.of(tools)
+    response = calls if isinstance(calls, Response) else Response(parts=tuple(calls))
+    sem = asyncio.Semaphore(concurrency)
+
+    async def run_tool(call: ToolCallPart) -> ToolRun:
+        return await run_call(registry, call, timeout=timeout)
+
+    runs, _, _ = await _run_calls(plan_calls(response, 0), 0, run_tool, sem, None)
+    return runs
+
+
+def run_tool_calls_sync(
+    calls: Response | Iterable[ToolCallPart | InvalidToolCallPart],
+    tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler],
+    *,
+    timeout: float | None = None,
+    concurrency: int = 8,
+) -> list[ToolRun]:
+    """Blocking counterpart of :func:`run_tool_calls`."""
+    return run_sync(run_tool_calls(calls, tools, timeout=timeout, concurrency=concurrency))
+
+
 async def call_model(
     executor: PromptExecutor,
     processor: ResponseProcessor | None,
@@ -576,7 +603,8 @@ class StepLoop:
         processor: Repairs each response before its calls run (e.g.
             ``ManualToolCallFixProcessor()``).
         model: The model name passed to the executor.
-        max_steps: Most LLM calls in one run.
+        max_steps: Most LLM calls in one run; calls in the last allowed response are
+            not run but returned as ``LoopResult.pending_calls``.
         tool_concurrency: Most tool calls of one turn running at once.
         tool_timeout: Seconds one tool call may take; a timeout is fed back as an error.
         max_tool_retries: Consecutive failures of one tool the model may retry; one more

@@ -18,14 +18,14 @@ import inspect
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import to_jsonable_python
 
-from ._messages import InvalidToolCallPart, Response, ToolCallPart, ToolResultPart
+from ._messages import Message, ToolCallPart, ToolResultPart
 from ._tools import ToolDescriptor, ToolRegistry, python_arguments
 
 __all__ = [
@@ -37,8 +37,6 @@ __all__ = [
     "prepare_call",
     "render_result",
     "run_call",
-    "run_tool_calls",
-    "run_tool_calls_sync",
     "timeout_content",
 ]
 
@@ -72,6 +70,10 @@ class ToolRun(BaseModel):
         return ToolResultPart(
             tool_call_id=self.call_id, name=self.name, content=self.content, is_error=self.is_error
         )
+
+    def to_message(self) -> Message:
+        """The tool message sent back to the model."""
+        return Message(role="tool", parts=(self.to_part(),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,56 +332,3 @@ def _exception_run(prepared: PreparedCall, exc: BaseException, duration_s: float
         arguments=prepared.json_arguments,
         exception_type=type(exc).__name__,
     ).model_copy(update={"duration_s": duration_s})
-
-
-async def run_tool_calls(
-    calls: Response | Iterable[ToolCallPart | InvalidToolCallPart],
-    tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | Callable[..., Any]],
-    *,
-    timeout: float | None = None,
-    concurrency: int = 8,
-) -> list[ToolRun]:
-    """Run a response's calls (or a list of calls) against your tools, outside a loop.
-
-    The building block of the two-call recipe (call the model, run what it asked
-    for, call it once more with the results): each call becomes a :class:`ToolRun`,
-    in call order, whose ``to_part()`` is the tool-result message part. Model
-    mistakes (an invalid call, an unknown tool, arguments that do not validate) and
-    tool exceptions and timeouts come back as error results, never raised.
-    Provider-executed calls are left out: the provider ran them.
-    """
-    registry = tools if isinstance(tools, ToolRegistry) else ToolRegistry.of(list(tools))
-    parts = calls.parts if isinstance(calls, Response) else list(calls)
-    sem = asyncio.Semaphore(max(1, concurrency))
-
-    async def one(position: int, part: ToolCallPart | InvalidToolCallPart) -> ToolRun:
-        if isinstance(part, InvalidToolCallPart):
-            return error_run(
-                part.id or f"invalid_{position}",
-                part.name or "",
-                f"Error: the call could not be read ({part.kind}): {part.error}",
-                "invalid_call",
-            )
-        async with sem:
-            return await run_call(registry, part, timeout=timeout)
-
-    todo = [
-        (i, p)
-        for i, p in enumerate(parts)
-        if isinstance(p, InvalidToolCallPart)
-        or (isinstance(p, ToolCallPart) and not p.provider_executed)
-    ]
-    return list(await asyncio.gather(*(one(i, p) for i, p in todo)))
-
-
-def run_tool_calls_sync(
-    calls: Response | Iterable[ToolCallPart | InvalidToolCallPart],
-    tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | Callable[..., Any]],
-    *,
-    timeout: float | None = None,
-    concurrency: int = 8,
-) -> list[ToolRun]:
-    """Blocking counterpart of :func:`run_tool_calls`."""
-    from ._sync import run_sync
-
-    return run_sync(run_tool_calls(calls, tools, timeout=timeout, concurrency=concurrency))

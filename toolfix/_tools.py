@@ -227,22 +227,21 @@ class ToolDescriptor:
     ) -> ToolDescriptor:
         """From a typed Python function: schema from the type hints (via pydantic),
         description and parameter descriptions from the docstring (Google style)."""
-        inner = _unwrap_partial(fn)
-        tool_name = name or getattr(inner, "__name__", None)
+        target, bound = _unwrap_partial(fn)
+        tool_name = name or getattr(target, "__name__", None)
         if not tool_name or tool_name == "<lambda>":
             raise ToolDefinitionError("a function tool needs a name")
-        summary, param_docs = _parse_docstring(inspect.getdoc(inner) or "")
+        summary, param_docs = _parse_docstring(inspect.getdoc(target) or "")
         try:
-            hints = get_type_hints(inner)
+            hints = get_type_hints(target)
         except Exception as exc:  # unresolvable annotations
             raise ToolDefinitionError(
                 f"tool {tool_name!r}: cannot resolve type hints: {exc}", tool_name=tool_name
             ) from exc
         fields: dict[str, Any] = {}
-        bound = _partial_keywords(fn)
         for pname, param in inspect.signature(fn).parameters.items():
-            if pname in bound:
-                continue  # fixed by functools.partial: not the model's to choose
+            if pname in bound:  # fixed by functools.partial: not the model's to choose
+                continue
             if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
                 raise ToolDefinitionError(
                     f"tool {tool_name!r}: *args/**kwargs cannot be described", tool_name=tool_name
@@ -279,6 +278,16 @@ class ToolDescriptor:
             "description": self.description,
             "input_schema": dict(self.parameters),
         }
+
+
+def _unwrap_partial(fn: Callable[..., Any]) -> tuple[Callable[..., Any], frozenset[str]]:
+    """The function a ``functools.partial`` wraps and the keywords it fixes (``fn`` itself
+    and none for anything else)."""
+    bound: set[str] = set()
+    while isinstance(fn, functools.partial):
+        bound.update(fn.keywords)
+        fn = fn.func
+    return fn, frozenset(bound)
 
 
 def _refuse_uri(uri: str) -> Any:
@@ -349,23 +358,6 @@ _REGISTRIES: WeightedLRU[tuple[str, ...], ToolRegistry] = WeightedLRU(TOOL_CACHE
 #: a snapshot answers before any canonical JSON is written. Keyed by ``id``; the
 #: snapshot comparison makes a reused id or an in-place edit a miss, never a stale hit.
 _BY_IDENTITY: WeightedLRU[int, tuple[list[Any], ToolRegistry]] = WeightedLRU(TOOL_CACHE_BUDGET // 4)
-
-
-def _unwrap_partial(fn: Any) -> Any:
-    """The function under ``functools.partial`` layers (its name, hints and docstring
-    describe the tool; the partial's signature says which parameters are left)."""
-    while isinstance(fn, functools.partial):
-        fn = fn.func
-    return fn
-
-
-def _partial_keywords(fn: Any) -> set[str]:
-    """Parameter names fixed by keyword in ``functools.partial`` layers."""
-    names: set[str] = set()
-    while isinstance(fn, functools.partial):
-        names.update(fn.keywords)
-        fn = fn.func
-    return names
 
 
 def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
@@ -546,7 +538,7 @@ def python_arguments(tool: ToolDescriptor, arguments: Mapping[str, Any]) -> dict
     """Convert validated JSON arguments to the handler's parameter types (pydantic)."""
     if tool.handler is None:
         return dict(arguments)
-    hints = get_type_hints(_unwrap_partial(tool.handler))
+    hints = get_type_hints(_unwrap_partial(tool.handler)[0])
     out: dict[str, Any] = {}
     for key, value in arguments.items():
         hint = hints.get(key)

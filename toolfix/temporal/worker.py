@@ -53,19 +53,18 @@ def create_worker(
     Run it with ``await worker.run()`` or ``async with worker: ...``. Every worker of a
     task queue must have the same tools (any worker may get any tool call) and an
     executor for the same models. ``worker_options`` go to :class:`temporalio.worker.Worker`
-    (e.g. ``max_concurrent_activities``); ``workflows=[...]`` and ``activities=[...]``
-    add your own beside toolfix's, so the agent workflow can run as a child of yours.
+    (e.g. ``max_concurrent_activities``); your own ``workflows`` and ``activities`` are
+    added to toolfix's, so the agent workflow can run as a child of your workflow on the
+    same worker.
     """
     acts = ToolfixActivities(registry, executor, processor, model)
     worker_options.setdefault("workflow_runner", sandbox_runner())
-    # the user's own workflows and activities (e.g. a parent workflow that runs the
-    # agent as a child) are hosted beside toolfix's, not instead of them
     workflows = [AgentWorkflow, *worker_options.pop("workflows", ())]
     activities = [*acts.activities, *worker_options.pop("activities", ())]
     return Worker(
         with_pydantic_converter(client),
         task_queue=task_queue,
         workflows=list(dict.fromkeys(workflows)),
-        activities=activities,
+        activities=list(dict.fromkeys(activities)),
         **worker_options,
     )
