@@ -823,3 +823,33 @@ async def test_intent_question_sends_tool_history_as_text() -> None:
     assert asked[1].text == 'Checking.\n{"name": "get_weather", "arguments": {"city": "Oslo"}}'
     assert asked[2].text == "Result of get_weather (call t1): rain"
     assert prompt.messages[2].role == "tool"  # the caller's prompt is unchanged
+
+
+async def test_raw_cut_off_text_is_re_asked_end_to_end() -> None:
+    # raw text cut off inside the arguments: the manual fixer makes it an invalid
+    # `truncated` call (never a valid one), and the LLM fixer re-asks for the whole call
+    from toolfix._manual import ManualToolCallFixProcessor
+
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "unit": "cel'
+    chain = ManualToolCallFixProcessor() + LLMBasedToolCallFixProcessor()
+    ex = ScriptedExecutor([openai_call("get_weather", {"city": "Paris", "unit": "celsius"})])
+    (out,) = await chain.process(ex, PROMPT, MODEL, TOOLS, [resp(text)])
+    assert calls_of(out) == [("get_weather", {"city": "Paris", "unit": "celsius"})]
+    assert out.invalid_tool_calls == []
+    assert [r.kind for r in out.tool_calls[0].repairs][-1] == "truncated"
+    assert len(ex.prompts) == 1
+    feedback = last_user_text(ex)
+    assert "The call #1 (get_weather) was cut off" in feedback
+    assert "Send the whole call again" in feedback
+
+
+async def test_raw_cut_off_text_manual_only_is_invalid_with_partial_arguments() -> None:
+    from toolfix._manual import ManualToolCallFixProcessor
+
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "unit": "cel'
+    (out,) = await ManualToolCallFixProcessor().process(
+        ScriptedExecutor([]), PROMPT, MODEL, TOOLS, [resp(text)]
+    )
+    assert out.tool_calls == []
+    (bad,) = out.invalid_tool_calls
+    assert (bad.name, bad.kind, bad.arguments) == ("get_weather", "truncated", {"city": "Paris"})
