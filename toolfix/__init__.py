@@ -96,6 +96,7 @@ from ._steploop import (
     run_tool_calls,
     run_tool_calls_sync,
 )
+from ._steploop_stream import LoopEvent
 from ._stream import accumulate, arepair_stream, repair_stream
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
@@ -123,6 +124,7 @@ __all__ = [
     "LiteLLMExecutor",
     "LoopAbortedError",
     "LoopControl",
+    "LoopEvent",
     "LoopHooks",
     "LoopResult",
     "MalformedToolCallError",

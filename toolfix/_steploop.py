@@ -21,8 +21,8 @@ from __future__ import annotations
 import asyncio
 import enum
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, TypeAlias
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
@@ -47,6 +47,9 @@ from ._processor import ResponseProcessor
 from ._sync import run_sync
 from ._tool_runner import ToolRun, error_run, quote_raw, run_call, safe_str
 from ._tools import ToolDescriptor, ToolHandler, ToolRegistry
+
+if TYPE_CHECKING:
+    from ._steploop_stream import LoopEvent
 
 __all__ = [
     "LoopControl",
@@ -664,6 +667,14 @@ class StepLoop:
             stop_when=self.stop_when,
             hooks=self.hooks,
         )
+
+    def run_stream(self, prompt: Prompt | str) -> AsyncIterator[LoopEvent]:
+        """Run the loop, yielding events as they happen: text and reasoning deltas (as
+        repaired), each call before it runs, each tool result, and ``done`` with the
+        :class:`LoopResult` (see docs/guides/streaming.md)."""
+        from ._steploop_stream import run_stream
+
+        return run_stream(self, prompt)
 
     def run_sync(self, prompt: Prompt | str) -> LoopResult:
         """Blocking counterpart of :meth:`run`."""
