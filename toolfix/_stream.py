@@ -104,11 +104,10 @@ class StreamRepairer:
         self.tools = tools
         self._hold = hold  # release nothing early (a processor that needs the whole text)
         self.config = config or FixConfig()
-        self._text: list[str] = []
-        self._text_len = 0
-        self._joined = ""
-        self._scanned = 0  # text before this position has no markup start
-        self._held_from: int | None = None  # first possible markup position
+        self._text: list[str] = []  # every content piece, joined only at the end
+        self._pending = ""  # content not sent yet (before any possible markup)
+        self._scanned = 0  # pending before this position has no markup start
+        self._held = False  # markup may have started: the rest waits for the end
         self._emitted = 0  # content characters already sent
         self._reasoning: list[str] = []
         self._stream_reasoning = self.config.reasoning_calls == "ignore" and not hold
@@ -148,8 +147,7 @@ class StreamRepairer:
         content = delta.get("content")
         if isinstance(content, str) and content:
             self._text.append(content)
-            self._text_len += len(content)
-            piece = self._release()
+            piece = self._release(content)
             if piece:
                 out.append(self._chunk({"content": piece}))
         return out
@@ -167,28 +165,28 @@ class StreamRepairer:
             if isinstance(fn.get("arguments"), str):
                 call.arguments += fn["arguments"]
 
-    def _release(self) -> str:
-        """The content that may go out now (see the module docs)."""
-        if self._held_from is not None or self._hold:
+    def _release(self, content: str) -> str:
+        """The content that may go out now (see the module docs). Only the unsent tail
+        (the last word and what just arrived) is searched: linear in the stream."""
+        if self._held or self._hold:
             return ""
-        if len(self._text) > 1:
-            self._text = ["".join(self._text)]
-        text = self._text[0]
-        # scan from a little before the last scan point: a keyword may straddle chunks
-        start = max(0, self._scanned - 16)
-        found = _MARKUP_START.search(text, start)
+        self._pending += content
+        pending = self._pending
+        # a little before the last scan point: a keyword may straddle two chunks
+        found = _MARKUP_START.search(pending, max(0, self._scanned - 16))
         if found is not None:
-            self._held_from = found.start()
+            self._held = True
             limit = found.start()
         else:
-            limit = len(text)
-            self._scanned = len(text)
-        end = _safe_end(text, limit)
-        if end <= self._emitted:
+            limit = len(pending)
+            self._scanned = len(pending)
+        end = _safe_end(pending, limit)
+        if end <= 0:
             return ""
-        piece = text[self._emitted : end]
-        self._emitted = end
-        return piece
+        self._pending = pending[end:]
+        self._scanned = max(0, self._scanned - end)
+        self._emitted += end
+        return pending[:end]
 
     # ---- output -----------------------------------------------------------------------
 
