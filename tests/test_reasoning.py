@@ -103,3 +103,24 @@ def test_split_reasoning_reads_both_think_syntaxes() -> None:
     assert split_reasoning("[THINK]a[/THINK]Answer") == ("a", "Answer")
     assert split_reasoning("<think>a</think>[THINK]b[/THINK] Answer") == ("a\n\nb", "Answer")
     assert split_reasoning('Say "[THINK]" literally.') == (None, 'Say "[THINK]" literally.')
+
+
+@pytest.mark.parametrize(
+    ("opener", "closer"),
+    [("<think>", "</think>"), ("[THINK]", "[/THINK]"), ("<|START_THINKING|>", "<|END_THINKING|>")],
+)
+def test_long_text_reasoning_split_by_the_fixer(opener: str, closer: str) -> None:
+    # past 16 KB the fixer asks which markers occur before splitting: every family's
+    # reasoning tokens must be among them (Cohere's were not)
+    from toolfix import ManualToolCallFixProcessor, Response, ToolRegistry
+
+    reg = ToolRegistry.from_openai(
+        [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
+    )
+    prose = "word " * 5000
+    text = f"{opener}{prose}{closer}The answer."
+    out = ManualToolCallFixProcessor().fix(Response.text_only(text), reg)
+    reasoning = [p for p in out.parts if isinstance(p, ReasoningPart)]
+    assert [r.text for r in reasoning] == [prose.strip()]
+    assert out.text == "The answer."
+    assert [r.kind for r in out.repairs] == ["in_reasoning"]

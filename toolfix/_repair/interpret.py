@@ -55,9 +55,23 @@ def _id_text(arguments: Any) -> str:
 
 
 def derive_id(*parts: str) -> str:
-    """A call id derived from the input (promise 7: no randomness)."""
+    """A call id derived from the input (promise 7: no randomness).
+
+    A part longer than :data:`_ID_PART_CHARS` counts by its length, head and tail: the
+    other parts (position, name, the digest of the text before the call) already tell
+    calls apart, and hashing a megabyte argument whole would cost more than reading it.
+    """
+    if any(len(part) > _ID_PART_CHARS for part in parts):
+        half = _ID_PART_CHARS // 2
+        parts = tuple(
+            f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
+        )
     h = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
     return f"call_{h[:24]}"
+
+
+#: Longest id part hashed whole (see :func:`derive_id`).
+_ID_PART_CHARS = 65_536
 
 
 @dataclass
@@ -436,10 +450,11 @@ class Interpreter:
                     or canonical_json({"name": tool.name, "arguments": _jsonable(args)}),
                     arguments=args,
                 )
+        arguments_raw = canonical_json(args)
         return ToolCallPart(
-            id=draft.call_id,
+            id=draft.valid_id(arguments_raw),
             name=tool.name,
-            arguments_raw=canonical_json(args),
+            arguments_raw=arguments_raw,
             arguments=args,
             repairs=tuple(draft.repairs),
         )
@@ -461,14 +476,17 @@ class CallSite:
 
 @dataclass(slots=True)
 class _Draft:
-    """One call on its way through :meth:`Interpreter.finish`: its raw text, id, the
-    repairs so far, and whether it was cut off."""
+    """One call on its way through :meth:`Interpreter.finish`: its raw text, the repairs
+    so far, whether it was cut off, and what its id derives from (computed when asked:
+    a valid call's id hashes its canonical arguments, which validation writes anyway)."""
 
     raw: str
-    call_id: str
     repairs: list[RepairRecord]
     truncated: bool
     prefix_safe: bool
+    given_id: str | None
+    id_parts: tuple[str, ...]
+    arguments: Any
 
     @classmethod
     def start(cls, s: CallShape, cand: Candidate | None, site: CallSite) -> _Draft:
@@ -479,15 +497,29 @@ class _Draft:
         truncated = site.last and cand is not None and (cand.truncated or K.TRUNCATED in site.kinds)
         # a text-found call's id hashes its own name and arguments too: ids do not depend
         # on what follows the call (streaming sends calls before the text ends)
-        call_id = s.id or (
-            derive_id(
-                site.seed, str(cand.start), str(site.index), s.name or "", _id_text(s.arguments)
-            )
-            if cand is not None
-            else derive_id(site.seed, "0", str(site.index))
-        )
-        raw = cand.raw if cand is not None else ""
-        return cls(raw, call_id, repairs, truncated, site.prefix_safe)
+        if cand is not None:
+            parts: tuple[str, ...] = (site.seed, str(cand.start), str(site.index), s.name or "")
+            raw = cand.raw
+        else:
+            parts, raw = (site.seed, "0", str(site.index)), ""
+        return cls(raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments)
+
+    @property
+    def call_id(self) -> str:
+        """The id of this call as found (an invalid call's id)."""
+        if self.given_id:
+            return self.given_id
+        if len(self.id_parts) == 3:  # a native call: its position says which
+            return derive_id(*self.id_parts)
+        return derive_id(*self.id_parts, _id_text(self.arguments))
+
+    def valid_id(self, arguments_raw: str) -> str:
+        """The id of this call once valid, ``arguments_raw`` its canonical arguments."""
+        if self.given_id:
+            return self.given_id
+        if len(self.id_parts) == 3:
+            return derive_id(*self.id_parts)
+        return derive_id(*self.id_parts, arguments_raw)
 
     def invalid(
         self,

@@ -20,7 +20,7 @@ from .keyvalue import read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
 from .tags import read_tagged_call
-from .text import ExtendBudget, line_start_before, skip_ws
+from .text import ExtendBudget, find_marker, line_start_before, skip_ws
 
 __all__ = ["SpecScanner", "openers"]
 
@@ -179,16 +179,27 @@ def _wrap(
     return out
 
 
-def _groups(tokens: Iterable[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The openers grouped by first character, each group with the prefix its tokens
-    share (searched with ``str.find``) and its tokens, longest first."""
+#: A group of openers: the prefix they share, the length of their bucket keys, and the
+#: buckets (tokens by their first ``key_len`` characters, longest first).
+_Group = tuple[str, int, dict[str, tuple[str, ...]]]
+
+
+def _groups(tokens: Iterable[str]) -> tuple[_Group, ...]:
+    """The openers grouped by first character: each group has the prefix its tokens
+    share (searched with ``str.find``) and its tokens indexed by their first
+    ``key_len`` characters (longest first in each bucket), so that an occurrence of the
+    prefix costs one dictionary lookup, not one ``startswith`` per token."""
     by_first: dict[str, list[str]] = {}
     for token in tokens:
         by_first.setdefault(token[0], []).append(token)
-    return tuple(
-        (_shared_prefix(group), tuple(sorted(group, key=len, reverse=True)))
-        for group in by_first.values()
-    )
+    out: list[_Group] = []
+    for group in by_first.values():
+        key_len = min(len(t) for t in group)
+        buckets: dict[str, list[str]] = {}
+        for token in sorted(group, key=len, reverse=True):
+            buckets.setdefault(token[:key_len], []).append(token)
+        out.append((_shared_prefix(group), key_len, {k: tuple(v) for k, v in buckets.items()}))
+    return tuple(out)
 
 
 def _shared_prefix(tokens: list[str]) -> str:
@@ -209,7 +220,7 @@ class _OpenerFinder:
 
     __slots__ = ("_groups", "_next", "_text")
 
-    def __init__(self, text: str, groups: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    def __init__(self, text: str, groups: tuple[_Group, ...]) -> None:
         self._text = text
         self._groups = groups
         self._next = [(-2, "")] * len(groups)  # per group: (position, token) found, -2: none yet
@@ -217,17 +228,19 @@ class _OpenerFinder:
     def find(self, pos: int) -> tuple[int, str]:
         text = self._text
         best, which = -1, ""
-        for g, (prefix, tokens) in enumerate(self._groups):
+        for g, (prefix, key_len, buckets) in enumerate(self._groups):
             at, token = self._next[g]
             if at != -1 and at < pos:
                 at = -2
             if at == -2:
-                k = text.find(prefix, pos)
+                k = find_marker(text, prefix, pos)
                 while k != -1:
-                    token = next((t for t in tokens if text.startswith(t, k)), "")
-                    if token:
-                        break
-                    k = text.find(prefix, k + 1)
+                    tokens = buckets.get(text[k : k + key_len])
+                    if tokens is not None:
+                        token = next((t for t in tokens if text.startswith(t, k)), "")
+                        if token:
+                            break
+                    k = find_marker(text, prefix, k + 1)
                 at = k
                 self._next[g] = (at, token)
             if at != -1 and (best == -1 or at < best):

@@ -22,6 +22,7 @@ __all__ = [
     "MarkerFinder",
     "find_bracket_end",
     "find_fences",
+    "find_marker",
     "json_past_markers",
     "line_start_before",
     "next_fence",
@@ -285,6 +286,29 @@ def skip_ws(text: str, i: int) -> int:
     return i
 
 
+def find_marker(text: str, marker: str, pos: int = 0) -> int:
+    """``text.find(marker, pos)``, faster on long texts: a marker that opens with
+    punctuation (``<tool_call>``) is looked for at the occurrences of that character,
+    found by ``memchr``; a search for the whole marker steps a few characters at a time
+    (about 0.3 ms per MB on non-ASCII text). After :data:`_ANCHOR_TRIES` false hits (text
+    dense in that character) the plain search takes over."""
+    if len(text) - pos < _ANCHOR_MIN_CHARS or marker[0].isalnum():
+        return text.find(marker, pos)
+    anchor = marker[0]
+    for _ in range(_ANCHOR_TRIES):
+        k = text.find(anchor, pos)
+        if k == -1 or text.startswith(marker, k):
+            return k
+        pos = k + 1
+    return text.find(marker, pos)
+
+
+#: Below this many characters :func:`find_marker` is a plain ``str.find``.
+_ANCHOR_MIN_CHARS = 4096
+#: False hits of the first character before :func:`find_marker` searches plainly.
+_ANCHOR_TRIES = 16
+
+
 class MarkerFinder:
     """``text.find(marker, pos)`` with a cache, for scans whose position only moves forward.
 
@@ -305,7 +329,7 @@ class MarkerFinder:
         """Index of the first ``marker`` at or after ``pos``, or ``-1``."""
         hit = self._cache.get(marker)
         if hit is None or (hit != -1 and hit < pos):
-            hit = self._text.find(marker, pos)
+            hit = find_marker(self._text, marker, pos)
             self._cache[marker] = hit
         return hit
 

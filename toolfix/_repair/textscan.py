@@ -65,13 +65,25 @@ class TextScanner:
             ]
         # markup written inside a call's argument value is text of that call: it is
         # masked while reasoning and harmony channels are split off (issue 11)
-        masked, restore = self._mask_markup_in_calls(text, interp)
+        found: dict[ToolCallFormat, list[Candidate]] = {}  # what the masking pass read
+        markers = _Markers(text)  # every substring test on a long text goes through it
+        masked, restore = self._mask_markup_in_calls(text, interp, found, markers)
         reasoning, content = (
-            split_reasoning(masked) if _may_hold_reasoning(masked) else (None, masked)
+            split_reasoning(masked)
+            if _may_hold_reasoning(markers if masked is text else _Markers(masked))
+            else (None, masked)
         )
         answer: list[tuple[int, int]] = []
+        if content is not text:
+            markers = _Markers(content)
         split = next(
-            (s for f in self._channels if (s := f.split_channels(content)) is not None), None
+            (
+                s
+                for f in self._channels
+                if any(markers.has(m) for m in f.channel_markers)
+                and (s := f.split_channels(content)) is not None
+            ),
+            None,
         )
         if split is not None:
             analysis, segments = split
@@ -98,7 +110,10 @@ class TextScanner:
                     kind=K.IN_REASONING, detail="moved <think> reasoning out of the content"
                 )
             )
-        calls, remaining = self.scan(content, interp, seed, answer)
+        # the masking pass read ``text``: when nothing was split off, its reads hold
+        calls, remaining = self.scan(
+            content, interp, seed, answer, found if content is text else None, markers
+        )
         if reasoning is None and not calls:
             return [part], []
         if remaining:
@@ -107,11 +122,16 @@ class TextScanner:
         return out, recs
 
     def _mask_markup_in_calls(
-        self, text: str, interp: Interpreter
+        self,
+        text: str,
+        interp: Interpreter,
+        found_by: dict[ToolCallFormat, list[Candidate]],
+        markers: _Markers,
     ) -> tuple[str, Callable[[str], str]]:
         """``text`` with the reasoning and harmony markup that sits inside a call's span
         (in one of its argument values) replaced by placeholders, and the function that
-        puts it back. Harmony's own calls keep their markup (their headers are read)."""
+        puts it back. Harmony's own calls keep their markup (their headers are read).
+        What each format read in ``text`` is left in ``found_by`` (the scan reuses it)."""
         if "\x00" in text or (
             len(text) < _Markers.MIN_CHARS
             and "think>" not in text
@@ -119,7 +139,6 @@ class TextScanner:
             and "<|" not in text
         ):
             return text, _same  # (the common case, answered before any object is built)
-        markers = _Markers(text)
         if not _may_hold_split_markup(markers):
             return text, _same
         outer = _Spans()
@@ -136,7 +155,7 @@ class TextScanner:
             if not markers.detect(fmt) or not _may_open_before(text, fmt, last):
                 continue
             try:
-                found = fmt.extract(text, ctx)
+                found = found_by[fmt] = fmt.extract(text, ctx)
             except LimitExceededError:
                 continue
             for c in found:
@@ -172,14 +191,20 @@ class TextScanner:
         interp: Interpreter,
         seed: str,
         protected: list[tuple[int, int]] | None = None,
+        found_by: dict[ToolCallFormat, list[Candidate]] | None = None,
+        markers: _Markers | None = None,
     ) -> tuple[list[CallPart], str]:
         """Calls found in ``content`` and the text left once their spans are removed.
 
         No call starts inside a ``protected`` span (text that is an answer, not markup).
+        ``found_by`` holds what some formats already read in ``content``, ``markers``
+        what substrings it holds.
         """
+        if markers is None or markers.text is not content:
+            markers = _Markers(content)
         decode_memo.reset()  # what the scanner remembers holds for this scan only
         try:
-            return self._scan_calls(content, interp, seed, protected)
+            return self._scan_calls(content, interp, seed, protected, found_by or {}, markers)
         finally:
             decode_memo.reset()
 
@@ -189,9 +214,11 @@ class TextScanner:
         interp: Interpreter,
         seed: str,
         protected: list[tuple[int, int]] | None,
+        found_by: dict[ToolCallFormat, list[Candidate]],
+        markers: _Markers,
     ) -> tuple[list[CallPart], str]:
         quoted: list[tuple[int, int]] = list(protected or ())
-        cands = self._candidates(content, interp.scan_context, quoted)
+        cands = self._candidates(content, interp.scan_context, quoted, found_by, markers)
         if isinstance(cands, InvalidToolCallPart):
             return [cands], content
         if not cands:
@@ -210,7 +237,12 @@ class TextScanner:
         return calls, remaining
 
     def _candidates(
-        self, content: str, ctx: ScanContext, quoted: list[tuple[int, int]]
+        self,
+        content: str,
+        ctx: ScanContext,
+        quoted: list[tuple[int, int]],
+        found_by: dict[ToolCallFormat, list[Candidate]],
+        markers: _Markers,
     ) -> list[Candidate] | InvalidToolCallPart:
         """Every format's candidates in ``content`` (a span straddling one found first is
         dropped; quoted markup goes to ``quoted``), or the invalid call reporting markup
@@ -220,9 +252,8 @@ class TextScanner:
         # equals ``taken`` (every span so far is one), which spares a copy per call
         hard: _Spans | None = None
         cands: list[Candidate] = []
-        markers = _Markers(content)
         short = len(content) < _Markers.MIN_CHARS
-        fences = find_fences(content) if "```" in content else None  # once per text
+        fences = find_fences(content) if markers.has("```") else None  # once per text
         fence_starts = [f.start for f in fences] if fences else []
         for fmt, own_markers in self._detectors:
             if fmt.priority >= _GENERIC_PRIORITY and taken.starts:
@@ -239,8 +270,9 @@ class TextScanner:
                     continue
             elif not markers.detect(fmt):
                 continue
+            known = found_by.get(fmt)
             try:
-                found = fmt.extract(content, ctx)
+                found = fmt.extract(content, ctx) if known is None else known
             except LimitExceededError as exc:
                 # Unscannable markup: report it as an invalid call, keep nothing as a guess.
                 # The id derives from the content alone, so a second pass recognises it.
@@ -396,12 +428,16 @@ def _may_hold_split_markup(markers: _Markers) -> bool:
     ) and _SPLIT_MARKUP_RE.search(markers.text) is not None
 
 
-def _may_hold_reasoning(text: str) -> bool:
+def _may_hold_reasoning(markers: _Markers) -> bool:
     """False when :func:`split_reasoning` would return the text unchanged (no think markup)."""
-    if len(text) < _Markers.MIN_CHARS:
+    if len(markers.text) < _Markers.MIN_CHARS:
         return True  # split_reasoning's own substring tests are as cheap
-    markers = _Markers(text)
-    return markers.has("think>") or markers.has("THINK]")
+    return any(markers.has(m) for m in _REASONING_MARKERS)
+
+
+#: Substrings every reasoning token of :func:`split_reasoning` holds (``<think>``,
+#: ``</seed:think>``, ``[THINK]``, ``<|END_THINKING|>``...).
+_REASONING_MARKERS = ("think>", "THINK]", "THINKING|>")
 
 
 class _Markers:

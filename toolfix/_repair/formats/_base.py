@@ -142,6 +142,8 @@ class ToolCallFormat(ABC):
     #: The family's markup is message channels (harmony): the channel tokens inside its
     #: calls' spans are its own headers, not markup written inside a value.
     channel_markup: ClassVar[bool] = False
+    #: Substrings without which :meth:`split_channels` has nothing to split.
+    channel_markers: ClassVar[tuple[str, ...]] = ()
 
     def split_channels(self, text: str) -> tuple[str | None, list[tuple[str, bool]]] | None:
         """``(reasoning, [(segment, addressed), ...])`` for a family that writes messages

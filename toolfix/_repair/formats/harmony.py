@@ -65,6 +65,7 @@ class HarmonyFormat(ToolCallFormat):
     markers = ("to=functions.",)
     priority = 5
     channel_markup = True
+    channel_markers = ("<|channel|>",)
     source = (
         "https://cookbook.openai.com/articles/openai-harmony; "
         "vllm-project/vllm vllm/tool_parsers/openai_tool_parser.py"

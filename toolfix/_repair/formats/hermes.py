@@ -32,7 +32,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..text import ExtendBudget, MarkerFinder, find_bracket_end, json_past_markers, skip_ws
+from ..text import (
+    ExtendBudget,
+    MarkerFinder,
+    find_bracket_end,
+    find_marker,
+    json_past_markers,
+    skip_ws,
+)
 from ._base import Candidate, ScanContext, ToolCallFormat
 from .json_text import _keyable
 from .pythonic import parse_call, read_dotted_name, rejection
@@ -82,8 +89,8 @@ class HermesFormat(ToolCallFormat):
                 # a tag inside a JSON string of the body is text, not this call's end
                 past = json_past_markers(text, first, marker, (CLOSE, OPEN), ctx.limits, budget)
                 if past is not None:
-                    next_open = text.find(OPEN, past)
-                    close_at = text.find(CLOSE, past)
+                    next_open = find_marker(text, OPEN, past)
+                    close_at = find_marker(text, CLOSE, past)
             closed = close_at != -1 and (next_open == -1 or close_at < next_open)
             if closed:
                 body_end, end = close_at, close_at + len(CLOSE)
@@ -111,8 +118,9 @@ class HermesFormat(ToolCallFormat):
         first = skip_ws(text, body_start)
         if first >= body_end:
             return None
-        body = text[body_start:body_end]
-        if text[first] == "<" or (text[first] not in "{[" and "<arg_key>" in body):
+        if text[first] == "<" or (
+            text[first] not in "{[" and text.find("<arg_key>", first, body_end) != -1
+        ):
             return None  # Qwen3-Coder XML or GLM: not ours
         if (
             not closed
@@ -122,7 +130,10 @@ class HermesFormat(ToolCallFormat):
             return None  # an open "<tool_call>[" with no call object after it: text
         if text[first] in "{[":
             span = find_bracket_end(text, first, ctx.limits, stop=body_end)
-            payload = body.strip()
+            last = body_end  # the body without its white space, copied once (it may be long)
+            while last > first and text[last - 1].isspace():
+                last -= 1
+            payload = text[first:last]
             if not closed and not span.truncated:
                 # no closing tag, balanced JSON: the call ends with it, prose after stays
                 end = span.end
@@ -170,6 +181,7 @@ class HermesFormat(ToolCallFormat):
                 name=text[first:name_end],
                 arguments=text[brace:body_end].strip() if closed else text[brace : span.end],
             )
+        body = text[body_start:body_end]
         if closed and any(ch.isalnum() for ch in body):
             # both tags around something that is no call we know: report it, never hide it
             return self._make(text, start, end, False, payload=body.strip())
