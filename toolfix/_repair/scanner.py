@@ -20,7 +20,7 @@ from .keyvalue import read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
 from .tags import read_tagged_call
-from .text import ExtendBudget, find_marker, line_start_before, skip_ws
+from .text import ExtendBudget, line_start_before, marker_search, skip_ws
 
 __all__ = ["SpecScanner", "openers"]
 
@@ -218,29 +218,31 @@ class _OpenerFinder:
     group's tokens are tried. The next occurrence of each prefix is kept, so every
     character is searched once per group: linear in the text."""
 
-    __slots__ = ("_groups", "_next", "_text")
+    __slots__ = ("_find", "_groups", "_next", "_text")
 
     def __init__(self, text: str, groups: tuple[_Group, ...]) -> None:
         self._text = text
+        # long texts: look for a prefix at the occurrences of its first character
+        self._find = marker_search(text)
         self._groups = groups
         self._next = [(-2, "")] * len(groups)  # per group: (position, token) found, -2: none yet
 
     def find(self, pos: int) -> tuple[int, str]:
-        text = self._text
+        text, find = self._text, self._find
         best, which = -1, ""
         for g, (prefix, key_len, buckets) in enumerate(self._groups):
             at, token = self._next[g]
             if at != -1 and at < pos:
                 at = -2
             if at == -2:
-                k = find_marker(text, prefix, pos)
+                k = find(prefix, pos)
                 while k != -1:
                     tokens = buckets.get(text[k : k + key_len])
                     if tokens is not None:
                         token = next((t for t in tokens if text.startswith(t, k)), "")
                         if token:
                             break
-                    k = find_marker(text, prefix, k + 1)
+                    k = find(prefix, k + 1)
                 at = k
                 self._next[g] = (at, token)
             if at != -1 and (best == -1 or at < best):

@@ -7,8 +7,10 @@ depth is checked as it goes (docs/design.md#promise-2).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .._config import Limits
@@ -25,6 +27,7 @@ __all__ = [
     "find_marker",
     "json_past_markers",
     "line_start_before",
+    "marker_search",
     "next_fence",
     "read_identifier",
     "skip_ws",
@@ -303,6 +306,13 @@ def find_marker(text: str, marker: str, pos: int = 0) -> int:
     return text.find(marker, pos)
 
 
+def marker_search(text: str) -> Callable[[str, int], int]:
+    """``text.find`` for short texts, :func:`find_marker` on ``text`` for long ones."""
+    if len(text) < _ANCHOR_MIN_CHARS:
+        return text.find
+    return functools.partial(find_marker, text)
+
+
 #: Below this many characters :func:`find_marker` is a plain ``str.find``.
 _ANCHOR_MIN_CHARS = 4096
 #: False hits of the first character before :func:`find_marker` searches plainly.
@@ -319,17 +329,18 @@ class MarkerFinder:
     given marker, the positions asked for must not decrease.
     """
 
-    __slots__ = ("_cache", "_text")
+    __slots__ = ("_cache", "_find", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._cache: dict[str, int] = {}
+        self._find = marker_search(text)
 
     def find(self, marker: str, pos: int) -> int:
         """Index of the first ``marker`` at or after ``pos``, or ``-1``."""
         hit = self._cache.get(marker)
         if hit is None or (hit != -1 and hit < pos):
-            hit = find_marker(self._text, marker, pos)
+            hit = self._find(marker, pos)
             self._cache[marker] = hit
         return hit
 
