@@ -151,6 +151,10 @@ def as_tools(tools: Any) -> ToolsLike:
     """
     if tools is None or isinstance(tools, ToolRegistry):
         return tools
+    if type(tools) is list and all(type(t) is dict for t in tools):
+        # the README's form, passed on as is: the registry cache then knows the list by
+        # its identity (a copy made here would be a new list on every call)
+        return tools
     if isinstance(tools, str | bytes):
         try:
             parsed = json.loads(tools)

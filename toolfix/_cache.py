@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-__all__ = ["WeightedLRU", "estimate_weight"]
+__all__ = ["WeightedLRU", "estimate_weight", "text_weight"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -93,4 +93,9 @@ def estimate_weight(obj: object) -> int:
         text = json.dumps(obj, default=repr, check_circular=False)
     except (ValueError, RecursionError, TypeError):
         text = repr(obj)
+    return text_weight(text)
+
+
+def text_weight(text: str) -> int:
+    """:func:`estimate_weight` of a value from its JSON text, already written."""
     return len(text) + _PER_ITEM * (text.count(",") + text.count(":") + 1)
