@@ -28,7 +28,7 @@ from ._errors import ToolDefinitionError
 from ._messages import Prompt, Response, TextPart
 from ._pipeline.processor import ToolsLike
 from ._repair.manual import ManualToolCallFixProcessor
-from ._tools import ToolDescriptor, ToolRegistry
+from ._tools import ToolDescriptor, ToolRegistry, cached_registry
 
 if TYPE_CHECKING:  # type checkers flag uses; the warning itself is raised in the body, so
     # that arepair stays a coroutine function to inspect.iscoroutinefunction
@@ -151,10 +151,12 @@ def as_tools(tools: Any) -> ToolsLike:
     """
     if tools is None or isinstance(tools, ToolRegistry):
         return tools
-    if type(tools) is list and all(type(t) is dict for t in tools):
-        # the README's form, passed on as is: the registry cache then knows the list by
-        # its identity (a copy made here would be a new list on every call)
-        return tools
+    if type(tools) is list:
+        for t in tools:
+            if type(t) is not dict:
+                break
+        else:  # the README's form, passed on as is: the registry cache then knows the
+            return tools  # list by its identity (a copy here would be new on every call)
     if isinstance(tools, str | bytes):
         try:
             parsed = json.loads(tools)
@@ -214,7 +216,11 @@ def repair(
         [('get_weather', {'city': 'Paris'})]
     """
     limits = config.limits if config is not None else None
-    return _fixer(config).fix(as_response(response, limits=limits), as_tools(tools))
+    # the same list of tool dicts again: its registry, without reading the list twice
+    registry = cached_registry(tools) if type(tools) is list else None
+    return _fixer(config).fix(
+        as_response(response, limits=limits), as_tools(tools) if registry is None else registry
+    )
 
 
 @functools.lru_cache(maxsize=32)
