@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import copy
 import enum
+import threading
 from typing import Any
 
 import pytest
 
 from toolfix import ToolDefinitionError, ToolRegistry, as_tools, repair
+from toolfix._cache import WeightedLRU
 from toolfix._tools import _UNSNAPPABLE, _snapshot
 
 
@@ -114,3 +116,32 @@ def test_snapshot_copies_containers_and_shares_leaves() -> None:
     assert _snapshot({"a": object()}) is _UNSNAPPABLE
     assert _snapshot({("k",): 1}) is _UNSNAPPABLE
     assert _snapshot({"a": {"b": b"bytes"}}) is _UNSNAPPABLE
+
+
+def test_the_weighted_lru_keeps_its_books_under_threads() -> None:
+    """Readers (lock-free under the GIL) and writers at once: no error, the summed weight
+    is the entries' own and within the budget, and every hit is the value put."""
+    lru: WeightedLRU[int, int] = WeightedLRU(budget=500)
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        try:
+            for i in range(20_000):
+                key = (i * 7 + seed) % 97
+                if i % 3:
+                    got = lru.get(key)
+                    assert got is None or got == key * 2
+                else:
+                    lru.put(key, key * 2, 10 + key % 13)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    weights = [w for _, w in lru._entries.values()]
+    assert lru.total_weight == sum(weights) <= lru.budget
+    assert len(lru) == len(weights) > 0

@@ -20,7 +20,7 @@ Raw argument strings are kept exactly as the provider sent them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ._config import Limits
@@ -118,7 +118,7 @@ def plain(value: Any) -> Any:
 
 
 #: The C scanner ``json.loads`` ends in, called directly for the common ``{...}`` text.
-_scan_json = json.JSONDecoder().scan_once
+_scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _parse_object(raw: str) -> dict[str, Any] | None:
@@ -194,12 +194,29 @@ _PLAIN_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
 # (checked at import, so a pydantic release that stores models otherwise is noticed).
 
 _setattr = object.__setattr__
-_CALL_FIELDS = ("id", "name", "arguments_raw", "arguments")
+#: The fields the general reader (``response_from_openai``) sets, so both give the very
+#: same models, down to ``model_fields_set``.
+_CALL_FIELDS = ("id", "name", "arguments_raw", "arguments", "provider_data")
+_RESPONSE_FIELDS = ("parts", "id", "model", "finish_reason", "usage", "provider_data")
 #: Field values (in field order) of a call and a response as pydantic fills in defaults.
 _CALL_DEFAULTS: dict[str, Any] = dict(
     ToolCallPart(id="-", name="-", arguments_raw="", arguments=None).__dict__
 )
 _RESPONSE_DEFAULTS: dict[str, Any] = dict(Response().__dict__)
+
+
+def _checked_call(
+    call_id: str, name: str, raw: str, arguments: dict[str, Any] | None
+) -> ToolCallPart:
+    return ToolCallPart(
+        id=call_id, name=name, arguments_raw=raw, arguments=arguments, provider_data=None
+    )
+
+
+def _checked_response(parts: tuple[Part, ...]) -> Response:
+    return Response(
+        parts=parts, id=None, model=None, finish_reason=None, usage=None, provider_data=None
+    )
 
 
 def _trusted_call(
@@ -223,7 +240,7 @@ def _trusted_response(parts: tuple[Part, ...]) -> Response:
     values["parts"] = parts
     response = Response.__new__(Response)
     _setattr(response, "__dict__", values)
-    _setattr(response, "__pydantic_fields_set__", {"parts"})
+    _setattr(response, "__pydantic_fields_set__", set(_RESPONSE_FIELDS))
     _setattr(response, "__pydantic_extra__", None)
     _setattr(response, "__pydantic_private__", None)
     return response
@@ -244,7 +261,7 @@ def _same_model(a: Any, b: Any) -> bool:
 
 
 def _trusted_agrees() -> bool:
-    """Whether the trusted builders give what pydantic's constructors give."""
+    """Whether the trusted builders give what the validating ones give."""
     immutable = (str, int, float, bool, tuple, type(None))
     if not all(
         isinstance(v, immutable) for v in (*_CALL_DEFAULTS.values(), *_RESPONSE_DEFAULTS.values())
@@ -252,11 +269,11 @@ def _trusted_agrees() -> bool:
         return False  # a shared mutable default would be shared between parts
     try:
         for args in ({"a": [1, {"b": None}]}, None):
-            call = ToolCallPart(id="c", name="n", arguments_raw="{}", arguments=args)
+            call = _checked_call("c", "n", "{}", args)
             trusted = _trusted_call("c", "n", "{}", args)
             if not _same_model(trusted, call):
                 return False
-            if not _same_model(_trusted_response((trusted,)), Response(parts=(call,))):
+            if not _same_model(_trusted_response((trusted,)), _checked_response((call,))):
                 return False
     except Exception:  # an attribute pydantic no longer has
         return False
@@ -283,6 +300,10 @@ def plain_openai_message(message: dict[str, Any]) -> Response | None:
     if type(calls) is not list or (content is not None and type(content) is not str):
         return None
     parts: list[Part] = [TextPart(text=content)] if content else []
+    # the values' exact types are checked below, before a part is built
+    make_call, make_response = (
+        (_trusted_call, _trusted_response) if _TRUSTED else (_checked_call, _checked_response)
+    )
     for tc in calls:
         if type(tc) is not dict or not _CALL_KEYS.issuperset(tc):
             return None
@@ -294,13 +315,8 @@ def plain_openai_message(message: dict[str, Any]) -> Response | None:
             return None
         if not call_id or not name:
             return None
-        if _TRUSTED:  # the values' exact types were checked just above
-            parts.append(_trusted_call(call_id, name, raw, _parse_object(raw)))
-        else:
-            parts.append(
-                ToolCallPart(id=call_id, name=name, arguments_raw=raw, arguments=_parse_object(raw))
-            )
-    return _trusted_response(tuple(parts)) if _TRUSTED else Response(parts=tuple(parts))
+        parts.append(make_call(call_id, name, raw, _parse_object(raw)))
+    return make_response(tuple(parts))
 
 
 def response_from_openai(
