@@ -538,7 +538,11 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
     def of(
         cls, tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler] | None
     ) -> ToolRegistry:
-        """Coerce whatever a user passes (registry, descriptors, OpenAI dicts, functions)."""
+        """Coerce whatever a user passes (registry, descriptors, OpenAI dicts, functions).
+
+        Registries built from tool dicts are kept (bounded by memory) and found again by
+        the list, by each dict and by their canonical JSON; a reuse is first checked
+        against a private snapshot of the dicts, so an edit in place is always seen."""
         if type(tools) is list:
             hit = cached_registry(tools)
             if hit is not None:
