@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolfix import _convert
+from toolfix import _api, _convert, as_response
 from toolfix._convert import _parse_object, plain_openai_message, response_from_openai
 from toolfix._messages import ToolCallPart
 from toolfix._tools import _has_long_string
@@ -84,6 +84,33 @@ _messages = st.builds(
         ),
         max_size=3,
     ),
+)
+
+
+_extras = st.dictionaries(
+    st.sampled_from(
+        [
+            "refusal",
+            "annotations",
+            "audio",
+            "function_call",
+            "reasoning_content",
+            "reasoning",
+            "thinking_blocks",
+            "provider_specific_fields",
+            "name",
+            "type",
+        ]
+    ),
+    st.one_of(
+        st.none(),
+        st.just(""),
+        st.just("think"),
+        st.just([]),
+        st.just({"name": "f", "arguments": "{}"}),
+        st.just([{"type": "thinking", "thinking": "t", "signature": "s"}]),
+    ),
+    max_size=4,
 )
 
 
@@ -172,3 +199,36 @@ def test_without_the_trusted_builders_the_answer_is_the_same(
         == _model_state(trusted)
         == _model_state(response_from_openai(message))
     )
+
+
+@given(_messages, _extras)
+def test_a_message_with_more_keys_reads_as_the_general_reader_reads_it(
+    message: dict[str, Any], extras: dict[str, Any]
+) -> None:
+    message = {**message, **extras}
+    fast = plain_openai_message(message)
+    slow = _api._from_mapping(message, None)
+    assert _model_state(as_response(message)) == _model_state(slow)
+    if fast is not None:
+        assert _model_state(fast) == _model_state(slow)
+    if all(extras.get(k) is None for k in _convert._READ_UNLESS_NULL):
+        assert fast is not None  # keys the general reader ignores keep the fast path
+
+
+def test_sdk_messages_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    chat = pytest.importorskip("openai.types.chat")
+    sdk = chat.ChatCompletionMessage.model_validate(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        }
+    )
+    seen: list[object] = []
+    monkeypatch.setattr(_api, "_from_mapping", lambda value, limits: seen.append(value))
+    fixed = as_response(sdk)
+    assert seen == []  # read by the fast path
+    assert _model_state(fixed) == _model_state(response_from_openai(sdk.model_dump()))
+    assert [(c.id, c.name, c.arguments) for c in fixed.tool_calls] == [("c1", "f", {})]

@@ -132,6 +132,10 @@ def as_response(value: Any, *, limits: Limits | None = None) -> Response:
     if isinstance(value, list | tuple):
         return _from_sequence(value, limits)
     dumped = plain(value)
+    if type(dumped) is dict:  # an SDK message (openai's ChatCompletionMessage, litellm's)
+        fast = plain_openai_message(dumped)
+        if fast is not None:
+            return fast
     if isinstance(dumped, Mapping):
         return _from_mapping(dumped, limits)
     raise _unsupported("not a response toolfix can read", value)

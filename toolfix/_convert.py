@@ -182,6 +182,10 @@ def _count(value: Any) -> int:
 
 
 _PLAIN_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
+#: Other keys the general reader reads: a plain message may hold them only as null (an
+#: SDK message's dump holds ``function_call: None``; litellm's, ``reasoning_content``).
+#: Any other key (``refusal``, ``annotations``, ``audio``...) it does not read at all.
+_READ_UNLESS_NULL = ("function_call", "reasoning_content", "reasoning", "thinking_blocks")
 
 # ---- the plain message's parts, built without re-validating what was just checked
 #
@@ -286,14 +290,18 @@ _TRUSTED = _trusted_agrees()
 def plain_openai_message(message: dict[str, Any]) -> Response | None:
     """The fast path of :func:`response_from_openai` for the common plain dict.
 
-    An assistant message with only ``role``/``content``/``tool_calls`` keys, text or
+    An assistant message with ``role``/``content``/``tool_calls`` keys (others only
+    when the general reader ignores them: null ``function_call`` or reasoning, keys it
+    never reads, as in an SDK message's ``model_dump()``), text or
     ``None`` content, and calls whose ``id``, ``function.name`` and
     ``function.arguments`` are non-empty strings (empty arguments allowed) reads in
     one loop of exact type checks (no ABC ``isinstance``, no shape routing). Gives
     the very ``Response`` the general reader gives (tested); ``None`` for anything
     else, which then takes the general path.
     """
-    if not _PLAIN_MESSAGE_KEYS.issuperset(message):
+    if not _PLAIN_MESSAGE_KEYS.issuperset(message) and (
+        "choices" in message or any(message.get(k) is not None for k in _READ_UNLESS_NULL)
+    ):
         return None
     calls = message.get("tool_calls")
     content = message.get("content")
