@@ -276,6 +276,10 @@ def _fast_rows(label: str, tools: list[dict[str, Any]], repeat: int) -> tuple[Li
         for m in messages:
             repair(m, tools)
 
+    def with_new_list() -> None:
+        for m in messages:
+            repair(m, list(tools))  # a new list of the same dicts on every call
+
     def fix_only() -> None:
         for r in responses:
             fixer.fix(r, registry)
@@ -284,13 +288,17 @@ def _fast_rows(label: str, tools: list[dict[str, Any]], repeat: int) -> tuple[Li
         for m in messages:
             as_response(m)
 
-    ref, reg, dicts, fix, conv = _interleaved_medians(
-        [reference, with_registry, with_dicts, fix_only, convert_only], repeat=repeat, number=20
+    ref, reg, dicts, new_list, fix, conv = _interleaved_medians(
+        [reference, with_registry, with_dicts, with_new_list, fix_only, convert_only],
+        repeat=repeat,
+        number=20,
     )
     per = len(messages)
     FIGURES.setdefault("fast_path_rows", {})[label] = {
         "registry": reg / ref,
         "dicts": dicts / ref,
+        "new_list": new_list / ref,
+        "dicts_vs_registry": max(dicts, new_list) / reg,
     }
     rows = [
         f"| {label} | reference: `json.loads` + compiled `Draft202012Validator.is_valid` | "
@@ -298,11 +306,14 @@ def _fast_rows(label: str, tools: list[dict[str, Any]], repeat: int) -> tuple[Li
         f"| {label} | `repair(msg, registry)` | {_fmt_ns(reg / per)} | **{reg / ref:.2f}×** |",
         f"| {label} | `repair(msg, tool dicts)` (same list each call) | {_fmt_ns(dicts / per)} | "
         f"**{dicts / ref:.2f}×** ({dicts / reg:.2f}× the registry) |",
+        f"| {label} | `repair(msg, list(tool dicts))` (a new list of the same dicts) | "
+        f"{_fmt_ns(new_list / per)} | **{new_list / ref:.2f}×** ({new_list / reg:.2f}× the "
+        "registry) |",
         f"| {label} | of which `as_response(msg)` | {_fmt_ns(conv / per)} | {conv / ref:.2f}× |",
         f"| {label} | `fixer.fix(response, registry)` (pre-converted) | {_fmt_ns(fix / per)} | "
         f"{fix / ref:.2f}× |",
     ]
-    return rows, max(reg, dicts) / ref
+    return rows, max(reg, dicts, new_list) / ref
 
 
 def bench_fast_path(repeat: int = 41) -> Lines:
@@ -312,6 +323,7 @@ def bench_fast_path(repeat: int = 41) -> Lines:
     common, worst_common = _fast_rows("common", FAST_TOOLS, repeat)
     extended, worst_ext = _fast_rows("extended", EXTENDED_TOOLS, repeat)
     worst = max(worst_common, worst_ext)
+    dicts_vs_reg = max(r["dicts_vs_registry"] for r in FIGURES["fast_path_rows"].values())
     FIGURES["fast_path"] = {"worst_common": worst_common, "worst_extended": worst_ext}
     checker_rows = _checker_rows(repeat)
     return [
@@ -330,7 +342,10 @@ def bench_fast_path(repeat: int = 41) -> Lines:
         "",
         f"Target ≤ 0.50× with dicts or a registry: **"
         f"{'met' if worst <= 0.5 else f'missed by {worst / 0.5 - 1:.0%}'}** (worst {worst:.2f}×). "
-        "Every response came back unchanged (same object) and without repairs.",
+        "Every response came back unchanged (same object) and without repairs. "
+        f"Target tool dicts within 1.2× of the registry: **"
+        f"{'met' if dicts_vs_reg <= 1.2 else f'missed by {dicts_vs_reg / 1.2 - 1:.0%}'}** "
+        f"(worst {dicts_vs_reg:.2f}×).",
         "",
         *checker_rows,
     ]

@@ -1,9 +1,12 @@
 """``repair(msg, tools)`` with tools as dicts against ``repair(msg, registry)``.
 
-The README's form passes OpenAI tool dicts on every call. Equal dicts now share one
-cached registry (keyed by their canonical JSON, bounded by memory), so the dict form
-should cost what a prebuilt registry costs. Both are measured interleaved in one run,
-with ``json.loads`` + a compiled jsonschema validator as the reference.
+The README's form passes OpenAI tool dicts on every call. Equal dicts share one cached
+registry (found by the list's identity, each dict's identity or their canonical JSON,
+every identity hit checked against a snapshot; bounded by memory), so the dict form
+should cost what a prebuilt registry costs, and so should a new list of the same dicts.
+All are measured interleaved in one run, with ``json.loads`` + a compiled jsonschema
+validator as the reference (single calls timed one by one: the reference's figure
+includes the timer's own cost).
 
     python benchmarks/perf_tools_dicts.py [--rounds 2000]
 """

@@ -28,7 +28,7 @@ from ._errors import ToolDefinitionError
 from ._messages import Prompt, Response, TextPart
 from ._pipeline.processor import ToolsLike
 from ._repair.manual import ManualToolCallFixProcessor
-from ._tools import ToolDescriptor, ToolRegistry
+from ._tools import ToolDescriptor, ToolRegistry, cached_registry
 
 if TYPE_CHECKING:  # type checkers flag uses; the warning itself is raised in the body, so
     # that arepair stays a coroutine function to inspect.iscoroutinefunction
@@ -132,6 +132,10 @@ def as_response(value: Any, *, limits: Limits | None = None) -> Response:
     if isinstance(value, list | tuple):
         return _from_sequence(value, limits)
     dumped = plain(value)
+    if type(dumped) is dict:  # an SDK message (openai's ChatCompletionMessage, litellm's)
+        fast = plain_openai_message(dumped)
+        if fast is not None:
+            return fast
     if isinstance(dumped, Mapping):
         return _from_mapping(dumped, limits)
     raise _unsupported("not a response toolfix can read", value)
@@ -151,6 +155,12 @@ def as_tools(tools: Any) -> ToolsLike:
     """
     if tools is None or isinstance(tools, ToolRegistry):
         return tools
+    if type(tools) is list:
+        for t in tools:
+            if type(t) is not dict:
+                break
+        else:  # the README's form, passed on as is: the registry cache then knows the
+            return tools  # list by its identity (a copy here would be new on every call)
     if isinstance(tools, str | bytes):
         try:
             parsed = json.loads(tools)
@@ -210,7 +220,11 @@ def repair(
         [('get_weather', {'city': 'Paris'})]
     """
     limits = config.limits if config is not None else None
-    return _fixer(config).fix(as_response(response, limits=limits), as_tools(tools))
+    # the same list of tool dicts again: its registry, without reading the list twice
+    registry = cached_registry(tools) if type(tools) is list else None
+    return _fixer(config).fix(
+        as_response(response, limits=limits), as_tools(tools) if registry is None else registry
+    )
 
 
 @functools.lru_cache(maxsize=32)

@@ -10,12 +10,16 @@ An entry heavier than the whole budget is not kept at all.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-__all__ = ["WeightedLRU", "estimate_weight"]
+__all__ = ["WeightedLRU", "estimate_weight", "text_weight"]
+
+#: Whether this interpreter runs with the GIL (a free-threaded build reports False).
+_GIL: bool = getattr(sys, "_is_gil_enabled", lambda: True)()
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -45,6 +49,19 @@ class WeightedLRU(Generic[K, V]):
         return len(self._entries)
 
     def get(self, key: K) -> V | None:
+        if _GIL:
+            # Each OrderedDict call is one atomic step under the GIL (keys here are ints,
+            # strings and tuples of them: hashed and compared in C), so a hit needs no lock:
+            # the lock orders writers, and an entry a writer evicts meanwhile is a miss.
+            # This is on every call's path (``repair(msg, tools)``): the lock would double it.
+            hit = self._entries.get(key)
+            if hit is None:
+                return None
+            try:  # noqa: SIM105 (contextlib.suppress costs a context manager here)
+                self._entries.move_to_end(key)
+            except KeyError:
+                pass  # evicted by another thread since the lookup above: still a hit
+            return hit[0]
         with self._lock:
             hit = self._entries.get(key)
             if hit is None:
@@ -93,4 +110,9 @@ def estimate_weight(obj: object) -> int:
         text = json.dumps(obj, default=repr, check_circular=False)
     except (ValueError, RecursionError, TypeError):
         text = repr(obj)
+    return text_weight(text)
+
+
+def text_weight(text: str) -> int:
+    """:func:`estimate_weight` of a value from its JSON text, already written."""
     return len(text) + _PER_ITEM * (text.count(",") + text.count(":") + 1)

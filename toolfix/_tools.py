@@ -19,7 +19,7 @@ import jsonschema_rs
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
-from ._cache import WeightedLRU, estimate_weight
+from ._cache import WeightedLRU, estimate_weight, text_weight
 from ._errors import ToolDefinitionError
 from ._patterns import (
     PATTERN_INPUT_CAP,
@@ -313,12 +313,9 @@ def _compile_rs(schema: Mapping[str, Any]) -> Any:
 
 def _has_long_string(value: Any, cap: int) -> bool:
     """Whether a string (or key) longer than ``cap`` is anywhere in ``value``: the regex
-    length cap applies there, which only the jsonschema path reports."""
-    try:
-        if len(json.dumps(value)) <= cap:
-            return False  # C speed: no string inside is longer than the whole text
-    except (TypeError, ValueError):
-        pass
+    length cap applies there, which only the jsonschema path reports. One iterative walk
+    (no recursion limit), stopping at the first long string; for the few values of a
+    usual call it is three times cheaper than writing them out with ``json.dumps``."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -326,7 +323,7 @@ def _has_long_string(value: Any, cap: int) -> bool:
             if len(item) > cap:
                 return True
         elif isinstance(item, dict):
-            stack.extend(item.keys())
+            stack.extend(item)
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
@@ -343,6 +340,70 @@ def _canonical(tool: Mapping[str, Any]) -> str | None:
         return None
 
 
+#: Deeper than any schema a tool may have (``MAX_SCHEMA_DEPTH``) plus the tool's own levels.
+_SNAPSHOT_DEPTH = 100
+
+_SCALARS = (str, int, float)
+_UNSNAPPABLE: Any = object()
+
+
+def _snapshot(value: Any, depth: int = 0) -> Any:
+    """A copy of a JSON-like value whose containers (dicts, lists, tuples) are new and whose
+    leaves (strings, numbers, ``None``: immutable) are shared, so that ``snapshot == value``
+    answers at C speed, mostly by identity, whether ``value`` changed anywhere since.
+    ``_UNSNAPPABLE`` for anything else (another mapping type, an object, deeper than
+    ``_SNAPSHOT_DEPTH``). ``value`` holds no cycle (json.dumps has refused those first)."""
+    if value is None or isinstance(value, _SCALARS):
+        return value
+    if depth > _SNAPSHOT_DEPTH:
+        return _UNSNAPPABLE
+    if type(value) is dict:
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            if not (k is None or isinstance(k, _SCALARS)):
+                return _UNSNAPPABLE
+            snap = _snapshot(v, depth + 1)
+            if snap is _UNSNAPPABLE:
+                return _UNSNAPPABLE
+            out[k] = snap
+        return out
+    if type(value) is list or type(value) is tuple:
+        items = []
+        for v in value:
+            snap = _snapshot(v, depth + 1)
+            if snap is _UNSNAPPABLE:
+                return _UNSNAPPABLE
+            items.append(snap)
+        return items if type(value) is list else tuple(items)
+    return _UNSNAPPABLE
+
+
+def _tool_key(tool: Mapping[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """A private snapshot of one tool dict and its canonical JSON (``None`` when the dict
+    holds something that is not plain JSON). The same dict object passed again answers
+    from an identity cache after one C-speed comparison with its snapshot, so an edit in
+    place, however deep, is a miss and never a stale hit."""
+    found = _TOOL_KEYS.get(id(tool))
+    if found is not None and found[0] == tool:
+        return found
+    key = _canonical(tool)  # first: it refuses cycles (the snapshot would loop)
+    if key is None:
+        return None
+    snap = _snapshot(tool)
+    if snap is _UNSNAPPABLE:
+        return None
+    return _TOOL_KEYS.put(id(tool), (snap, key), text_weight(key))
+
+
+def cached_registry(tools: list[Any]) -> ToolRegistry | None:
+    """The registry :meth:`ToolRegistry.of` built from this very list before, when the
+    list still equals its snapshot then (every tool dict, at every depth); else ``None``."""
+    seen = _BY_IDENTITY.get(id(tools))
+    if seen is not None and seen[0] == tools:
+        return seen[1]
+    return None
+
+
 def _descriptor_from_mapping(t: Mapping[str, Any]) -> ToolDescriptor:
     if "input_schema" in t and "function" not in t:
         return ToolDescriptor.from_anthropic(t)
@@ -353,11 +414,16 @@ def _descriptor_from_mapping(t: Mapping[str, Any]) -> ToolDescriptor:
 
 #: Registries built from tool dicts, keyed by the dicts' canonical JSON: ``repair(msg, tools)``
 #: with the same dicts costs what a prebuilt registry costs. Bounded by memory, not count.
+#: They are built from the dicts' private snapshots, so a later edit of the user's dicts
+#: never reaches a cached registry.
 _REGISTRIES: WeightedLRU[tuple[str, ...], ToolRegistry] = WeightedLRU(TOOL_CACHE_BUDGET)
 #: The same list object passed again (the common case): a C-speed equality check against
-#: a snapshot answers before any canonical JSON is written. Keyed by ``id``; the
-#: snapshot comparison makes a reused id or an in-place edit a miss, never a stale hit.
+#: its snapshot answers before anything else. Keyed by ``id``; the snapshot comparison
+#: makes a reused id or an in-place edit a miss, never a stale hit.
 _BY_IDENTITY: WeightedLRU[int, tuple[list[Any], ToolRegistry]] = WeightedLRU(TOOL_CACHE_BUDGET // 4)
+#: The same tool dict objects in a new list (``repair(msg, [TOOL_A, TOOL_B])``): each dict's
+#: snapshot and canonical JSON, keyed by ``id`` and checked the same way.
+_TOOL_KEYS: WeightedLRU[int, tuple[dict[str, Any], str]] = WeightedLRU(TOOL_CACHE_BUDGET // 4)
 
 
 def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
@@ -472,28 +538,35 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
     def of(
         cls, tools: ToolRegistry | Iterable[ToolDescriptor | Mapping[str, Any] | ToolHandler] | None
     ) -> ToolRegistry:
-        """Coerce whatever a user passes (registry, descriptors, OpenAI dicts, functions)."""
-        if tools is None:
+        """Coerce whatever a user passes (registry, descriptors, OpenAI dicts, functions).
+
+        Registries built from tool dicts are kept (bounded by memory) and found again by
+        the list, by each dict and by their canonical JSON; a reuse is first checked
+        against a private snapshot of the dicts, so an edit in place is always seen."""
+        if type(tools) is list:
+            hit = cached_registry(tools)
+            if hit is not None:
+                return hit
+        elif tools is None:
             return cls()
-        if isinstance(tools, ToolRegistry):
+        elif isinstance(tools, ToolRegistry):
             return tools
-        if isinstance(tools, list):
-            seen = _BY_IDENTITY.get(id(tools))
-            if seen is not None and seen[0] == tools:
-                return seen[1]
+        elif isinstance(tools, list):
+            hit = cached_registry(tools)
+            if hit is not None:
+                return hit
         given = tools
         tools = list(tools)
         if tools and all(isinstance(t, Mapping) for t in tools):
-            keys = tuple(_canonical(t) for t in tools)  # type: ignore[arg-type]
-            if None not in keys:
+            found = [_tool_key(t) for t in tools]  # type: ignore[arg-type]
+            if None not in found:
+                snaps = [f[0] for f in found]  # type: ignore[index]
                 registry = _REGISTRIES.get_or_make(
-                    keys,  # type: ignore[arg-type]
-                    lambda: _weighed(cls(_descriptor_from_mapping(t) for t in tools)),  # type: ignore[arg-type]
+                    tuple(f[1] for f in found),  # type: ignore[index]
+                    lambda: _weighed(cls(_descriptor_from_mapping(t) for t in snaps)),
                 )
                 if isinstance(given, list):
-                    # the snapshot, rebuilt from the canonical text at C speed
-                    snapshot = json.loads("[" + ",".join(keys) + "]")  # type: ignore[arg-type]
-                    _BY_IDENTITY.put(id(given), (snapshot, registry), registry.weight)
+                    _BY_IDENTITY.put(id(given), (snaps, registry), registry.weight)
                 return registry
         out: list[ToolDescriptor] = []
         for t in tools:
