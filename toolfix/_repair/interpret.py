@@ -1,99 +1,47 @@
-"""From a found call to a valid call or an invalid-call record.
+"""From what a format found to call shapes, and on to call parts.
 
-Every format hands its spans here as :class:`~toolfix._repair.formats.Candidate`s, and
-broken native ``tool_calls`` come here too. The steps are the same for all:
-parse (strict, then json-repair on the span), unwrap wrappers, map key
-aliases, decode double-encoded arguments, resolve the tool name, coerce the
-arguments to the schema, validate. Each step that changes something leaves a
-:class:`~toolfix.RepairRecord`; a call that cannot be made valid becomes an
-:class:`~toolfix.InvalidToolCallPart` with its raw text and the reason.
+Every format hands its spans here as :class:`~toolfix._repair.formats.Candidate`s. The
+:class:`Interpreter` parses a candidate's payload (strict, then repaired on the span
+only), reads each call object in it (wrappers unwrapped, key aliases mapped, calls
+glued together split) into a :class:`~toolfix._repair.finish.CallShape`, tells bare
+JSON in prose that is no call from a call, and hands each shape to the
+:class:`~toolfix._repair.finish.CallFinisher`, which makes it a valid call or an
+invalid-call record. Broken native ``tool_calls`` go to the finisher directly.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from .._config import FixConfig
 from .._errors import LimitExceededError, MalformedToolCallError
-from .._messages import (
-    FailureKind,
-    InvalidToolCallPart,
-    RepairRecord,
-    ToolCallPart,
-    canonical_json,
+from .._messages import FailureKind, InvalidToolCallPart, RepairRecord, ToolCallPart
+from .._tools import ToolRegistry
+from .finish import (
+    CallFinisher,
+    CallShape,
+    CallSite,
+    InvalidCall,
+    derive_id,
+    rec,
+    where_records,
 )
-from .._tools import ToolDescriptor, ToolRegistry
-from .coerce import coerce_arguments, decode_double_encoded
 from .formats import Candidate, ScanContext
 from .jsonparse import ParsedJson, parse_lenient
-from .names import NameMatch, resolve_name
 
 __all__ = ["CallShape", "CallSite", "Interpreter", "InvalidCall", "derive_id"]
 
 _STR_OR_INT = (str, int)  # ``isinstance(x, A | B)`` would build the union on every call
 _MAPPING_OR_STR = (Mapping, str)
-_DICT_OR_LIST = (dict, list)
 
 K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
-_RAW_PREVIEW = 2000
-
-
-def _id_text(arguments: Any) -> str:
-    """The arguments as text for an id: a call's id depends on the call itself and on
-    the text before it, never on what follows it (a stream releases calls early)."""
-    try:
-        return json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=repr)
-    except (TypeError, ValueError, RecursionError):
-        return repr(arguments)
-
-
-def derive_id(*parts: str) -> str:
-    """A call id derived from the input (promise 7: no randomness).
-
-    A part longer than :data:`_ID_PART_CHARS` counts by its length, head and tail: the
-    other parts (position, name, the digest of the text before the call) already tell
-    calls apart, and hashing a megabyte argument whole would cost more than reading it.
-    """
-    if any(len(part) > _ID_PART_CHARS for part in parts):
-        half = _ID_PART_CHARS // 2
-        parts = tuple(
-            f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
-        )
-    h = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
-    return f"call_{h[:24]}"
-
-
-#: Longest id part hashed whole (see :func:`derive_id`).
-_ID_PART_CHARS = 65_536
-
-
-@dataclass
-class CallShape:
-    """A call object after unwrapping and key aliasing, before validation."""
-
-    name: str | None
-    arguments: Any
-    id: str | None = None
-    repairs: list[RepairRecord] = field(default_factory=list)
-    has_args_key: bool = False
-    flat: bool = False
-
-
-@functools.lru_cache(maxsize=2048)
-def _rec(kind: str, detail: str) -> RepairRecord:
-    # Records are immutable, so equal ones can be shared (most details are fixed texts).
-    return RepairRecord(kind=kind, detail=detail)
 
 
 class Interpreter:
-    """Turns candidates and broken native calls into call parts, for one registry/config."""
+    """Reads candidates into call shapes and has them finished, for one registry and
+    configuration."""
 
     def __init__(self, registry: ToolRegistry, config: FixConfig):
         self.registry = registry
@@ -106,24 +54,11 @@ class Interpreter:
         self._wrappers = tuple(
             (wk, frozenset({wk, "type", *self._id_keys, "index"})) for wk in self.keys.wrapper_keys
         )
-        self._names = list(registry)
         self.scan_context = ScanContext(tool_names=frozenset(registry), limits=config.limits)
-        self._name_cache: dict[str, NameMatch] = {}
-
-    def resolve(self, name: str) -> NameMatch:
-        """The registry name for ``name`` (cached: a message often repeats a name)."""
-        hit = self._name_cache.get(name)
-        if hit is None:
-            hit = resolve_name(
-                name,
-                self._names,
-                max_distance=self.config.name_max_distance,
-                max_ratio=self.config.name_max_ratio,
-            )
-            if len(self._name_cache) > 512:
-                self._name_cache.clear()
-            self._name_cache[name] = hit
-        return hit
+        self.finisher = CallFinisher(registry, config)
+        #: :meth:`CallFinisher.finish`: a shape's call part (broken native calls too)
+        self.finish = self.finisher.finish
+        self.resolve = self.finisher.resolve
 
     # ---- call objects ------------------------------------------------------------------
 
@@ -159,20 +94,20 @@ class Interpreter:
                 if ids:
                     obj = {**obj, "id": ids[0]}
             if not (inner_key == "function" and outer.get("type") == "function"):
-                repairs.append(_rec(K.WRAPPER, f"unwrapped the call from {inner_key!r}"))
+                repairs.append(rec(K.WRAPPER, f"unwrapped the call from {inner_key!r}"))
             else:
-                repairs.append(_rec(K.WRAPPER, "unwrapped {'type': 'function', 'function': ...}"))
+                repairs.append(rec(K.WRAPPER, "unwrapped {'type': 'function', 'function': ...}"))
         name_key = next((k for k in name_keys if isinstance(obj.get(k), str) and obj.get(k)), None)
         if name_key is None:
             return None
         name = obj[name_key]
         if name_key != name_keys[0]:
-            repairs.append(_rec(K.KEY_ALIAS, f"read the tool name from {name_key!r}"))
+            repairs.append(rec(K.KEY_ALIAS, f"read the tool name from {name_key!r}"))
         args_key = next((k for k in self._argument_keys if k in obj and k != name_key), None)
         call_id = next((str(obj[k]) for k in id_keys if isinstance(obj.get(k), _STR_OR_INT)), None)
         if args_key is not None:
             if args_key not in (self._argument_keys[0], canonical_args):
-                repairs.append(_rec(K.KEY_ALIAS, f"read the arguments from {args_key!r}"))
+                repairs.append(rec(K.KEY_ALIAS, f"read the arguments from {args_key!r}"))
             return CallShape(name, obj[args_key], call_id, repairs, has_args_key=True)
         rest = {k: v for k, v in obj.items() if k not in (name_key, "type", *id_keys)}
         return CallShape(name, rest, call_id, repairs, has_args_key=False, flat=bool(rest))
@@ -250,7 +185,7 @@ class Interpreter:
         JSON objects glued together) and the records of what that took."""
         extra: list[RepairRecord] = []
         if parsed.repaired:
-            extra.append(_rec(K.INVALID_JSON, parsed.note))
+            extra.append(rec(K.INVALID_JSON, parsed.note))
         # (truncation of a span is the format's call: a missing brace inside a closed
         # <tool_call> tag is broken JSON, not a cut-off output)
         values: list[Any] = self._call_list(parsed.value)
@@ -261,7 +196,7 @@ class Interpreter:
                 more = None
             if more is not None:
                 values.extend(self._call_list(more.value))
-                extra.append(_rec(K.CONCATENATED, "split concatenated JSON objects"))
+                extra.append(rec(K.CONCATENATED, "split concatenated JSON objects"))
         return values, extra
 
     def _prose_mention(self, s: CallShape, part: CallPart) -> bool:
@@ -294,279 +229,6 @@ class Interpreter:
             return False
         return not s.flat or self.config.accept_flat_arguments
 
-    # ---- shared tail: name, arguments, validation -----------------------------------------
-
-    def finish(self, s: CallShape, cand: Candidate | None, site: CallSite) -> CallPart:
-        """The call part for one call shape: name resolved, arguments decoded, cut-off
-        calls handled by the truncation policy, then coerced and validated."""
-        draft = _Draft.start(s, cand, site)
-        match = self.resolve(s.name or "")  # shape() and the formats always set a name
-        if match.name is None:
-            return self._unknown_tool(s, match, draft)
-        if match.repair is not None:
-            draft.repairs.append(match.repair)
-        tool = self.registry[match.name]
-        args = self._arguments(s.arguments, tool, cand, draft)
-        if isinstance(args, InvalidToolCallPart):
-            return args
-        if draft.truncated:
-            args = self._cut_off(args, tool, draft)
-            if isinstance(args, InvalidToolCallPart):
-                return args
-        return self.validate(tool, args, draft, string_values=bool(cand and cand.string_values))
-
-    def _unknown_tool(self, s: CallShape, match: NameMatch, draft: _Draft) -> InvalidToolCallPart:
-        hint = f"; closest: {', '.join(match.candidates)}" if match.candidates else ""
-        return draft.invalid(
-            f"unknown tool {s.name!r}{hint}; available: {', '.join(self._names[:20])}",
-            K.UNKNOWN_NAME,
-            s.name,
-            raw=draft.raw or canonical_json({"name": s.name, "arguments": _jsonable(s.arguments)}),
-        )
-
-    def _arguments(
-        self, args: Any, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
-    ) -> dict[str, Any] | InvalidToolCallPart:
-        """The arguments as a fresh dict: JSON text parsed, double encoding undone, markup
-        taken out of keys; an invalid call when they are not an object (or never came)."""
-        if draft.truncated and (args is None or (isinstance(args, str) and not args.strip())):
-            return draft.invalid(
-                "the call was cut off before its arguments", K.TRUNCATED, tool.name
-            )
-        if isinstance(args, str):
-            if not args.strip():
-                args = {}
-                draft.repairs.append(_rec(K.INVALID_JSON, "read an empty arguments string as {}"))
-            else:
-                args = self._parse_arguments(args, tool, cand, draft)
-                if isinstance(args, InvalidToolCallPart):
-                    return args
-        elif args is None:
-            args = {}
-        if isinstance(args, str):
-            decoded, changed = decode_double_encoded(args)
-            if changed:
-                args = decoded
-                draft.repairs.append(_rec(K.DOUBLE_ENCODED, "decoded arguments encoded twice"))
-        if not isinstance(args, Mapping):
-            return draft.invalid(
-                f"arguments must be a JSON object, got {type(args).__name__}",
-                K.TYPE_MISMATCH,
-                tool.name,
-                raw=draft.raw or canonical_json(_jsonable(args)),
-            )
-        args = _strip_markup_from_keys(dict(args), tool, draft.repairs)
-        return _unwrap_arguments_key(args, tool, draft.repairs)
-
-    def _parse_arguments(
-        self, text: str, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
-    ) -> Any:
-        """Arguments given as JSON text, parsed (leniently); an invalid call if they are not
-        JSON. A native arguments string (``openai``) may have been cut off: an open string
-        or bracket at its end says so, as it has no markup to say where it ended."""
-        native = cand is None or cand.open_ended
-        try:
-            parsed = parse_lenient(text, self.config.limits, cut=draft.truncated or native)
-        except (LimitExceededError, MalformedToolCallError) as exc:
-            kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
-            return draft.invalid(
-                f"arguments are not JSON: {exc}", kind, tool.name, raw=draft.raw or text
-            )
-        if cand is None or cand.payload is not None or cand.string_values:
-            draft.repairs.append(_rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON string"))
-        # else: the markup gave the name, the arguments came as JSON text (no double encoding)
-        if parsed.repaired:
-            draft.repairs.append(_rec(K.INVALID_JSON, parsed.note))
-        if cand is not None and cand.open_ended:
-            draft.truncated = draft.truncated or parsed.truncated
-        draft.prefix_safe = draft.prefix_safe or parsed.complete_prefix
-        return parsed.value
-
-    def _cut_off(
-        self, args: dict[str, Any], tool: ToolDescriptor, draft: _Draft
-    ) -> dict[str, Any] | InvalidToolCallPart:
-        """A call the output cut off: by default an invalid call carrying the complete
-        arguments (never run a call the model did not finish, docs/design.md#promise-9);
-        with ``truncated="keep_complete_members"`` the complete arguments."""
-        complete = args if draft.prefix_safe else _drop_incomplete_tail(args, draft.raw)
-        if self.config.truncated == "invalid":
-            cut = [k for k in args if k not in complete]
-            where = f" inside the value of {cut[0]!r}" if cut else ""
-            return draft.invalid(
-                f"the call was cut off before its closer{where}; "
-                "the arguments that were complete are attached",
-                K.TRUNCATED,
-                tool.name,
-                arguments=complete,
-            )
-        draft.repairs.append(_rec(K.TRUNCATED, "the call text ended before the call closed"))
-        if not complete and not tool.required:
-            # nothing survived and nothing is required: never return a call with {}
-            # (with required arguments, validation reports them missing)
-            return draft.invalid(
-                "the call was cut off before any argument was complete", K.TRUNCATED, tool.name
-            )
-        return complete
-
-    def validate(
-        self,
-        tool: ToolDescriptor,
-        args: dict[str, Any],
-        draft: _Draft,
-        *,
-        string_values: bool = False,
-    ) -> CallPart:
-        """The call, coerced to the schema when it does not validate as it is; an invalid
-        call listing the schema's complaints when coercion does not make it valid."""
-        cap = self.config.limits.max_pattern_input_chars
-        if string_values or not tool.is_valid(args, max_pattern_chars=cap):
-            if self.config.coerce_arguments or string_values:
-                result = coerce_arguments(
-                    args,
-                    tool.parameters,
-                    drop_extra_keys=self.config.drop_extra_keys,
-                    string_values=string_values,
-                )
-                args = result.arguments
-                draft.repairs.extend(result.repairs)
-            # the full error list (jsonschema) only when the answer is "invalid"
-            issues = (
-                []
-                if tool.is_valid(args, max_pattern_chars=cap)
-                else tool.validate_arguments(args, max_pattern_chars=cap)
-            )
-            if issues:
-                missing = any(i.keyword == "required" for i in issues)
-                kind = (
-                    K.TRUNCATED
-                    if draft.truncated and missing
-                    else (K.MISSING_REQUIRED if missing else K.TYPE_MISMATCH)
-                )
-                return draft.invalid(
-                    "invalid arguments: " + "; ".join(str(i) for i in issues[:10]),
-                    kind,
-                    tool.name,
-                    raw=draft.raw
-                    or canonical_json({"name": tool.name, "arguments": _jsonable(args)}),
-                    arguments=args,
-                )
-        arguments_raw = canonical_json(args)
-        return ToolCallPart(
-            id=draft.valid_id(arguments_raw),
-            name=tool.name,
-            arguments_raw=arguments_raw,
-            arguments=args,
-            repairs=tuple(draft.repairs),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class CallSite:
-    """Where one call sits: the seed its ids derive from, its index among the calls of
-    its candidate, where the candidate was found (``kinds``), whether it is the
-    candidate's last call (only that one can be cut off), and whether truncation was
-    already repaired by keeping complete members only (``prefix_safe``)."""
-
-    seed: str
-    index: int = 0
-    kinds: tuple[str, ...] = ()
-    last: bool = True
-    prefix_safe: bool = False
-
-
-@dataclass(slots=True)
-class _Draft:
-    """One call on its way through :meth:`Interpreter.finish`: its raw text, the repairs
-    so far, whether it was cut off, and what its id derives from (computed when asked:
-    a valid call's id hashes its canonical arguments, which validation writes anyway)."""
-
-    raw: str
-    repairs: list[RepairRecord]
-    truncated: bool
-    prefix_safe: bool
-    given_id: str | None
-    id_parts: tuple[str, ...]
-    arguments: Any
-
-    @classmethod
-    def start(cls, s: CallShape, cand: Candidate | None, site: CallSite) -> _Draft:
-        repairs = _where_records(site.kinds)
-        repairs.extend(s.repairs)
-        if s.flat:
-            repairs.append(_rec(K.KEY_ALIAS, "read arguments given beside the tool name"))
-        truncated = site.last and cand is not None and (cand.truncated or K.TRUNCATED in site.kinds)
-        # a text-found call's id hashes its own name and arguments too: ids do not depend
-        # on what follows the call (streaming sends calls before the text ends)
-        if cand is not None:
-            parts: tuple[str, ...] = (site.seed, str(cand.start), str(site.index), s.name or "")
-            raw = cand.raw
-        else:
-            parts, raw = (site.seed, "0", str(site.index)), ""
-        return cls(raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments)
-
-    @property
-    def call_id(self) -> str:
-        """The id of this call as found (an invalid call's id)."""
-        if self.given_id:
-            return self.given_id
-        if len(self.id_parts) == 3:  # a native call: its position says which
-            return derive_id(*self.id_parts)
-        return derive_id(*self.id_parts, _id_text(self.arguments))
-
-    def valid_id(self, arguments_raw: str) -> str:
-        """The id of this call once valid, ``arguments_raw`` its canonical arguments."""
-        if self.given_id:
-            return self.given_id
-        if len(self.id_parts) == 3:
-            return derive_id(*self.id_parts)
-        return derive_id(*self.id_parts, arguments_raw)
-
-    def invalid(
-        self,
-        error: str,
-        kind: str,
-        name: str | None,
-        *,
-        raw: str | None = None,
-        arguments: dict[str, Any] | None = None,
-    ) -> InvalidToolCallPart:
-        """This call as an invalid call (``raw`` replaces the candidate's text)."""
-        return InvalidCall(
-            raw=self.raw if raw is None else raw,
-            error=error,
-            kind=kind,
-            name=name,
-            call_id=self.call_id,
-            repairs=tuple(self.repairs),
-            arguments=arguments,
-        ).part()
-
-
-@dataclass(frozen=True, slots=True)
-class InvalidCall:
-    """The facts of a call that cannot be made valid: what becomes its
-    :class:`~toolfix.InvalidToolCallPart`."""
-
-    raw: str
-    error: str
-    kind: str
-    name: str | None
-    call_id: str
-    repairs: tuple[RepairRecord, ...] = ()
-    arguments: dict[str, Any] | None = None
-
-    def part(self) -> InvalidToolCallPart:
-        raw = self.raw
-        return InvalidToolCallPart(
-            id=self.call_id,
-            name=self.name,
-            raw=raw if len(raw) <= _RAW_PREVIEW * 50 else raw[: _RAW_PREVIEW * 50],
-            error=self.error,
-            kind=str(self.kind),
-            arguments=self.arguments,
-            repairs=self.repairs,
-        )
-
 
 def _candidate_invalid(
     cand: Candidate, seed: str, error: str, kind: str, *, index: int = 0
@@ -579,7 +241,7 @@ def _candidate_invalid(
         kind=kind,
         name=None,
         call_id=derive_id(seed, "invalid", str(index)),
-        repairs=tuple(_where_records(cand.kinds)),
+        repairs=tuple(where_records(cand.kinds)),
     ).part()
 
 
@@ -594,19 +256,9 @@ def _known_invalid(cand: Candidate, seed: str) -> InvalidToolCallPart:
         kind=kind,
         name=cand.name,
         call_id=derive_id(seed, "invalid", "0"),
-        repairs=tuple(_where_records(kinds)),
+        repairs=tuple(where_records(kinds)),
         arguments=dict(cand.arguments) if isinstance(cand.arguments, Mapping) else None,
     ).part()
-
-
-_WHERE: dict[str, str] = {
-    K.CALL_IN_CONTENT: "took the call out of the text content",
-    K.CODE_FENCE: "read the call from a code fence",
-    K.NATIVE_MARKUP: "parsed native tool-call markup",
-    K.PYTHONIC: "read a Python-style call",
-    K.IN_REASONING: "promoted a call found in the reasoning",
-    K.CONCATENATED: "split calls glued together",
-}
 
 
 def _is_mapping(value: Any) -> TypeGuard[Mapping[str, Any]]:
@@ -620,98 +272,3 @@ def _schema_like(value: Any) -> bool:
     return isinstance(value, Mapping) and (
         value.get("type") == "object" or isinstance(value.get("properties"), Mapping)
     )
-
-
-def _where_records(kinds: Iterable[str]) -> list[RepairRecord]:
-    """The records saying where a call was found (fence, markup, pythonic...)."""
-    return [_rec(k, _WHERE[k]) for k in kinds if k in _WHERE]
-
-
-def _drop_incomplete_tail(args: dict[str, Any], raw: str) -> dict[str, Any]:
-    """After truncation, keep the last argument only if its value visibly completed.
-
-    A cut-off value (``"query": "weather in Par``, or ``"n": 12`` that may have been
-    ``123``) is not a guess we make: it is dropped, and validation then reports a
-    missing required argument if it was one.
-    """
-    if not args:
-        return args
-    tail = raw.rstrip()
-    if tail.endswith((",", "</parameter>", "</arg_value>")):
-        return args
-    keys = list(args)
-    last = args[keys[-1]]
-    if isinstance(last, _DICT_OR_LIST) and tail.endswith(("}", "]")):
-        return args
-    if isinstance(last, str) and tail.endswith(json.dumps(last, ensure_ascii=False)):
-        return args
-    if (
-        isinstance(last, bool | type(None))
-        and tail.endswith(("true", "false", "null", "True", "False", "None"))
-        and (tail.endswith((json.dumps(last), repr(last))))
-    ):
-        return args
-    if tail.endswith(("}", "]")) and not isinstance(last, _DICT_OR_LIST):
-        # the arguments object itself closed; only the outer call was cut
-        return args
-    out = dict(args)
-    out.pop(keys[-1])
-    return out
-
-
-_TAG = re.compile(r"</?[A-Za-z_][\w.-]{0,40}>")
-
-
-def _strip_markup_from_keys(
-    args: dict[str, Any], tool: ToolDescriptor, repairs: list[RepairRecord]
-) -> dict[str, Any]:
-    """``{"path</arg_key>": ...}``: markup leaked into a key (a parser bug upstream)."""
-    props = tool.properties
-    if not props or all(k in props for k in args):
-        return args
-    out: dict[str, Any] = {}
-    for key, value in args.items():
-        clean = key
-        if key not in props and "<" in key and len(key) < 300:
-            clean = _TAG.sub("", key).strip()
-        if clean != key and clean in props and clean not in args:
-            repairs.append(_rec(K.KEY_ALIAS, f"removed markup from the key {key!r}"))
-            out[clean] = value
-        else:
-            out[key] = value
-    return out
-
-
-#: Keys under which models nest the whole arguments object (``{"arguments": {...}}``).
-_WRAPPER_KEYS = frozenset({"arguments", "input", "parameters", "args", "params"})
-
-
-def _unwrap_arguments_key(
-    args: dict[str, Any], tool: ToolDescriptor, repairs: list[RepairRecord]
-) -> dict[str, Any]:
-    """``{"arguments": {...}}`` for a tool with no such parameter, whose inner keys are
-    all the tool's parameters: the inner object is the arguments (DeepSeek V4 engine
-    tests: a lone ``arguments`` parameter holding the call's arguments)."""
-    props = tool.properties
-    if len(args) != 1 or not props:
-        return args
-    ((key, value),) = args.items()
-    if key not in _WRAPPER_KEYS or key in props:
-        return args
-    if isinstance(value, str) and value.lstrip().startswith("{"):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return args
-    if not isinstance(value, dict) or not value or not all(k in props for k in value):
-        return args
-    repairs.append(_rec(K.WRAPPER, f"read the arguments nested under {key!r} (no such parameter)"))
-    return dict(value)
-
-
-def _jsonable(value: Any) -> Any:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
-    return value
