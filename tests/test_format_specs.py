@@ -198,3 +198,21 @@ def test_a_tool_name_on_its_own_line_then_its_arguments() -> None:
     # a word that is not a tool's name is prose, and so is a name inside a sentence
     assert repair('forecast\n{"city": "Paris"}', TOOLS).tool_calls == []
     assert repair('call get_weather\n{"city": "Paris"}', TOOLS).tool_calls == []
+
+
+@pytest.mark.parametrize("text", ["functools", "functools\n", "from functools import partial\n"])
+def test_a_word_opener_with_nothing_after_it_is_text(text: str) -> None:
+    # Phi-4-mini opens its calls with the word "functools": the word alone is prose
+    # (found by hypothesis: "functools" came back as a cut-off call)
+    from toolfix import Response
+
+    resp = Response.text_only(text)
+    assert repair(resp, TOOLS) is resp
+
+
+def test_a_token_opener_with_nothing_after_it_is_a_cut_off_call() -> None:
+    out = repair("<|tool_call_start|>", TOOLS)
+    assert out.tool_calls == []
+    (bad,) = out.invalid_tool_calls
+    assert bad.kind == "truncated"
+    assert bad.raw == "<|tool_call_start|>"

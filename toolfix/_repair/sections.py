@@ -53,7 +53,9 @@ def read_section(
         return _pythonic(text, at, p, grammar, ctx, fmt)
     n = len(text)
     if p >= n:
-        return [_cut_empty(text, at, fmt)]
+        # a word the model also writes in prose (Phi-4-mini's ``functools``) and then
+        # nothing: text; a special token and then nothing: a call cut off
+        return None if opener.isalnum() else [_cut_empty(text, at, fmt)]
     if text[p] not in "{[":
         return None
     close_at, closer = _first_closer(text, grammar.close, p)
