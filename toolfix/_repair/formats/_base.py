@@ -83,6 +83,7 @@ def make_candidate(
     fmt: str,
     *,
     truncated: bool = False,
+    where: tuple[str, ...] = MARKUP_KINDS,
     extra: tuple[str, ...] = (),
     payload: str | None = None,
     name: str | None = None,
@@ -91,14 +92,16 @@ def make_candidate(
     call_id: str | None = None,
     error: str | None = None,
     args_key: str = "arguments",
+    explicit: bool = True,
 ) -> Candidate:
-    """The candidate of a call written in markup: ``text[start:end]``, found by ``fmt``."""
+    """The candidate of the call ``text[start:end]``, found by ``fmt``. Its kinds are
+    ``where`` (by default: written in markup), then ``extra``, then ``truncated``."""
     return Candidate(
         start=start,
         end=end,
         format=fmt,
         raw=text[start:end],
-        kinds=(*MARKUP_KINDS, *extra, *(("truncated",) if truncated else ())),
+        kinds=(*where, *extra, *(("truncated",) if truncated else ())),
         payload=payload,
         name=name,
         arguments=arguments,
@@ -107,6 +110,7 @@ def make_candidate(
         truncated=truncated,
         error=error,
         args_key=args_key,
+        explicit=explicit,
     )
 
 
@@ -158,10 +162,12 @@ class ToolCallFormat(ABC):
         payload: str | None = None,
         name: str | None = None,
         arguments: str | Mapping[str, Any] | None = None,
+        where: tuple[str, ...] = MARKUP_KINDS,
         extra: tuple[str, ...] = (),
         error: str | None = None,
         call_id: str | None = None,
         string_values: bool = False,
+        explicit: bool = True,
     ) -> Candidate:
         """A candidate of this format for ``text[start:end]`` (see :func:`make_candidate`)."""
         return make_candidate(
@@ -170,7 +176,9 @@ class ToolCallFormat(ABC):
             end,
             self.name,
             truncated=truncated,
+            where=where,
             extra=extra,
+            explicit=explicit,
             payload=payload,
             name=name,
             arguments=arguments,

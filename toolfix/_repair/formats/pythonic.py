@@ -45,7 +45,7 @@ from ..text import (
     read_identifier,
     skip_ws,
 )
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 
 __all__ = ["PyCall", "PythonicFormat", "parse_call", "read_dotted_name", "rejection"]
 
@@ -219,27 +219,27 @@ def _candidate(
     raw_call = text[item.start : item.end]
     if item.cut:
         partial = complete_members(raw_call, limits)
-        return Candidate(
-            start=start,
-            end=end,
-            format="pythonic",
-            raw=text[start:end],
-            kinds=(*_KINDS, "truncated"),
+        return make_candidate(
+            text,
+            start,
+            end,
+            "pythonic",
+            where=_KINDS,
+            truncated=True,
             name=item.name,
             arguments=raw_call if partial is None else partial,
-            truncated=True,
             explicit=explicit,
             error="pythonic call cut off before its closing parenthesis",
         )
     arguments: str | dict[str, Any] = raw_call
     if call is not None and call.arguments is not None:
         arguments = call.arguments
-    return Candidate(
-        start=start,
-        end=end,
-        format="pythonic",
-        raw=text[start:end],
-        kinds=_KINDS,
+    return make_candidate(
+        text,
+        start,
+        end,
+        "pythonic",
+        where=_KINDS,
         name=item.name if call is None else call.name,
         arguments=arguments,
         explicit=explicit,
