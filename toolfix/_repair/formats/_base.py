@@ -18,8 +18,9 @@ from typing import Any, ClassVar
 from ..._config import Limits
 from ..._errors import TooManyCallsError
 from ..names import normalise_name
+from ..text import find_bracket_end
 
-__all__ = ["Candidate", "ScanContext", "ToolCallFormat", "make_candidate"]
+__all__ = ["Candidate", "ScanContext", "ToolCallFormat", "arguments_before", "make_candidate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +113,26 @@ def make_candidate(
         args_key=args_key,
         explicit=explicit,
     )
+
+
+def arguments_before(text: str, at: int, stop: int, limits: Limits) -> tuple[str, int, bool]:
+    """The arguments written at ``text[at:]`` of a call whose end token is at ``stop``
+    (``len(text)`` when there is none): ``(arguments, end, truncated)``.
+
+    JSON runs to its closing bracket; when it does not close before the end token it is
+    broken JSON, and only the end of the output cuts a call off. Anything else runs to
+    the end token, without trailing whitespace."""
+    n = len(text)
+    if at < n and text[at] in "{[":
+        span = find_bracket_end(text, at, limits)
+        if span.truncated and stop < n:
+            span = find_bracket_end(text, at, limits, stop=stop)
+        arguments = text[at : span.end]
+        if span.truncated:
+            arguments = arguments.rstrip()
+        return arguments, at + len(arguments), span.truncated and stop == n
+    arguments = text[at:stop].rstrip()
+    return arguments, at + len(arguments), stop == n
 
 
 @dataclass(frozen=True, slots=True)
