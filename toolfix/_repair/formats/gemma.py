@@ -125,6 +125,22 @@ class _ArgReader:
                 raw=self.text[i : i + 200],
             )
 
+    def _next_item(self, i: int, close: str) -> tuple[int, bool]:
+        """Skip whitespace and commas from ``i``: ``(where the next item starts, True)``,
+        or ``(the index after the container, False)`` at its ``close`` or at the end of
+        the text (then it was cut off: ``truncated`` is set)."""
+        t, n = self.text, self.n
+        while True:
+            i = skip_ws(t, i)
+            if i >= n:
+                self.truncated = True
+                return n, False
+            if t[i] == close:
+                return i + 1, False
+            if t[i] != ",":
+                return i, True
+            i += 1
+
     def obj(self, i: int, depth: int) -> tuple[dict[str, Any], int]:
         """``text[i] == "{"``: the object and the index after its ``}``."""
         self._check(depth, i)
@@ -132,15 +148,9 @@ class _ArgReader:
         out: dict[str, Any] = {}
         i += 1
         while True:
-            i = skip_ws(t, i)
-            if i >= n:
-                self.truncated = True
-                return out, n
-            if t[i] == "}":
-                return out, i + 1
-            if t[i] == ",":
-                i += 1
-                continue
+            i, more = self._next_item(i, "}")
+            if not more:
+                return out, i
             if t.startswith(_ENDS, i):
                 return out, i  # a missing brace: the end token or the next call closes it
             d = self._delim_at(i)
@@ -179,19 +189,13 @@ class _ArgReader:
     def arr(self, i: int, depth: int) -> tuple[list[Any], int]:
         """``text[i] == "["``: the list and the index after its ``]``."""
         self._check(depth, i)
-        t, n = self.text, self.n
+        n = self.n
         out: list[Any] = []
         i += 1
         while True:
-            i = skip_ws(t, i)
-            if i >= n:
-                self.truncated = True
-                return out, n
-            if t[i] == "]":
-                return out, i + 1
-            if t[i] == ",":
-                i += 1
-                continue
+            i, more = self._next_item(i, "]")
+            if not more:
+                return out, i
             val, i = self.value(i, depth)
             out.append(val)
             if self.truncated:
