@@ -40,6 +40,7 @@ __all__ = [
     "ResponsesLike",
     "ToolsLike",
     "as_responses",
+    "tools_or",
 ]
 
 ToolsLike = ToolRegistry | Sequence[ToolDescriptor | Mapping[str, Any] | Callable[..., Any]] | None
@@ -71,22 +72,27 @@ def text_size(responses: Sequence[Response]) -> int:
 
 
 _Process = Callable[..., Awaitable[list[Response]]]
+_RESPONSES_AT = 4  # the index of ``responses`` among process()'s positional arguments
+
+
+def tools_or(tools: ToolsLike, default: ToolRegistry) -> ToolRegistry:
+    """The registry of ``tools`` when it holds any tool, else ``default``: the tools given
+    to ``process`` win over a processor's own, since they are what the model was offered."""
+    registry = ToolRegistry.of(tools)
+    return registry if len(registry) else default
 
 
 def _accept_one_or_many(process: _Process) -> _Process:
     @functools.wraps(process)
-    async def wrapper(
-        self: ResponseProcessor,
-        executor: PromptExecutor | None,
-        prompt: Prompt,
-        model: str,
-        tools: ToolsLike,
-        responses: ResponsesLike,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Response]:
-        batch = as_responses(responses)
-        return await process(self, executor, prompt, model, tools, batch, *args, **kwargs)
+    async def wrapper(self: ResponseProcessor, *args: Any, **kwargs: Any) -> list[Response]:
+        # process(executor, prompt, model, tools, responses, ...): responses by keyword or
+        # fifth in place
+        given = list(args)
+        if "responses" in kwargs:
+            kwargs["responses"] = as_responses(kwargs["responses"])
+        elif len(given) > _RESPONSES_AT:
+            given[_RESPONSES_AT] = as_responses(given[_RESPONSES_AT])
+        return await process(self, *given, **kwargs)
 
     wrapper.__toolfix_one_or_many__ = True  # type: ignore[attr-defined]
     return wrapper
