@@ -38,6 +38,7 @@ from .._convert import (
     response_to_openai,
 )
 from .._messages import Prompt, Response
+from .._pipeline.litellm import dict_of
 from .._pipeline.processor import ResponseProcessor
 from .._repair.manual import ManualToolCallFixProcessor
 
@@ -83,14 +84,10 @@ stats = _Stats()
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
-    if isinstance(obj, dict):
-        return obj
-    dump = getattr(obj, "model_dump", None)
-    if callable(dump):
-        out = dump()
-        if isinstance(out, dict):
-            return out
-    raise TypeError(f"cannot read {type(obj).__name__} as a dict")
+    data = dict_of(obj)
+    if data is None:
+        raise TypeError(f"cannot read {type(obj).__name__} as a dict")
+    return data
 
 
 def _record_dicts(resp: Response) -> list[dict[str, Any]]:
