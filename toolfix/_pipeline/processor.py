@@ -72,7 +72,6 @@ def text_size(responses: Sequence[Response]) -> int:
 
 
 _Process = Callable[..., Awaitable[list[Response]]]
-_RESPONSES_AT = 4  # the index of ``responses`` among process()'s positional arguments
 
 
 def tools_or(tools: ToolsLike, default: ToolRegistry) -> ToolRegistry:
@@ -84,15 +83,18 @@ def tools_or(tools: ToolsLike, default: ToolRegistry) -> ToolRegistry:
 
 def _accept_one_or_many(process: _Process) -> _Process:
     @functools.wraps(process)
-    async def wrapper(self: ResponseProcessor, *args: Any, **kwargs: Any) -> list[Response]:
-        # process(executor, prompt, model, tools, responses, ...): responses by keyword or
-        # fifth in place
-        given = list(args)
-        if "responses" in kwargs:
-            kwargs["responses"] = as_responses(kwargs["responses"])
-        elif len(given) > _RESPONSES_AT:
-            given[_RESPONSES_AT] = as_responses(given[_RESPONSES_AT])
-        return await process(self, *given, **kwargs)
+    async def wrapper(
+        self: ResponseProcessor,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: ResponsesLike,
+        *args: Any,
+        **kwargs: Any,
+    ) -> list[Response]:
+        batch = as_responses(responses)
+        return await process(self, executor, prompt, model, tools, batch, *args, **kwargs)
 
     wrapper.__toolfix_one_or_many__ = True  # type: ignore[attr-defined]
     return wrapper
