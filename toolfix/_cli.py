@@ -47,6 +47,16 @@ app = typer.Typer(
 )
 
 
+#: ``--llm`` and ``--api-base``, the same for ``toolfix repair`` and ``toolfix bench``.
+LlmOption = Annotated[
+    str | None,
+    typer.Option("--llm", help="Also run toolfix's LLM-based fixer with this litellm model."),
+]
+ApiBaseOption = Annotated[
+    str | None, typer.Option("--api-base", help="Base URL of the LLM endpoint.")
+]
+
+
 @app.callback()
 def _root() -> None:
     """Repair malformed LLM tool calls, and benchmark repair strategies."""
@@ -363,13 +373,8 @@ def repair(
             "single response on stdin.",
         ),
     ] = None,
-    llm: Annotated[
-        str | None,
-        typer.Option("--llm", help="Also run the LLM-based fixer with this litellm model string."),
-    ] = None,
-    api_base: Annotated[
-        str | None, typer.Option("--api-base", help="Base URL of the LLM endpoint.")
-    ] = None,
+    llm: LlmOption = None,
+    api_base: ApiBaseOption = None,
     api_key: Annotated[
         str | None,
         typer.Option(

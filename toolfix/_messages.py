@@ -83,6 +83,9 @@ so ``record.kind == "truncated"`` and JSON output are as with strings."""
 
 
 class _Frozen(BaseModel):
+    """Immutable, no unknown fields: the base of the message models and of the Temporal
+    payloads (``toolfix/temporal/_models.py``)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 

@@ -71,16 +71,7 @@ def _children(node: Mapping[str, Any]) -> Iterator[tuple[str, Any, bool]]:
     for key in _IN_PLACE_ONE:
         if key in node:
             yield key, node[key], True
-    for key in _IN_PLACE_LIST:
-        seq = node.get(key)
-        if isinstance(seq, list):
-            for i, sub in enumerate(seq):
-                yield f"{key}/{i}", sub, True
-    for key in _IN_PLACE_MAP:
-        sub_map = node.get(key)
-        if isinstance(sub_map, Mapping):
-            for name, sub in sub_map.items():
-                yield f"{key}/{_escape(str(name))}", sub, True
+    yield from _listed(node, _IN_PLACE_LIST, _IN_PLACE_MAP, True)
     deps = node.get("dependencies")
     if isinstance(deps, Mapping):
         for name, sub in deps.items():
@@ -95,16 +86,24 @@ def _children(node: Mapping[str, Any]) -> Iterator[tuple[str, Any, bool]]:
             yield f"items/{i}", sub, False
     elif items is not None:
         yield "items", items, False
-    for key in _NESTED_LIST:
+    yield from _listed(node, _NESTED_LIST, _NESTED_MAP, False)
+
+
+def _listed(
+    node: Mapping[str, Any], list_keys: tuple[str, ...], map_keys: tuple[str, ...], in_place: bool
+) -> Iterator[tuple[str, Any, bool]]:
+    """The subschemas ``node`` holds in lists under ``list_keys``, then in mappings under
+    ``map_keys``, as :func:`_children` gives them."""
+    for key in list_keys:
         seq = node.get(key)
         if isinstance(seq, list):
             for i, sub in enumerate(seq):
-                yield f"{key}/{i}", sub, False
-    for key in _NESTED_MAP:
+                yield f"{key}/{i}", sub, in_place
+    for key in map_keys:
         sub_map = node.get(key)
         if isinstance(sub_map, Mapping):
             for name, sub in sub_map.items():
-                yield f"{key}/{_escape(str(name))}", sub, False
+                yield f"{key}/{_escape(str(name))}", sub, in_place
 
 
 def _escape(step: str) -> str:

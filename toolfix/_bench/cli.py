@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from .._cli import ApiBaseOption, LlmOption
+
 __all__ = ["DEFAULT_PNG", "register", "require_bench_extra"]
 
 DEFAULT_PNG = Path("toolfix-bench.png")
@@ -79,13 +81,8 @@ def bench(
         list[Path] | None,
         typer.Argument(help="Corpus JSONL files (default: the corpora bundled with toolfix)."),
     ] = None,
-    llm: Annotated[
-        str | None,
-        typer.Option("--llm", help="Also run toolfix's LLM-based fixer with this litellm model."),
-    ] = None,
-    api_base: Annotated[
-        str | None, typer.Option("--api-base", help="Base URL of the LLM endpoint.")
-    ] = None,
+    llm: LlmOption = None,
+    api_base: ApiBaseOption = None,
     concurrency: Annotated[
         int, typer.Option("--concurrency", min=1, help="Cases in flight for LLM strategies.")
     ] = 8,

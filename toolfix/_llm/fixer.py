@@ -31,7 +31,13 @@ from typing import TYPE_CHECKING
 from .._config import FixConfig
 from .._errors import ConfigurationError
 from .._messages import FailureKind, InvalidToolCallPart, Prompt, Response, ToolCallPart
-from .._pipeline.processor import ResponseProcessor, ResponsesLike, ToolsLike, as_responses
+from .._pipeline.processor import (
+    ResponseProcessor,
+    ResponsesLike,
+    ToolsLike,
+    as_responses,
+    tools_or,
+)
 from .._repair.manual import ManualToolCallFixProcessor
 from .._tools import ToolRegistry
 from .feedback import Broken, Feedback
@@ -113,8 +119,7 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
         responses: ResponsesLike,
     ) -> list[Response]:
         batch = as_responses(responses)
-        given = ToolRegistry.of(tools)
-        registry = given if len(given) else self.registry
+        registry = tools_or(tools, self.registry)
         pre = await self.preprocessor.process(executor, prompt, model, registry, batch)
         originals = batch if len(batch) == len(pre) else pre
         request = _Request(executor, prompt, model, registry)

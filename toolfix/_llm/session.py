@@ -81,25 +81,16 @@ class FixOutcome:
         return resp.model_copy(update={"parts": tuple(parts)})
 
 
+@dataclass(kw_only=True, eq=False)
 class FixSession:
     """Runs the fix conversation of one response."""
 
-    def __init__(
-        self,
-        *,
-        ledger: Ledger,
-        feedback: Feedback,
-        preprocessor: ResponseProcessor,
-        max_retries: int,
-        prompt: Prompt,
-        registry: ToolRegistry,
-    ):
-        self.ledger = ledger
-        self.feedback = feedback
-        self.preprocessor = preprocessor
-        self.max_retries = max_retries
-        self.prompt = prompt
-        self.registry = registry
+    ledger: Ledger
+    feedback: Feedback
+    preprocessor: ResponseProcessor
+    max_retries: int
+    prompt: Prompt
+    registry: ToolRegistry
 
     async def run(self, resp: Response, broken: list[Broken]) -> FixOutcome:
         broken_idx = {b.index for b in broken}

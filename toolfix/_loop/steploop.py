@@ -22,7 +22,7 @@ import asyncio
 import enum
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
@@ -404,6 +404,43 @@ async def drive(
         raise _aborted(exc, steps, messages) from (None if isinstance(exc, ToolfixError) else exc)
 
 
+class LoopSettings(Protocol):
+    """The limits and tool choice of a run, as a :class:`StepLoop` or a Temporal agent's
+    input holds them (read by :func:`drive_with`)."""
+
+    @property
+    def max_steps(self) -> int: ...
+    @property
+    def tool_concurrency(self) -> int: ...
+    @property
+    def max_tool_retries(self) -> int: ...
+    @property
+    def tool_choice(self) -> ToolChoiceSpec: ...
+
+
+async def drive_with(
+    settings: LoopSettings,
+    prompt: Prompt,
+    call_llm: LlmCaller,
+    run_tool: ToolCaller,
+    *,
+    stop_when: Callable[[Step], bool] | None = None,
+    hooks: LoopHooks | None = None,
+) -> LoopResult:
+    """:func:`drive` with the limits and tool choice of ``settings``."""
+    return await drive(
+        prompt,
+        call_llm=call_llm,
+        run_tool=run_tool,
+        max_steps=settings.max_steps,
+        tool_concurrency=settings.tool_concurrency,
+        max_tool_retries=settings.max_tool_retries,
+        tool_choice=settings.tool_choice,
+        stop_when=stop_when,
+        hooks=hooks,
+    )
+
+
 def _aborted(exc: Exception, steps: list[Step], messages: list[Message]) -> ToolfixError:
     """The error that ends a run, carrying the run so far (nothing is lost)."""
     err = (
@@ -656,16 +693,8 @@ class StepLoop:
         async def run_tool(call: ToolCallPart) -> ToolRun:
             return await run_call(self.registry, call, timeout=self.tool_timeout)
 
-        return await drive(
-            start,
-            call_llm=call_llm,
-            run_tool=run_tool,
-            max_steps=self.max_steps,
-            tool_concurrency=self.tool_concurrency,
-            max_tool_retries=self.max_tool_retries,
-            tool_choice=self.tool_choice,
-            stop_when=self.stop_when,
-            hooks=self.hooks,
+        return await drive_with(
+            self, start, call_llm, run_tool, stop_when=self.stop_when, hooks=self.hooks
         )
 
     def run_stream(self, prompt: Prompt | str) -> AsyncIterator[LoopEvent]:

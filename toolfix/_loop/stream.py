@@ -48,7 +48,7 @@ class LoopEvent:
 
 async def run_stream(loop: StepLoop, prompt: Prompt | str) -> AsyncIterator[LoopEvent]:
     """Run ``loop`` from ``prompt``, yielding :class:`LoopEvent`\\ s as they happen."""
-    from .steploop import call_model, drive
+    from .steploop import call_model, drive_with
 
     start = Prompt.of(prompt) if isinstance(prompt, str) else prompt
     queue: asyncio.Queue[LoopEvent | BaseException] = asyncio.Queue()
@@ -91,16 +91,8 @@ async def run_stream(loop: StepLoop, prompt: Prompt | str) -> AsyncIterator[Loop
 
     async def drive_to_queue() -> None:
         try:
-            result = await drive(
-                start,
-                call_llm=call_llm,
-                run_tool=run_tool,
-                max_steps=loop.max_steps,
-                tool_concurrency=loop.tool_concurrency,
-                max_tool_retries=loop.max_tool_retries,
-                tool_choice=loop.tool_choice,
-                stop_when=loop.stop_when,
-                hooks=loop.hooks,
+            result = await drive_with(
+                loop, start, call_llm, run_tool, stop_when=loop.stop_when, hooks=loop.hooks
             )
         except BaseException as exc:
             queue.put_nowait(exc)

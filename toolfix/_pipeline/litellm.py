@@ -248,15 +248,24 @@ def response_from_responses_api(data: Mapping[str, Any], *, model: str | None = 
     )
 
 
-def _to_dict(result: Any) -> dict[str, Any]:
-    if isinstance(result, Mapping):
-        return dict(result)
-    dump = getattr(result, "model_dump", None)
+def dict_of(value: Any) -> dict[str, Any] | None:
+    """``value`` as a dict: a copy of a mapping, or the ``model_dump()`` of a litellm,
+    SDK or pydantic object; ``None`` for anything else."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    dump = getattr(value, "model_dump", None)
     if callable(dump):
         out = dump()
         if isinstance(out, dict):
             return out
-    raise ProviderBadResponseError(f"unexpected litellm result of type {type(result).__name__}")
+    return None
+
+
+def _to_dict(result: Any) -> dict[str, Any]:
+    data = dict_of(result)
+    if data is None:
+        raise ProviderBadResponseError(f"unexpected litellm result of type {type(result).__name__}")
+    return data
 
 
 def responses_from_completion(

@@ -40,6 +40,7 @@ __all__ = [
     "ResponsesLike",
     "ToolsLike",
     "as_responses",
+    "tools_or",
 ]
 
 ToolsLike = ToolRegistry | Sequence[ToolDescriptor | Mapping[str, Any] | Callable[..., Any]] | None
@@ -71,6 +72,13 @@ def text_size(responses: Sequence[Response]) -> int:
 
 
 _Process = Callable[..., Awaitable[list[Response]]]
+
+
+def tools_or(tools: ToolsLike, default: ToolRegistry) -> ToolRegistry:
+    """The registry of ``tools`` when it holds any tool, else ``default``: the tools given
+    to ``process`` win over a processor's own, since they are what the model was offered."""
+    registry = ToolRegistry.of(tools)
+    return registry if len(registry) else default
 
 
 def _accept_one_or_many(process: _Process) -> _Process:

@@ -41,6 +41,7 @@ from .._pipeline.processor import (
     ToolsLike,
     as_responses,
     text_size,
+    tools_or,
 )
 from .._tools import ToolRegistry
 from .formats import Candidate
@@ -192,8 +193,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         return True
 
     def _registry_for(self, tools: ToolsLike) -> ToolRegistry:
-        reg = ToolRegistry.of(tools)
-        return reg if len(reg) else self.registry
+        return tools_or(tools, self.registry)
 
     def _interpreter(self, registry: ToolRegistry) -> Interpreter:
         key = id(registry)

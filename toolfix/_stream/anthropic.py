@@ -27,8 +27,6 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._api import repair
-from .._config import FixConfig
 from .._convert import plain, response_from_anthropic
 from .._messages import (
     InvalidToolCallPart,
@@ -40,8 +38,7 @@ from .._messages import (
     ToolCallPart,
     Usage,
 )
-from .._pipeline.processor import ToolsLike
-from .core import _Core, _is_map
+from .core import _is_map, _StreamRepairerBase
 
 __all__ = ["AnthropicStreamRepairer", "accumulate_anthropic"]
 
@@ -50,7 +47,7 @@ _DERIVED = frozenset({"text", "thinking", "signature", "input_json", "citation"}
 _CALL_BLOCKS = ("tool_use", "server_tool_use")
 
 
-class AnthropicStreamRepairer:
+class AnthropicStreamRepairer(_StreamRepairerBase):
     """The incremental state of one streamed Anthropic response.
 
     ``feed(event)`` returns the events that can go out now; ``finish()`` the rest,
@@ -58,19 +55,7 @@ class AnthropicStreamRepairer:
     ``message_stop``.
     """
 
-    def __init__(
-        self,
-        tools: ToolsLike,
-        *,
-        config: FixConfig | None = None,
-        hold: bool = False,
-        release_calls: bool = True,
-    ) -> None:
-        self.config = config or FixConfig()
-        self._core = _Core(tools, self.config, hold, release_calls)
-        self.tools = self._core.tools
-        # thinking is never rewritten (calls promoted from it are added after it)
-        self._stream_thinking = not hold
+    def _start(self) -> None:
         self._message: dict[str, Any] = {}
         self._blocks: list[dict[str, Any]] = []  # the input blocks, as they add up
         self._by_index: dict[int, int] = {}  # input block index -> position in _blocks
@@ -83,7 +68,6 @@ class AnthropicStreamRepairer:
         self._next = 0  # next output block index
         self._open: str | None = None  # type of the open output block
         self._streamed_thinking = 0  # thinking blocks sent as they came
-        self.result: Response | None = None
 
     # ---- output helpers ---------------------------------------------------------------
 
@@ -201,7 +185,7 @@ class AnthropicStreamRepairer:
             self._native_call = True
             block["_json"] = []
             return []
-        if kind == "thinking" and self._stream_thinking:
+        if kind == "thinking" and self._stream_reasoning:
             block["_streamed"] = True
             block["_pieces"] = [block.get("thinking") or ""] if block.get("thinking") else []
             self._streamed_thinking += 1
@@ -213,7 +197,7 @@ class AnthropicStreamRepairer:
             return out
         if kind == "thinking":
             block["_pieces"] = [block.get("thinking") or ""] if block.get("thinking") else []
-        if kind == "redacted_thinking" and self._stream_thinking:
+        if kind == "redacted_thinking" and self._stream_reasoning:
             block["_streamed"] = True
             self._streamed_thinking += 1
             clean = {k: v for k, v in block.items() if not k.startswith("_")}
@@ -320,9 +304,7 @@ class AnthropicStreamRepairer:
     def finish(self, fixed: Response | None = None) -> list[dict[str, Any]]:
         """Repair the whole message (or take ``fixed``, a processor's answer) and emit
         what is left."""
-        if fixed is None:
-            fixed = repair(self.whole_response(), self.tools, config=self.config)
-        self.result = fixed
+        fixed = self._repaired(fixed)
         out = self._start_message()
         reasoning = [p for p in fixed.parts if isinstance(p, ReasoningPart)]
         for part in reasoning[self._streamed_thinking :]:

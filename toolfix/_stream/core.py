@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from abc import ABC, abstractmethod
 from collections.abc import (
     AsyncIterable,
     AsyncIterator,
@@ -364,14 +365,9 @@ class _NativeCall:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class StreamRepairer:
-    """The incremental state of one streamed response (feed chunks, then finish).
-
-    ``feed(chunk)`` returns the output chunks that can go out now; ``finish()``
-    returns the rest, ending with the chunk that carries ``finish_reason`` and the
-    ``"toolfix"`` extension. Deterministic: the output adds up to the same calls and
-    text for every split of the input; only when things go out depends on the split.
-    """
+class _StreamRepairerBase(ABC):
+    """What the OpenAI and the Anthropic stream repairers share: the settings, the text
+    core, the tools, whether reasoning streams as it arrives, and the repaired result."""
 
     def __init__(
         self,
@@ -384,9 +380,39 @@ class StreamRepairer:
         self.config = config or FixConfig()
         self._core = _Core(tools, self.config, hold, release_calls)
         self.tools = self._core.tools
-        self._reasoning: list[str] = []
         # reasoning is never rewritten (calls promoted from it are added after it)
         self._stream_reasoning = not hold
+        self.result: Response | None = None
+        self._start()
+
+    @abstractmethod
+    def _start(self) -> None:
+        """Set up the repairer's own state (the end of ``__init__``)."""
+
+    @abstractmethod
+    def whole_response(self) -> Response:
+        """The stream so far as the :class:`~toolfix.Response` a non-stream call gives."""
+
+    def _repaired(self, fixed: Response | None) -> Response:
+        """``fixed`` (a processor's answer), or else the whole message repaired; kept as
+        :attr:`result`."""
+        if fixed is None:
+            fixed = repair(self.whole_response(), self.tools, config=self.config)
+        self.result = fixed
+        return fixed
+
+
+class StreamRepairer(_StreamRepairerBase):
+    """The incremental state of one streamed response (feed chunks, then finish).
+
+    ``feed(chunk)`` returns the output chunks that can go out now; ``finish()``
+    returns the rest, ending with the chunk that carries ``finish_reason`` and the
+    ``"toolfix"`` extension. Deterministic: the output adds up to the same calls and
+    text for every split of the input; only when things go out depends on the split.
+    """
+
+    def _start(self) -> None:
+        self._reasoning: list[str] = []
         self._calls: dict[int, _NativeCall] = {}
         self._meta: dict[str, Any] = {"id": None, "model": None, "created": None}
         self._meta_done = False
@@ -395,7 +421,6 @@ class StreamRepairer:
         self._provider_fields: dict[str, Any] = {}
         self._finish_reason: str | None = None
         self._emitted_calls = 0
-        self.result: Response | None = None
 
     # ---- input ------------------------------------------------------------------------
 
@@ -568,9 +593,7 @@ class StreamRepairer:
     def finish(self, fixed: Response | None = None) -> list[dict[str, Any]]:
         """Repair the whole message (or take ``fixed``, a processor's answer) and emit
         what is left."""
-        if fixed is None:
-            fixed = repair(self.whole_response(), self.tools, config=self.config)
-        self.result = fixed
+        fixed = self._repaired(fixed)
         out: list[dict[str, Any]] = []
         reasoning = fixed.reasoning or ""
         streamed_reasoning = "".join(self._reasoning) if self._stream_reasoning else ""

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from .._convert import _parse_object as parse_args  # one reader of an arguments string
 from .._messages import InvalidToolCallPart, Prompt, Response
 from .._pipeline.processor import ResponseProcessor, ToolsLike
 from .._repair.manual import ManualToolCallFixProcessor
@@ -31,15 +31,6 @@ def tool_dict(name: str, description: str | None, parameters: Mapping[str, Any] 
     if description:
         fn["description"] = description
     return {"type": "function", "function": fn}
-
-
-def parse_args(raw: str) -> dict[str, Any] | None:
-    """``json.loads`` of an arguments string when it is a JSON object, else ``None``."""
-    try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 async def run_processor(

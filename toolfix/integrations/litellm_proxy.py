@@ -38,6 +38,7 @@ from .._convert import (
     response_to_openai,
 )
 from .._messages import Prompt, Response
+from .._pipeline.litellm import dict_of
 from .._pipeline.processor import ResponseProcessor
 from .._repair.manual import ManualToolCallFixProcessor
 
@@ -83,14 +84,10 @@ stats = _Stats()
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
-    if isinstance(obj, dict):
-        return obj
-    dump = getattr(obj, "model_dump", None)
-    if callable(dump):
-        out = dump()
-        if isinstance(out, dict):
-            return out
-    raise TypeError(f"cannot read {type(obj).__name__} as a dict")
+    data = dict_of(obj)
+    if data is None:
+        raise TypeError(f"cannot read {type(obj).__name__} as a dict")
+    return data
 
 
 def _record_dicts(resp: Response) -> list[dict[str, Any]]:
@@ -360,13 +357,8 @@ async def _repair_anthropic_sse(
         error = {"type": "api_error", "message": f"toolfix: {type(exc).__name__}: {exc}"}
         yield _sse({"type": "error", "error": error}, as_bytes)
         return
-    fixed = state.result
-    if fixed is not None:
-        kinds = [r.kind for r in fixed.all_repairs] + [
-            f"invalid:{p.kind}" for p in fixed.invalid_tool_calls
-        ]
-        stats.record(model, kinds, repaired=bool(kinds), error=False)
-        _log_calls(model, fixed, " (stream)")
+    if state.result is not None:
+        _record_stream(model, state.result)
     for out in final:
         yield _sse(out, as_bytes)
 
@@ -407,6 +399,23 @@ def _log_calls(model: str, fixed: Response, suffix: str = "") -> None:
             bad.kind,
             suffix,
         )
+
+
+def _record_stream(model: str, fixed: Response, *, repaired: bool | None = None) -> None:
+    """Count a streamed response's repairs and invalid calls in the stats and log its
+    calls; ``repaired`` defaults to whether there was any."""
+    kinds = [r.kind for r in fixed.all_repairs] + [
+        f"invalid:{p.kind}" for p in fixed.invalid_tool_calls
+    ]
+    stats.record(model, kinds, repaired=bool(kinds) if repaired is None else repaired, error=False)
+    _log_calls(model, fixed, " (stream)")
+
+
+def _record_stream_failure(model: str) -> None:
+    """Log (with the traceback) and count a stream whose repair failed; the caller then
+    sends the original chunks on."""
+    log.exception("toolfix stream repair failed model=%s; the original stream goes out", model)
+    stats.record(model, [], repaired=False, error=True)
 
 
 def _header_value(kinds: Sequence[str], error: str | None) -> str:
@@ -484,8 +493,7 @@ async def _repair_stream(
     try:
         fixed = await hook.repair_message(message, tools, request)
     except Exception:
-        log.exception("toolfix stream repair failed model=%s; the original stream goes out", model)
-        stats.record(model, [], repaired=False, error=True)
+        _record_stream_failure(model)
         for b in buffered:
             yield b
         return
@@ -494,11 +502,7 @@ async def _repair_stream(
         for b in buffered:
             yield b
         return
-    kinds = [r.kind for r in fixed.all_repairs] + [
-        f"invalid:{p.kind}" for p in fixed.invalid_tool_calls
-    ]
-    stats.record(model, kinds, repaired=True, error=False)
-    _log_calls(model, fixed, " (stream)")
+    _record_stream(model, fixed, repaired=True)
     for out in _rebuild_chunks(buffered, fixed):
         yield out
 
@@ -538,18 +542,12 @@ async def _repair_stream_incremental(
     try:
         final = state.finish()
     except Exception:
-        log.exception("toolfix stream repair failed model=%s; the original stream goes out", model)
-        stats.record(model, [], repaired=False, error=True)
+        _record_stream_failure(model)
         for held in seen:
             yield held
         return
-    fixed = state.result
-    if fixed is not None:
-        kinds = [r.kind for r in fixed.all_repairs] + [
-            f"invalid:{p.kind}" for p in fixed.invalid_tool_calls
-        ]
-        stats.record(model, kinds, repaired=bool(kinds), error=False)
-        _log_calls(model, fixed, " (stream)")
+    if state.result is not None:
+        _record_stream(model, state.result)
     for out in final:
         extension = out.pop("toolfix", None)
         item = ModelResponseStream(**out)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from .._messages import Prompt, ToolCallPart, ToolChoice
+from .._messages import Prompt, ToolCallPart, ToolChoice, _Frozen
 
 __all__ = ["ActivityOptions", "AgentInput", "LlmCallInput", "RetrySettings", "ToolCallInput"]
 
@@ -22,10 +22,6 @@ NON_RETRYABLE_LLM_ERRORS: tuple[str, ...] = (
     "ConfigurationError",
     "ScriptExhaustedError",
 )
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class RetrySettings(_Frozen):

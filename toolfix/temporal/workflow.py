@@ -16,7 +16,7 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, TimeoutError
 
 with workflow.unsafe.imports_passed_through():
-    from .._loop.steploop import LoopResult, drive
+    from .._loop.steploop import LoopResult, drive_with
     from .._loop.tools import ToolRun, error_run, exception_content, timeout_content
     from .._messages import Prompt, Response, ToolCallPart
     from ._models import (
@@ -73,15 +73,7 @@ class AgentWorkflow:
             except ActivityError as err:
                 return _failed_tool_run(call, err, agent.tool)
 
-        return await drive(
-            agent.prompt,
-            call_llm=call_llm,
-            run_tool=run_tool,
-            max_steps=agent.max_steps,
-            tool_concurrency=agent.tool_concurrency,
-            max_tool_retries=agent.max_tool_retries,
-            tool_choice=agent.tool_choice,
-        )
+        return await drive_with(agent, agent.prompt, call_llm, run_tool)
 
 
 async def _execute(name: str, arg: object, result_type: type, options: ActivityOptions) -> object:

@@ -18,8 +18,9 @@ from typing import Any, ClassVar
 from ..._config import Limits
 from ..._errors import TooManyCallsError
 from ..names import normalise_name
+from ..text import find_bracket_end
 
-__all__ = ["Candidate", "ScanContext", "ToolCallFormat", "make_candidate"]
+__all__ = ["Candidate", "ScanContext", "ToolCallFormat", "arguments_before", "make_candidate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,7 @@ def make_candidate(
     fmt: str,
     *,
     truncated: bool = False,
+    where: tuple[str, ...] = MARKUP_KINDS,
     extra: tuple[str, ...] = (),
     payload: str | None = None,
     name: str | None = None,
@@ -91,14 +93,16 @@ def make_candidate(
     call_id: str | None = None,
     error: str | None = None,
     args_key: str = "arguments",
+    explicit: bool = True,
 ) -> Candidate:
-    """The candidate of a call written in markup: ``text[start:end]``, found by ``fmt``."""
+    """The candidate of the call ``text[start:end]``, found by ``fmt``. Its kinds are
+    ``where`` (by default: written in markup), then ``extra``, then ``truncated``."""
     return Candidate(
         start=start,
         end=end,
         format=fmt,
         raw=text[start:end],
-        kinds=(*MARKUP_KINDS, *extra, *(("truncated",) if truncated else ())),
+        kinds=(*where, *extra, *(("truncated",) if truncated else ())),
         payload=payload,
         name=name,
         arguments=arguments,
@@ -107,7 +111,28 @@ def make_candidate(
         truncated=truncated,
         error=error,
         args_key=args_key,
+        explicit=explicit,
     )
+
+
+def arguments_before(text: str, at: int, stop: int, limits: Limits) -> tuple[str, int, bool]:
+    """The arguments written at ``text[at:]`` of a call whose end token is at ``stop``
+    (``len(text)`` when there is none): ``(arguments, end, truncated)``.
+
+    JSON runs to its closing bracket; when it does not close before the end token it is
+    broken JSON, and only the end of the output cuts a call off. Anything else runs to
+    the end token, without trailing whitespace."""
+    n = len(text)
+    if at < n and text[at] in "{[":
+        span = find_bracket_end(text, at, limits)
+        if span.truncated and stop < n:
+            span = find_bracket_end(text, at, limits, stop=stop)
+        arguments = text[at : span.end]
+        if span.truncated:
+            arguments = arguments.rstrip()
+        return arguments, at + len(arguments), span.truncated and stop == n
+    arguments = text[at:stop].rstrip()
+    return arguments, at + len(arguments), stop == n
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +185,12 @@ class ToolCallFormat(ABC):
         payload: str | None = None,
         name: str | None = None,
         arguments: str | Mapping[str, Any] | None = None,
+        where: tuple[str, ...] = MARKUP_KINDS,
         extra: tuple[str, ...] = (),
         error: str | None = None,
         call_id: str | None = None,
         string_values: bool = False,
+        explicit: bool = True,
     ) -> Candidate:
         """A candidate of this format for ``text[start:end]`` (see :func:`make_candidate`)."""
         return make_candidate(
@@ -172,7 +199,9 @@ class ToolCallFormat(ABC):
             end,
             self.name,
             truncated=truncated,
+            where=where,
             extra=extra,
+            explicit=explicit,
             payload=payload,
             name=name,
             arguments=arguments,

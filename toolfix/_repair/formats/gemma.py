@@ -49,9 +49,8 @@ _CALL = "call:"
 _ENDS = tuple(tok for pair in _WRAPPERS for tok in pair)
 
 
-def _kinds(truncated: bool, *extra: str) -> tuple[str, ...]:
-    base = ("call_in_content", *extra)
-    return (*base, "truncated") if truncated else base
+#: Where a call in a ```` ```tool_code ```` fence was found.
+_FENCED = ("call_in_content", "code_fence")
 
 
 class _ArgReader:
@@ -126,6 +125,22 @@ class _ArgReader:
                 raw=self.text[i : i + 200],
             )
 
+    def _next_item(self, i: int, close: str) -> tuple[int, bool]:
+        """Skip whitespace and commas from ``i``: ``(where the next item starts, True)``,
+        or ``(the index after the container, False)`` at its ``close`` or at the end of
+        the text (then it was cut off: ``truncated`` is set)."""
+        t, n = self.text, self.n
+        while True:
+            i = skip_ws(t, i)
+            if i >= n:
+                self.truncated = True
+                return n, False
+            if t[i] == close:
+                return i + 1, False
+            if t[i] != ",":
+                return i, True
+            i += 1
+
     def obj(self, i: int, depth: int) -> tuple[dict[str, Any], int]:
         """``text[i] == "{"``: the object and the index after its ``}``."""
         self._check(depth, i)
@@ -133,15 +148,9 @@ class _ArgReader:
         out: dict[str, Any] = {}
         i += 1
         while True:
-            i = skip_ws(t, i)
-            if i >= n:
-                self.truncated = True
-                return out, n
-            if t[i] == "}":
-                return out, i + 1
-            if t[i] == ",":
-                i += 1
-                continue
+            i, more = self._next_item(i, "}")
+            if not more:
+                return out, i
             if t.startswith(_ENDS, i):
                 return out, i  # a missing brace: the end token or the next call closes it
             d = self._delim_at(i)
@@ -180,19 +189,13 @@ class _ArgReader:
     def arr(self, i: int, depth: int) -> tuple[list[Any], int]:
         """``text[i] == "["``: the list and the index after its ``]``."""
         self._check(depth, i)
-        t, n = self.text, self.n
+        n = self.n
         out: list[Any] = []
         i += 1
         while True:
-            i = skip_ws(t, i)
-            if i >= n:
-                self.truncated = True
-                return out, n
-            if t[i] == "]":
-                return out, i + 1
-            if t[i] == ",":
-                i += 1
-                continue
+            i, more = self._next_item(i, "]")
+            if not more:
+                return out, i
             val, i = self.value(i, depth)
             out.append(val)
             if self.truncated:
@@ -254,17 +257,7 @@ class GemmaFormat(ToolCallFormat):
             # JSON in a tool_code fence (seen from Gemini/Gemma): hand it over as a payload
             body = text[p:hi].rstrip()
             trunc = not closed or find_bracket_end(text, p, ctx.limits, stop=hi).truncated
-            return [
-                Candidate(
-                    start=start,
-                    end=end,
-                    format=self.name,
-                    raw=text[start:end],
-                    kinds=_kinds(trunc, "code_fence"),
-                    payload=body,
-                    truncated=trunc,
-                )
-            ]
+            return [self._make(text, start, end, trunc, where=_FENCED, payload=body)]
         in_list = False
         if p < hi and text[p] == "[":
             in_list, p = True, p + 1
@@ -311,15 +304,15 @@ class GemmaFormat(ToolCallFormat):
             s = start if k == 0 else calls[k][0]
             e = end if k == len(calls) - 1 else calls[k + 1][0]
             out.append(
-                Candidate(
-                    start=s,
-                    end=e,
-                    format=self.name,
-                    raw=text[s:e],
-                    kinds=_kinds(trunc, "code_fence", "pythonic"),
+                self._make(
+                    text,
+                    s,
+                    e,
+                    trunc,
+                    where=_FENCED,
+                    extra=("pythonic",),
                     name=name,
                     arguments=args,
-                    truncated=trunc,
                     error=error,
                 )
             )
@@ -341,15 +334,14 @@ class GemmaFormat(ToolCallFormat):
             if text.startswith(closer, q):
                 end = q + len(closer)
         ok = parsed is not None and parsed.arguments is not None
-        return Candidate(
-            start=start,
-            end=end,
-            format=self.name,
-            raw=text[start:end],
-            kinds=_kinds(span.truncated, "native_markup", "pythonic"),
+        return self._make(
+            text,
+            start,
+            end,
+            span.truncated,
+            extra=("pythonic",),
             name=name,
             arguments=parsed.arguments if ok and parsed is not None else text[ns : span.end],
-            truncated=span.truncated,
             error=None
             if ok
             else (
@@ -397,18 +389,7 @@ class GemmaFormat(ToolCallFormat):
                 q = skip_ws(text, end)
                 if text.startswith(closer, q):  # else the braces alone closed the call
                     end = q + len(closer)
-            out.append(
-                Candidate(
-                    start=start,
-                    end=end,
-                    format=self.name,
-                    raw=text[start:end],
-                    kinds=_kinds(truncated, "native_markup"),
-                    name=name,
-                    arguments=args,
-                    truncated=truncated,
-                )
-            )
+            out.append(self._make(text, start, end, truncated, name=name, arguments=args))
             self._check_count(out, ctx, text)
             pos = end
         return out

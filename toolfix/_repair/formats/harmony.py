@@ -26,8 +26,8 @@ still taken (inherently ambiguous, and rare).
 
 from __future__ import annotations
 
-from ..text import MarkerFinder, find_bracket_end, skip_ws
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ..text import MarkerFinder, skip_ws
+from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before
 
 __all__ = ["HarmonyFormat", "split_harmony", "split_harmony_segments"]
 
@@ -116,24 +116,8 @@ class HarmonyFormat(ToolCallFormat):
             if name.endswith("json") and not ctx.is_tool(name) and ctx.is_tool(name[:-4]):
                 name = name[:-4]
             # ---- arguments
-            truncated = False
-            if args_at < n and text[args_at] in "{[":
-                stop, _ = finder.first(_TERMINATORS, args_at, n)
-                span = find_bracket_end(text, args_at, ctx.limits)
-                if span.truncated and stop < n:
-                    span = find_bracket_end(text, args_at, ctx.limits, stop=stop)
-                arguments = text[args_at : span.end]
-                if span.truncated:
-                    arguments = arguments.rstrip()
-                end = args_at + len(arguments)
-                # unbalanced JSON before <|call|> is broken JSON; only the end of the
-                # output cuts a call off
-                truncated = span.truncated and stop == n
-            else:
-                stop, _ = finder.first(_TERMINATORS, args_at, n)
-                arguments = text[args_at:stop].rstrip()
-                end = args_at + len(arguments)
-                truncated = stop == n
+            stop, _ = finder.first(_TERMINATORS, args_at, n)
+            arguments, end, truncated = arguments_before(text, args_at, stop, ctx.limits)
             q = skip_ws(text, end)
             if text.startswith(_CALL, q):
                 end = q + len(_CALL)

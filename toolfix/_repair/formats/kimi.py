@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from ..text import find_bracket_end, skip_ws
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ..text import skip_ws
+from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before
 
 __all__ = ["KimiFormat", "kimi_name"]
 
@@ -101,24 +101,9 @@ class KimiFormat(ToolCallFormat):
             arguments: str | dict[str, object]
             if arg_tok is not None:
                 a = skip_ws(text, j + len(arg_tok))
-                if a < n and text[a] in "{[":
-                    stop = text.find("<|", a)
-                    stop = n if stop == -1 else stop
-                    span = find_bracket_end(text, a, ctx.limits)
-                    if span.truncated and stop < n:
-                        span = find_bracket_end(text, a, ctx.limits, stop=stop)
-                    arguments = text[a : span.end]
-                    if span.truncated:
-                        arguments = arguments.rstrip()
-                    end = a + len(arguments)
-                    # unbalanced JSON before the call-end token is broken, not cut off
-                    truncated = span.truncated and stop == n
-                else:
-                    stop = text.find("<|", a)
-                    stop = n if stop == -1 else stop
-                    arguments = text[a:stop].rstrip()
-                    end = a + len(arguments)
-                    truncated = stop == n
+                stop = text.find("<|", a)
+                stop = n if stop == -1 else stop
+                arguments, end, truncated = arguments_before(text, a, stop, ctx.limits)
             elif j >= n or (j - id_start > _MAX_ID):
                 if j - id_start > _MAX_ID:  # not a Kimi call after all
                     pos = id_start

@@ -45,7 +45,7 @@ from ..text import (
     read_identifier,
     skip_ws,
 )
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 
 __all__ = ["PyCall", "PythonicFormat", "parse_call", "read_dotted_name", "rejection"]
 
@@ -217,33 +217,29 @@ def _candidate(
     limits: Limits,
 ) -> Candidate:
     raw_call = text[item.start : item.end]
-    if item.cut:
-        partial = complete_members(raw_call, limits)
-        return Candidate(
-            start=start,
-            end=end,
-            format="pythonic",
-            raw=text[start:end],
-            kinds=(*_KINDS, "truncated"),
-            name=item.name,
-            arguments=raw_call if partial is None else partial,
-            truncated=True,
-            explicit=explicit,
-            error="pythonic call cut off before its closing parenthesis",
-        )
     arguments: str | dict[str, Any] = raw_call
-    if call is not None and call.arguments is not None:
-        arguments = call.arguments
-    return Candidate(
-        start=start,
-        end=end,
-        format="pythonic",
-        raw=text[start:end],
-        kinds=_KINDS,
-        name=item.name if call is None else call.name,
+    error: str | None
+    if item.cut:
+        name = item.name
+        partial = complete_members(raw_call, limits)
+        arguments = raw_call if partial is None else partial
+        error = "pythonic call cut off before its closing parenthesis"
+    else:
+        name = item.name if call is None else call.name
+        if call is not None and call.arguments is not None:
+            arguments = call.arguments
+        error = rejection(call)
+    return make_candidate(
+        text,
+        start,
+        end,
+        "pythonic",
+        where=_KINDS,
+        truncated=item.cut,
+        name=name,
         arguments=arguments,
         explicit=explicit,
-        error=rejection(call),
+        error=error,
     )
 
 

@@ -84,7 +84,7 @@ class XlamFormat(ToolCallFormat):
             lst = find_bracket_end(text, lb, ctx.limits, stop=obj_end)
             truncated = span.truncated or lst.truncated
             start, end = o, obj_end
-            kinds: tuple[str, ...] = ("call_in_content",)
+            where: tuple[str, ...] = ("call_in_content",)
             # a fence holding only this object goes with it
             fs = text.rfind("```", max(0, o - 64), o)
             if fs != -1:
@@ -93,22 +93,19 @@ class XlamFormat(ToolCallFormat):
                 if head.strip().lower() in ("", "json") and "\n" in head + "\n":
                     if text.startswith("```", fe):
                         start, end = fs, fe + 3
-                        kinds = (*kinds, "code_fence")
+                        where = (*where, "code_fence")
                     elif fe >= n:
                         start = fs
-                        kinds = (*kinds, "code_fence")
-            if truncated:
-                kinds = (*kinds, "truncated")
+                        where = (*where, "code_fence")
             self.check_call_count(len(out), ctx, text, o)
             out.append(
-                Candidate(
-                    start=start,
-                    end=end,
-                    format=self.name,
-                    raw=text[start:end],
-                    kinds=kinds,
+                self._make(
+                    text,
+                    start,
+                    end,
+                    truncated,
+                    where=where,
                     payload=text[lb : lst.end],
-                    truncated=truncated,
                     explicit=whole == text[o:obj_end].strip(),
                 )
             )
