@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from ._config import Limits
 from ._errors import NestingTooDeepError, UnsupportedInputError
@@ -231,23 +231,26 @@ def _trusted_call(
     values["name"] = name
     values["arguments_raw"] = raw
     values["arguments"] = arguments
-    part = ToolCallPart.__new__(ToolCallPart)
-    _setattr(part, "__dict__", values)
-    _setattr(part, "__pydantic_fields_set__", set(_CALL_FIELDS))
-    _setattr(part, "__pydantic_extra__", None)
-    _setattr(part, "__pydantic_private__", None)
-    return part
+    return _built(ToolCallPart, values, _CALL_FIELDS)
 
 
 def _trusted_response(parts: tuple[Part, ...]) -> Response:
     values = _RESPONSE_DEFAULTS.copy()
     values["parts"] = parts
-    response = Response.__new__(Response)
-    _setattr(response, "__dict__", values)
-    _setattr(response, "__pydantic_fields_set__", set(_RESPONSE_FIELDS))
-    _setattr(response, "__pydantic_extra__", None)
-    _setattr(response, "__pydantic_private__", None)
-    return response
+    return _built(Response, values, _RESPONSE_FIELDS)
+
+
+_Model = TypeVar("_Model", ToolCallPart, Response)
+
+
+def _built(cls: type[_Model], values: dict[str, Any], fields: tuple[str, ...]) -> _Model:
+    """A model of ``cls`` holding ``values``, as ``model_construct`` stores one."""
+    model = cls.__new__(cls)
+    _setattr(model, "__dict__", values)
+    _setattr(model, "__pydantic_fields_set__", set(fields))
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
 
 
 def _same_model(a: Any, b: Any) -> bool:

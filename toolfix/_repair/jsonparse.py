@@ -132,6 +132,16 @@ def check_limits(text: str, limits: Limits, *, what: str = "span") -> None:
             )
 
 
+def _too_deep(doing: str, text: str, limits: Limits) -> NestingTooDeepError:
+    """The error of a parser that ran out of stack on ``text`` (deeper than the limit)."""
+    return NestingTooDeepError(
+        f"JSON nests too deeply to {doing}",
+        limit=limits.max_depth,
+        actual=limits.max_depth + 1,
+        raw=text[:200],
+    )
+
+
 @functools.lru_cache(maxsize=8)
 def _digit_run(max_num: int) -> re.Pattern[str]:
     """A run of more than ``max_num`` digits (inside strings too: a superset of numbers)."""
@@ -161,12 +171,7 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     try:
         value, end = _DECODER.raw_decode(stripped)
     except RecursionError as exc:
-        raise NestingTooDeepError(
-            "JSON nests too deeply to parse",
-            limit=limits.max_depth,
-            actual=limits.max_depth + 1,
-            raw=stripped[:200],
-        ) from exc
+        raise _too_deep("parse", stripped, limits) from exc
     except ValueError:
         pass
     else:
@@ -201,12 +206,7 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     try:
         value = json_repair.loads(stripped, skip_json_loads=True)
     except RecursionError as exc:
-        raise NestingTooDeepError(
-            "JSON nests too deeply to repair",
-            limit=limits.max_depth,
-            actual=limits.max_depth + 1,
-            raw=stripped[:200],
-        ) from exc
+        raise _too_deep("repair", stripped, limits) from exc
     except Exception as exc:  # json-repair raising is a bug there, not a crash here
         raise MalformedToolCallError(f"could not repair JSON: {exc}", raw=text) from exc
     if value == "" or value is None:
