@@ -432,10 +432,10 @@ async def _repair_stream(
     hook: ToolfixProxyHook,
     request: Mapping[str, Any],
 ) -> AsyncGenerator[Any, None]:
-    """Buffer the upstream stream, repair the accumulated message, re-emit chunks.
-
-    Internal: swapped for ``toolfix.arepair_stream`` when that lands. Chunks that
-    are not chat-completion chunks (``/v1/messages`` SSE bytes) pass through as they are.
+    """Buffer the upstream stream, repair the accumulated message, re-emit chunks: for
+    processors that need the whole response (the LLM-based fixer asks the model again);
+    the manual fixer streams (:func:`_repair_stream_incremental`). Chunks that are not
+    chat-completion chunks (``/v1/messages`` SSE bytes) pass through as they are.
     On a repair error the buffered chunks go out unchanged.
     """
     buffered: list[Any] = []
