@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from .._cache import WeightedLRU
 from .._config import FixConfig
-from .._errors import ToolfixError
 from .._messages import (
     FailureKind,
     InvalidToolCallPart,
@@ -44,9 +43,8 @@ from .._pipeline.processor import (
     tools_or,
 )
 from .._tools import ToolRegistry
-from .formats import Candidate
-from .interpret import CallShape, CallSite, Interpreter, derive_id
-from .jsonparse import parse_lenient
+from .interpret import Interpreter, derive_id
+from .native import NativeCallFixer
 from .textscan import TextScanner
 
 if TYPE_CHECKING:
@@ -126,11 +124,12 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         extra_repairs: list[RepairRecord] = []
         changed = False
         existing_ids = {p.id for p in response.parts if isinstance(p, CallPart)}
+        native = NativeCallFixer(self._text, interp, registry)
         for idx, part in enumerate(response.parts):
             if isinstance(part, ToolCallPart):
-                fixed = self._fix_native(part, interp, registry, f"{seed}:{idx}")
-                changed |= fixed is not part
-                new_parts.append(fixed)
+                fixed = native.fix(part, f"{seed}:{idx}")
+                changed |= len(fixed) != 1 or fixed[0] is not part
+                new_parts.extend(fixed)
             elif isinstance(part, TextPart) and registry:
                 parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
                 # A call reported on an earlier pass (same derived id) is not reported twice:
@@ -203,93 +202,6 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         interp = Interpreter(registry, self.config)
         self._interpreters.put(key, (registry, interp), registry.weight)
         return interp
-
-    def _fix_native(
-        self, part: ToolCallPart, interp: Interpreter, registry: ToolRegistry, seed: str
-    ) -> CallPart:
-        if part.provider_executed or not registry:
-            return part
-        tool = registry.get(part.name)
-        cap = self.config.limits.max_pattern_input_chars
-        if (
-            tool is not None
-            and part.arguments is not None
-            and tool.is_valid(part.arguments, max_pattern_chars=cap)
-        ):
-            return part  # fast path: valid calls pass through exactly as they came
-        raw = part.arguments_raw
-        if tool is None and any(c in part.name for c in "<[{(") and len(part.name) < 10_000:
-            leaked = self._markup_in_name(part, interp, seed)
-            if leaked is not None:
-                return leaked
-        shape: CallShape | None
-        if not part.name:
-            # Some servers put the whole call object in the arguments string.
-            try:
-                shape = interp.shape(parse_lenient(raw, interp.config.limits).value)
-            except ToolfixError:
-                shape = None
-            if shape is None:
-                return InvalidToolCallPart(
-                    id=part.id,
-                    name=None,
-                    raw=raw,
-                    error="tool call without a name",
-                    kind=K.UNKNOWN_NAME,
-                    provider_data=part.provider_data,
-                )
-            shape.repairs.insert(
-                0,
-                RepairRecord(
-                    kind=K.WRAPPER, detail="read the call object from the arguments string"
-                ),
-            )
-            result = interp.finish(shape, None, CallSite(seed))
-        elif part.arguments is not None:
-            shape = CallShape(part.name, part.arguments, part.id, [], has_args_key=True)
-            result = interp.finish(shape, None, CallSite(seed))
-        else:
-            # The raw string *is* the arguments: parse it (not a double-encoding repair).
-            shape = CallShape(part.name, raw, part.id, [], has_args_key=True)
-            cand = Candidate(
-                start=0,
-                end=0,
-                format="openai",
-                raw=raw,
-                name=part.name,
-                arguments=raw,
-                open_ended=True,
-            )
-            result = interp.finish(shape, cand, CallSite(seed))
-        if isinstance(result, ToolCallPart):
-            return result.model_copy(update={"id": part.id, "provider_data": part.provider_data})
-        return result.model_copy(
-            update={"id": part.id, "raw": raw or result.raw, "provider_data": part.provider_data}
-        )
-
-    def _markup_in_name(
-        self, part: ToolCallPart, interp: Interpreter, seed: str
-    ) -> CallPart | None:
-        """A native call whose name carries the model's markup (``read<arg_key>path...``):
-        the engine's parser split the call in the wrong place. Read name and arguments
-        together as that markup; take the result only when it is one valid call."""
-        text = part.name + part.arguments_raw
-        for wrapped in (text, f"<tool_call>{text}</tool_call>"):
-            calls, _ = self._text.scan(wrapped, interp, f"{seed}:name")
-            if len(calls) == 1 and isinstance(calls[0], ToolCallPart):
-                found = calls[0]
-                record = RepairRecord(
-                    kind=K.NATIVE_MARKUP,
-                    detail="read tool-call markup that leaked into the call's name",
-                )
-                return found.model_copy(
-                    update={
-                        "id": part.id,
-                        "provider_data": part.provider_data,
-                        "repairs": (record, *found.repairs),
-                    }
-                )
-        return None
 
     def _promote_from_reasoning(
         self,

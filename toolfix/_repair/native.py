@@ -1,0 +1,229 @@
+"""Broken native ``tool_calls``: what a serving stack's parser handed over, repaired.
+
+A call the engine returned as structured ``tool_calls`` but broken comes here (a valid
+one never does: the manual fixer passes it through). Besides JSON repair, key aliases
+and schema coercion (the finisher's work, as for calls found in text), four engine
+failures are undone here, each from a public report:
+
+- the model's markup leaked into the call's name (``read<arg_key>path...``): the
+  parser split the call in the wrong place;
+- the markup is the arguments string (vLLM #51804: with a named ``tool_choice`` the
+  server put the generated ``<tool_call><function=...>`` XML verbatim into
+  ``arguments``);
+- a key/value call swallowed by its first value (llama.cpp #26608: ``{"file":
+  "app.log</arg_value><arg_key>pattern</arg_key><arg_value>error..."}``);
+- several argument objects glued in one string (litellm #40582:
+  ``{"a": 1}{"a": 2}``): one call each, none dropped; the same object repeated is
+  one call (hermes-agent #6841: a client accumulated the deltas twice).
+
+Markup is read by the same scanner as text (:class:`~toolfix._repair.textscan.TextScanner`)
+and taken only when it gives exactly one valid call of the same tool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._errors import ToolfixError
+from .._messages import (
+    FailureKind,
+    InvalidToolCallPart,
+    RepairRecord,
+    ToolCallPart,
+    canonical_json,
+)
+from .._tools import ToolRegistry
+from .finish import CallShape, CallSite
+from .formats import Candidate
+from .interpret import Interpreter
+from .jsonparse import parse_lenient
+from .textscan import TextScanner
+
+__all__ = ["NativeCallFixer"]
+
+K = FailureKind
+CallPart = ToolCallPart | InvalidToolCallPart
+
+#: Key/value markup an engine may leave inside a value it failed to split (GLM, Ling).
+_KV_LEAK = ("</arg_value>", "<arg_key>")
+_MARKUP_START = "<[{("
+
+
+class NativeCallFixer:
+    """Repairs the native calls of one response (one registry and configuration)."""
+
+    def __init__(self, text: TextScanner, interp: Interpreter, registry: ToolRegistry):
+        self._text = text
+        self._interp = interp
+        self._registry = registry
+        self._cap = interp.config.limits.max_pattern_input_chars
+
+    def fix(self, part: ToolCallPart, seed: str) -> list[CallPart]:
+        """The call parts for ``part``: ``[part]`` itself when it is valid, else its
+        repair (several calls when its arguments were several objects glued)."""
+        if part.provider_executed or not self._registry:
+            return [part]
+        tool = self._registry.get(part.name)
+        if (
+            tool is not None
+            and part.arguments is not None
+            and tool.is_valid(part.arguments, max_pattern_chars=self._cap)
+        ):
+            return [part]  # fast path: valid calls pass through exactly as they came
+        raw = part.arguments_raw
+        if tool is None and any(c in part.name for c in _MARKUP_START) and len(part.name) < 10_000:
+            found = self._markup(part, part.name + raw, seed, "the call's name")
+            if found is not None:
+                return [found]
+        if tool is not None and part.arguments is None and "<" in raw:
+            found = self._markup(part, raw, seed, "the arguments string", same_tool=True)
+            if found is not None:
+                return [found]
+        if tool is not None and part.arguments is not None and _kv_leak(part.arguments):
+            found = self._markup(
+                part, _as_kv_markup(part.name, part.arguments), seed, "an argument value"
+            )
+            if found is not None:
+                return [found]
+        if part.name and part.arguments is None:
+            glued = _glued_objects(raw, self._interp)
+            if glued is not None:
+                return self._one_call_each(part, glued, seed)
+        return [self._finish(part, seed)]
+
+    def _finish(self, part: ToolCallPart, seed: str) -> CallPart:
+        interp, raw = self._interp, part.arguments_raw
+        shape: CallShape | None
+        if not part.name:
+            # Some servers put the whole call object in the arguments string.
+            try:
+                shape = interp.shape(parse_lenient(raw, interp.config.limits).value)
+            except ToolfixError:
+                shape = None
+            if shape is None:
+                return InvalidToolCallPart(
+                    id=part.id,
+                    name=None,
+                    raw=raw,
+                    error="tool call without a name",
+                    kind=K.UNKNOWN_NAME,
+                    provider_data=part.provider_data,
+                )
+            shape.repairs.insert(
+                0,
+                RepairRecord(
+                    kind=K.WRAPPER, detail="read the call object from the arguments string"
+                ),
+            )
+            result = interp.finish(shape, None, CallSite(seed))
+        elif part.arguments is not None:
+            shape = CallShape(part.name, part.arguments, part.id, [], has_args_key=True)
+            result = interp.finish(shape, None, CallSite(seed))
+        else:
+            # The raw string *is* the arguments: parse it (not a double-encoding repair).
+            shape = CallShape(part.name, raw, part.id, [], has_args_key=True)
+            cand = Candidate(
+                start=0,
+                end=0,
+                format="openai",
+                raw=raw,
+                name=part.name,
+                arguments=raw,
+                open_ended=True,
+            )
+            result = interp.finish(shape, cand, CallSite(seed))
+        return _as_native(result, part, part.id)
+
+    def _markup(
+        self, part: ToolCallPart, text: str, seed: str, where: str, *, same_tool: bool = False
+    ) -> ToolCallPart | None:
+        """The one valid call that ``text``, read as tool-call markup, holds (bare, or
+        inside a ``<tool_call>`` wrapper), or ``None``. ``same_tool``: it must call
+        ``part``'s tool (the engine knew the name)."""
+        for wrapped in (text, f"<tool_call>{text}</tool_call>"):
+            calls, _ = self._text.scan(wrapped, self._interp, f"{seed}:markup")
+            if len(calls) != 1 or not isinstance(calls[0], ToolCallPart):
+                continue
+            found = calls[0]
+            if same_tool and found.name != part.name:
+                return None
+            record = RepairRecord(
+                kind=K.NATIVE_MARKUP, detail=f"read tool-call markup that leaked into {where}"
+            )
+            return found.model_copy(
+                update={
+                    "id": part.id,
+                    "provider_data": part.provider_data,
+                    "repairs": (record, *found.repairs),
+                }
+            )
+        return None
+
+    def _one_call_each(self, part: ToolCallPart, objects: list[Any], seed: str) -> list[CallPart]:
+        """A call per distinct argument object glued into one arguments string; the
+        first keeps the engine's id, the others get it with their index (``call_0``,
+        ``call_0_1``). The same object written again is one call: a client that
+        accumulated a streamed call's deltas twice (hermes-agent #6841)."""
+        distinct = list({canonical_json(o): o for o in objects}.values())
+        if len(distinct) < len(objects):
+            detail = f"read arguments written {len(objects)} times over as one call each"
+            if len(distinct) == 1:
+                detail = f"read arguments written {len(objects)} times over once"
+        else:
+            detail = "split argument objects glued in one string, a call each"
+        record = RepairRecord(kind=K.CONCATENATED, detail=detail)
+        out: list[CallPart] = []
+        for i, obj in enumerate(distinct):
+            shape = CallShape(part.name, obj, None, [record], has_args_key=True)
+            result = self._interp.finish(shape, None, CallSite(seed, index=i))
+            out.append(_as_native(result, part, part.id if i == 0 else f"{part.id}_{i}"))
+        return out
+
+
+def _as_native(result: CallPart, part: ToolCallPart, call_id: str) -> CallPart:
+    """``result`` with the native call's id and provider data (an invalid one, with its
+    raw arguments text when the finisher had none)."""
+    if isinstance(result, ToolCallPart):
+        return result.model_copy(update={"id": call_id, "provider_data": part.provider_data})
+    return result.model_copy(
+        update={
+            "id": call_id,
+            "raw": part.arguments_raw or result.raw,
+            "provider_data": part.provider_data,
+        }
+    )
+
+
+def _kv_leak(arguments: dict[str, Any]) -> bool:
+    return any(isinstance(v, str) and all(t in v for t in _KV_LEAK) for v in arguments.values())
+
+
+def _as_kv_markup(name: str, arguments: dict[str, Any]) -> str:
+    """The key/value markup the engine read ``arguments`` from, written back: the
+    leaked tags inside a value close it and open the keys it swallowed."""
+    pairs = "".join(
+        f"<arg_key>{k}</arg_key><arg_value>{v if isinstance(v, str) else canonical_json(v)}"
+        "</arg_value>"
+        for k, v in arguments.items()
+    )
+    return f"<tool_call>{name}{pairs}</tool_call>"
+
+
+def _glued_objects(raw: str, interp: Interpreter) -> list[Any] | None:
+    """The JSON objects written one after the other in ``raw`` (two or more, all
+    objects, nothing else between or after them), else ``None``."""
+    limits = interp.config.limits
+    out: list[Any] = []
+    rest = raw
+    while rest.strip():
+        if not rest.lstrip().startswith("{") or len(out) > limits.max_calls:
+            return None
+        try:
+            parsed = parse_lenient(rest, limits)
+        except ToolfixError:
+            return None
+        if parsed.repaired or not isinstance(parsed.value, dict):
+            return None
+        out.append(parsed.value)
+        rest = parsed.trailing
+    return out if len(out) > 1 else None
