@@ -220,4 +220,5 @@ def _pythonic_candidate(
         name=name if call is None else call.name,
         arguments=arguments,
         error=rejection(call),
+        notes=() if call is None else call.notes,
     )

@@ -368,8 +368,15 @@ def _elements(raw: str, tags: _Tags, depth: int) -> dict[str, Any] | list[Any] |
     return out
 
 
+_CDATA_OPEN, _CDATA_CLOSE = "<![CDATA[", "]]>"
+
+
 def _typed(raw: str, attrs: dict[str, str], g: TaggedCalls) -> tuple[Any, bool]:
-    """A value and whether its type is known (else the schema types it)."""
+    """A value and whether its type is known (else the schema types it). A value in a
+    CDATA section is its literal text (MiniCPM5: vLLM's ``test_cdata_multiline``)."""
+    body = raw.strip()
+    if body.startswith(_CDATA_OPEN) and body.endswith(_CDATA_CLOSE):
+        return body[len(_CDATA_OPEN) : -len(_CDATA_CLOSE)], False
     if g.typing == "string_flag":
         flag = attrs.get("string")
         if flag == "false":

@@ -395,7 +395,8 @@ class Fence:
 
 
 def find_fences(text: str, *, max_lang_chars: int = 40) -> list[Fence]:
-    """Every triple-backtick code fence, in order, in one linear pass.
+    """Every code fence (three or more backticks or tildes), in order, in one linear
+    pass.
 
     The info string (``json``, ``python``...) is lower-cased. An unclosed fence
     runs to the end of the text. A fence may be written on one line
@@ -417,10 +418,13 @@ def next_fence(text: str, pos: int, *, max_lang_chars: int = 40) -> Fence | None
     """The first code fence that opens at or after ``pos`` (see :func:`find_fences`)."""
     n = len(text)
     start = text.find("```", pos)
+    tilde = text.find("~~~", pos, n if start == -1 else start)  # CommonMark's other fence
+    if tilde != -1:
+        start = tilde
     if start == -1:
         return None
     i = start + 3
-    while i < n and text[i] == "`":
+    while i < n and text[i] == text[start]:
         i += 1
     ticks = text[start:i]
     j = i

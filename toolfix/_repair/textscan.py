@@ -253,7 +253,9 @@ class TextScanner:
         hard: _Spans | None = None
         cands: list[Candidate] = []
         short = len(content) < _Markers.MIN_CHARS
-        fences = find_fences(content) if markers.has("```") else None  # once per text
+        fences = (  # once per text
+            find_fences(content) if markers.has("```") or markers.has("~~~") else None
+        )
         fence_starts = [f.start for f in fences] if fences else []
         for fmt, own_markers in self._detectors:
             if fmt.priority >= _GENERIC_PRIORITY and taken.starts:

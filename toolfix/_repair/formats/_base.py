@@ -71,6 +71,9 @@ class Candidate:
     try to repair ``arguments`` (they hold the raw call text, or, for a call cut off
     before its closer, the arguments that were complete as a mapping, attached to the
     invalid call)."""
+    notes: tuple[str, ...] = ()
+    """What the format repaired while reading the call (Python strings requoted...):
+    each becomes an ``invalid_json`` record."""
 
 
 #: Where a call written in a family's markup was found.
@@ -94,6 +97,7 @@ def make_candidate(
     error: str | None = None,
     args_key: str = "arguments",
     explicit: bool = True,
+    notes: tuple[str, ...] = (),
 ) -> Candidate:
     """The candidate of the call ``text[start:end]``, found by ``fmt``. Its kinds are
     ``where`` (by default: written in markup), then ``extra``, then ``truncated``."""
@@ -112,6 +116,7 @@ def make_candidate(
         error=error,
         args_key=args_key,
         explicit=explicit,
+        notes=notes,
     )
 
 

@@ -67,6 +67,12 @@ class PyCall:
     name: str
     arguments: dict[str, Any] | None
     reason: str | None = None
+    note: str | None = None
+    """A repair made to read it (quotes or line breaks written raw inside a string)."""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return () if self.note is None else (self.note,)
 
 
 def read_dotted_name(text: str, i: int) -> int:
@@ -139,10 +145,16 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
             actual=len(src),
             raw=src[:200],
         )
-    try:
-        tree = ast.parse(src.strip(), mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return None
+    note = None
+    tree = _parse(src.strip())
+    if tree is None:
+        # LFM2 (vLLM's tests): a line break, or the string's own quote, written raw
+        # inside a string (``command='sed -n '1,5p' f'``)
+        fixed = _requote(src.strip())
+        tree = None if fixed is None else _parse(fixed)
+        if tree is None:
+            return None
+        note = "escaped quotes and line breaks written raw inside a Python string"
     node = tree.body
     if not isinstance(node, ast.Call):
         return None
@@ -158,8 +170,56 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
                 raise _Reject("**kwargs is not supported")
             args[kw.arg] = _value(kw.value)
     except _Reject as exc:
-        return PyCall(name, None, str(exc))
-    return PyCall(name, args, None)
+        return PyCall(name, None, str(exc), note)
+    return PyCall(name, args, None, note)
+
+
+def _parse(src: str) -> ast.Expression | None:
+    try:
+        return ast.parse(src, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return None
+
+
+def _requote(src: str) -> str | None:
+    """``src`` with every string literal's raw line breaks escaped, and each quote
+    inside it escaped unless what follows can only come after a closed string (a comma
+    and the next argument, a closing bracket, the end); ``None`` when a string never
+    closes. One pass, linear."""
+    out: list[str] = []
+    i, n = 0, len(src)
+    while i < n:
+        q = src[i]
+        if q not in "\"'":
+            out.append(q)
+            i += 1
+            continue
+        buf = [q]
+        j = i + 1
+        while True:
+            if j >= n:
+                return None
+            c = src[j]
+            if c == "\\" and j + 1 < n:
+                buf.append(src[j : j + 2])
+                j += 2
+            elif c == q and _closes(src, j + 1):
+                break
+            else:
+                buf.append("\\" + q if c == q else "\\n" if c == "\n" else c)
+                j += 1
+        buf.append(q)
+        out.append("".join(buf))
+        i = j + 1
+    return "".join(out)
+
+
+#: What may follow a closed string: an argument's ``name=``, a value, a closer.
+_AFTER_STRING = re.compile(r"[ \t]*(?:$|[)\]}:]|,\s*(?:[A-Za-z_]\w*\s*=|[\"'\[{(\-\d)\]}]|$))")
+
+
+def _closes(src: str, k: int) -> bool:
+    return _AFTER_STRING.match(src, k) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +300,7 @@ def _candidate(
         arguments=arguments,
         explicit=explicit,
         error=error,
+        notes=() if call is None or item.cut else call.notes,
     )
 
 
