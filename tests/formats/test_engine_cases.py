@@ -22,7 +22,9 @@ def _tools(name: str, *params: str) -> list[dict[str, Any]]:
 
 # vllm tests/tool_parsers/test_lfm2_tool_parser.py (multiline and nested-quote cases)
 def test_lfm2_raw_line_breaks_inside_a_python_string_are_read() -> None:
-    text = "<|tool_call_start|>[exec(command='cat > f.py << EOF\nimport csv\nEOF')]<|tool_call_end|>"
+    text = (
+        "<|tool_call_start|>[exec(command='cat > f.py << EOF\nimport csv\nEOF')]<|tool_call_end|>"
+    )
     (call,) = repair(text, _tools("exec", "command")).tool_calls
     assert call.arguments == {"command": "cat > f.py << EOF\nimport csv\nEOF"}
     assert "escaped quotes and line breaks written raw inside a Python string" in [
