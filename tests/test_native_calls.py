@@ -118,3 +118,39 @@ def test_the_same_arguments_glued_twice_are_one_call() -> None:
     (call,) = out.tool_calls
     assert (call.id, call.arguments) == ("call_0", {"category": "research"})
     assert [r.detail for r in call.repairs] == ["read arguments written 2 times over once"]
+
+
+def test_an_object_that_started_over_is_read_from_its_complete_copy() -> None:
+    # https://github.com/anomalyco/opencode/issues/17315 (GLM-5)
+    tools = [_tool("bash", {"command": {"type": "string"}, "description": {"type": "string"}}, [])]
+    raw = (
+        '{"command":"pwd","description":"Check current directory"'
+        '{"command": "pwd", "description": "Check current directory"}'
+    )
+    (call,) = repair(_native("bash", raw), tools).tool_calls
+    assert call.arguments == {"command": "pwd", "description": "Check current directory"}
+    assert [r.kind for r in call.repairs] == ["invalid_json"]
+
+
+def test_a_key_one_edit_from_a_missing_required_parameter_is_that_parameter() -> None:
+    # https://github.com/continuedev/continue/issues/12131 (Gemma 4: content for contents)
+    tools = [
+        _tool(
+            "create_new_file",
+            {"filepath": {"type": "string"}, "contents": {"type": "string"}},
+            ["filepath", "contents"],
+        )
+    ]
+    out = repair(_native("create_new_file", '{"content":"test","filepath":"test"}'), tools)
+    (call,) = out.tool_calls
+    assert call.arguments == {"filepath": "test", "contents": "test"}
+    assert [r.detail for r in call.repairs] == [
+        "read the argument 'content' as the parameter 'contents'"
+    ]
+
+
+def test_an_extra_key_is_not_renamed_to_an_optional_parameter_of_an_open_schema() -> None:
+    tools = [_tool("f", {"name": {"type": "string"}, "names": {"type": "string"}}, [])]
+    out = repair(_native("f", '{"nme": "x"}'), tools)
+    (call,) = out.tool_calls
+    assert call.arguments == {"nme": "x"}

@@ -33,7 +33,7 @@ from .._tools import ToolDescriptor, ToolRegistry
 from .coerce import coerce_arguments, decode_double_encoded
 from .formats import Candidate
 from .jsonparse import parse_lenient
-from .names import NameMatch, resolve_name
+from .names import NameMatch, edit_distance, normalise_name, resolve_name
 
 __all__ = [
     "CallFinisher",
@@ -183,7 +183,8 @@ class CallFinisher:
                 raw=draft.raw or canonical_json(_jsonable(args)),
             )
         args = _strip_markup_from_keys(dict(args), tool, draft.repairs)
-        return _unwrap_arguments_key(args, tool, draft.repairs)
+        args = _unwrap_arguments_key(args, tool, draft.repairs)
+        return _rename_near_keys(args, tool, draft.repairs)
 
     def _parse_arguments(
         self, text: str, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
@@ -491,6 +492,43 @@ def _unwrap_arguments_key(
         return args
     repairs.append(rec(K.WRAPPER, f"read the arguments nested under {key!r} (no such parameter)"))
     return dict(value)
+
+
+def _rename_near_keys(
+    args: dict[str, Any], tool: ToolDescriptor, repairs: list[RepairRecord]
+) -> dict[str, Any]:
+    """An undeclared key one edit away from a declared parameter that is missing (Gemma 4
+    writes ``content`` for Continue's required ``contents``, continue #12131): renamed.
+    Only a parameter that is required, or a schema that admits no other key, is a
+    target, and only one that a single undeclared key is near."""
+    props = tool.properties
+    if not props or all(k in props for k in args):
+        return args
+    closed = tool.parameters.get("additionalProperties") is False
+    wanted = [p for p in props if p not in args and (closed or p in tool.required)]
+    if not wanted:
+        return args
+    renames: dict[str, str] = {}
+    for key in args:
+        if key in props:
+            continue
+        near = [p for p in wanted if _near_key(key, p)]
+        if len(near) == 1 and near[0] not in renames.values():
+            renames[key] = near[0]
+    if not renames:
+        return args
+    for old, new in renames.items():
+        repairs.append(rec(K.KEY_ALIAS, f"read the argument {old!r} as the parameter {new!r}"))
+    return {renames.get(k, k): v for k, v in args.items()}
+
+
+def _near_key(key: str, param: str) -> bool:
+    """One edit apart, or the same once case and separators are set aside."""
+    if len(key) < 3 or len(param) < 3:
+        return False
+    if normalise_name(key, strip_prefix=False) == normalise_name(param, strip_prefix=False):
+        return True
+    return edit_distance(key.casefold(), param.casefold(), 1) <= 1
 
 
 def _jsonable(value: Any) -> Any:

@@ -2,7 +2,7 @@
 
 A call the engine returned as structured ``tool_calls`` but broken comes here (a valid
 one never does: the manual fixer passes it through). Besides JSON repair, key aliases
-and schema coercion (the finisher's work, as for calls found in text), four engine
+and schema coercion (the finisher's work, as for calls found in text), five engine
 failures are undone here, each from a public report:
 
 - the model's markup leaked into the call's name (``read<arg_key>path...``): the
@@ -12,6 +12,8 @@ failures are undone here, each from a public report:
   ``arguments``);
 - a key/value call swallowed by its first value (llama.cpp #26608: ``{"file":
   "app.log</arg_value><arg_key>pattern</arg_key><arg_value>error..."}``);
+- an object that broke off after a value and started over (opencode #17315): the
+  complete second object is read;
 - several argument objects glued in one string (litellm #40582:
   ``{"a": 1}{"a": 2}``): one call each, none dropped; the same object repeated is
   one call (hermes-agent #6841: a client accumulated the deltas twice).
@@ -22,6 +24,7 @@ and taken only when it gives exactly one valid call of the same tool.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .._errors import ToolfixError
@@ -89,6 +92,16 @@ class NativeCallFixer:
             glued = _glued_objects(raw, self._interp)
             if glued is not None:
                 return self._one_call_each(part, glued, seed)
+            restarted = _restarted_object(raw)
+            if restarted is not None:
+                record = RepairRecord(
+                    kind=K.INVALID_JSON,
+                    detail="the arguments restarted before the object closed: read the "
+                    "complete object written after",
+                )
+                shape = CallShape(part.name, restarted, None, [record], has_args_key=True)
+                result = self._interp.finish(shape, None, CallSite(seed))
+                return [_as_native(result, part, part.id)]
         return [self._finish(part, seed)]
 
     def _finish(self, part: ToolCallPart, seed: str) -> CallPart:
@@ -207,6 +220,30 @@ def _as_kv_markup(name: str, arguments: dict[str, Any]) -> str:
         for k, v in arguments.items()
     )
     return f"<tool_call>{name}{pairs}</tool_call>"
+
+
+def _restarted_object(raw: str) -> dict[str, Any] | None:
+    """The complete object that ends ``raw`` when an earlier one broke off right after a
+    value, with neither a comma nor its ``}`` (opencode #17315: GLM-5 wrote
+    ``{"command":"pwd"{"command": "pwd"}``): it is the model's second try."""
+    pos = raw.find("{", 1)
+    for _ in range(_RESTART_TRIES):
+        if pos == -1:
+            return None
+        before = raw[:pos].rstrip()
+        if before.endswith(('"', "}", "]", "e", "l")) or before[-1:].isdigit():
+            try:
+                value = json.loads(raw[pos:])
+            except (ValueError, RecursionError):
+                value = None
+            if isinstance(value, dict):
+                return value
+        pos = raw.find("{", pos + 1)
+    return None
+
+
+#: Openers :func:`_restarted_object` tries (each try may read the rest of the text).
+_RESTART_TRIES = 8
 
 
 def _glued_objects(raw: str, interp: Interpreter) -> list[Any] | None:

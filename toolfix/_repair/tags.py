@@ -151,6 +151,12 @@ def read_tagged_call(
     if empty:
         return _candidate(text, at, body_start, fmt, name, {}, False, False)
     arguments, untyped, close_end = _body(text, body_start, tags, ctx, ends)
+    if arguments == {}:
+        k = skip_ws(text, body_start)
+        if k < len(text) and text[k] == "<" and tags.close_at(text, k, grammar.call) == -1:
+            # the body is tags of another family sharing this opener (MiniCPM's <param>
+            # where Seed writes <parameter>): not this grammar's call
+            return None
     cut = close_end == -1
     end = len(text) if cut else close_end
     return _candidate(text, at, end, fmt, name, arguments, untyped, cut)

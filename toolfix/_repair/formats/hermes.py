@@ -29,6 +29,7 @@ with function name and arguments within <tool_call></tool_call> XML tags").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -49,6 +50,8 @@ __all__ = ["HermesFormat"]
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
 _LONE_CLOSE_TRIES = 8
+#: ``<function>NAME</function>`` and the white space after it.
+_FUNCTION_TAG = re.compile(r"<function>[ \t]*([A-Za-z_][\w.\-]{0,127})[ \t]*</function>\s*")
 
 
 class HermesFormat(ToolCallFormat):
@@ -118,6 +121,20 @@ class HermesFormat(ToolCallFormat):
         first = skip_ws(text, body_start)
         if first >= body_end:
             return None
+        named = _FUNCTION_TAG.match(text, first, body_end)
+        if named is not None and text.startswith("{", named.end()):
+            # the name in a <function> tag, the arguments as JSON after it (mlx-omni #126)
+            span = find_bracket_end(text, named.end(), ctx.limits, stop=body_end)
+            if not closed and not span.truncated:
+                end = span.end
+            return self._make(
+                text,
+                start,
+                end,
+                span.truncated and not closed and body_end >= len(text),
+                name=named.group(1),
+                arguments=text[named.end() : span.end],
+            )
         if text[first] == "<" or (
             text[first] not in "{[" and text.find("<arg_key>", first, body_end) != -1
         ):

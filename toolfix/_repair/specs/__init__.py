@@ -14,6 +14,7 @@ from .glm import GLM
 from .kimi_k3 import KIMI_K3
 from .minicpm import MINICPM
 from .minimax import MINIMAX, MINIMAX_M3
+from .seed import SEED_ATTRS
 from .step3 import STEP3
 
 __all__ = ["ALL_SPECS"]
@@ -24,6 +25,7 @@ ALL_SPECS: tuple[FormatSpec, ...] = (
     MINIMAX_M3,
     STEP3,
     KIMI_K3,
+    SEED_ATTRS,
     MINICPM,
     *hunyuan.SPECS,
     GLM,
