@@ -40,3 +40,49 @@ def test_hermes_name_in_a_function_tag_then_json_arguments() -> None:
     (call,) = out.tool_calls
     assert (call.name, call.arguments) == ("terminal", {"command": "lsof -i :10240"})
     assert out.text == "Let me check the services..."
+
+
+def test_cline_style_element_named_after_the_tool() -> None:
+    # https://github.com/RooCodeInc/Roo-Code/issues/10270
+    text = "I'll analyze the codebase first.\n\n<read_file>\n<path>ReadMe.md</path>\n</read_file>"
+    out = repair(text, _tools("read_file", "path"))
+    (call,) = out.tool_calls
+    assert (call.name, call.arguments) == ("read_file", {"path": "ReadMe.md"})
+    assert out.text == "I'll analyze the codebase first."
+
+
+def test_cline_style_repeated_children_are_a_list() -> None:
+    tools: list[dict[str, Any]] = [
+        {
+            "type": "function",
+            "function": {
+                "name": "ask_followup_question",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "question": {"type": "string"},
+                        "suggestions": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+            },
+        }
+    ]
+    text = (
+        "<ask_followup_question>\n<question>What next?</question>\n<suggestions>\n"
+        "<suggestion>Explain it</suggestion>\n<suggestion>Test it</suggestion>\n"
+        "</suggestions>\n</ask_followup_question>"
+    )
+    (call,) = repair(text, tools).tool_calls
+    assert call.arguments == {"question": "What next?", "suggestions": ["Explain it", "Test it"]}
+
+
+def test_an_element_named_after_a_tool_with_text_inside_is_prose() -> None:
+    from toolfix import Response
+
+    for text in (
+        "Use <search>the docs</search> first.",
+        "<read_file>\n<path>a.md</path>",  # never closed
+        "<b>bold</b> and <path>x</path>",  # not a tool's name
+    ):
+        resp = Response.text_only(text)
+        assert repair(resp, _tools("search", "query") + _tools("read_file", "path")) is resp

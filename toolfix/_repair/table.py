@@ -45,6 +45,10 @@ HAND_WRITTEN: dict[str, tuple[str, str]] = {
     "functionary": ("Functionary v3", "`>>>name\\n{...}`"),
     "xlam": ("xLAM", '`{"tool_calls": [{...}]}`'),
     "react": ("any model prompted with ReAct", "`Action: name` + `Action Input: {...}`"),
+    "tool_tags": (
+        "any model prompted by Cline or Roo Code",
+        "`<tool_name><arg>value</arg></tool_name>` (the element named after an offered tool)",
+    ),
 }
 
 

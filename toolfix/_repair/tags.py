@@ -24,7 +24,7 @@ from .formats._base import Candidate, ScanContext, make_candidate
 from .spec import TaggedCalls
 from .text import find_bracket_end, skip_ws
 
-__all__ = ["read_tagged_call"]
+__all__ = ["read_elements", "read_tagged_call"]
 
 _MAX_ATTRS = 1024
 #: How many argument closers written as text one value may hold before the first wins.
@@ -374,6 +374,13 @@ def _elements(raw: str, tags: _Tags, depth: int) -> dict[str, Any] | list[Any] |
     return out
 
 
+def read_elements(raw: str) -> dict[str, Any] | list[Any] | None:
+    """Plain XML child elements (``<path>a</path><mode>r</mode>``) as an object, one
+    element repeated as a list; ``None`` when ``raw`` is not made of elements only."""
+    return _elements(raw, _PLAIN, 0)
+
+
+_PLAIN = _Tags(TaggedCalls(call="", param=None))
 _CDATA_OPEN, _CDATA_CLOSE = "<![CDATA[", "]]>"
 
 

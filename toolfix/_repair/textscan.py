@@ -512,7 +512,7 @@ def _occurrences(text: str, ch: str, most: int) -> list[int] | None:
 _GENERIC_PRIORITY = 60
 #: The characters a generic format's span can start with (or, for pythonic calls, must
 #: hold right after the name). A format missing here is always run.
-_GENERIC_OPENERS = {"json": "{[`", "pythonic": "("}
+_GENERIC_OPENERS = {"json": "{[`", "pythonic": "(", "tool_tags": "<"}
 
 
 def _may_open_before(text: str, fmt: ToolCallFormat, last: int) -> bool:

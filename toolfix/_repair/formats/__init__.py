@@ -31,6 +31,7 @@ from .mistral import MistralFormat
 from .pythonic import PythonicFormat
 from .qwen_xml import QwenXmlFormat
 from .react import ReactFormat
+from .tool_tags import ToolTagsFormat
 from .xlam import XlamFormat
 
 __all__ = [
@@ -62,6 +63,7 @@ ALL_FORMATS: tuple[ToolCallFormat, ...] = tuple(
             GraniteFormat(),
             FunctionaryFormat(),
             XlamFormat(),
+            ToolTagsFormat(),
         ],
         key=lambda f: f.priority,
     )
