@@ -1,6 +1,7 @@
 """Every line of the benchmark corpora is a well-formed case (see docs/corpus-format.md).
 
-Checks, per line of ``benchmarks/corpora/verbatim_public.jsonl`` and ``curated.jsonl``:
+Checks, per line of ``benchmarks/corpora/verbatim_public.jsonl``, ``verbatim_threads.jsonl``
+and ``curated.jsonl``:
 JSON object with the required fields, OpenAI-style tool definitions whose ``parameters`` are
 valid JSON schemas, expected calls that name a listed tool and validate against its schema,
 tags from the taxonomy, and ids unique across both files.
@@ -20,7 +21,7 @@ from jsonschema import Draft202012Validator
 from toolfix import ToolRegistry
 
 CORPORA = Path(__file__).resolve().parent.parent / "benchmarks" / "corpora"
-FILES = ("verbatim_public.jsonl", "curated.jsonl")
+FILES = ("verbatim_public.jsonl", "verbatim_threads.jsonl", "curated.jsonl")
 
 FAILURE_CLASSES = {
     "call_in_content",
@@ -69,6 +70,13 @@ FORMATS = {
     "longcat",
     "claude_xml",
     "tool_call_bracket",
+    # from verbatim_threads.jsonl (stop 22)
+    "seed_oss",
+    "cline_xml",
+    "name_line",
+    "name_args",
+    "calling_tool",
+    "attr_tag",
 }
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 REQUIRED_KEYS = {"id", "tools", "response", "tags", "source"}
@@ -182,7 +190,11 @@ def test_ids_unique_across_files() -> None:
 
 def test_verbatim_cases_cite_a_public_thread_and_are_listed() -> None:
     sources = (CORPORA / "SOURCES.md").read_text(encoding="utf-8")
-    verbatim = [case for _, case in _lines("verbatim_public.jsonl")]
+    verbatim = [
+        case
+        for name in ("verbatim_public.jsonl", "verbatim_threads.jsonl")
+        for _, case in _lines(name)
+    ]
     assert len(verbatim) >= 40
     for case in verbatim:
         assert case["source"].startswith("https://github.com/"), case["id"]

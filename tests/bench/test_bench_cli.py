@@ -176,6 +176,7 @@ def test_default_corpora_in_a_checkout_are_the_committed_ones(
         "conformance.jsonl",
         "curated.jsonl",
         "verbatim_public.jsonl",
+        "verbatim_threads.jsonl",
     ]
     assert all(p.parent == runner.SOURCE_CORPORA for p in found)
 
