@@ -202,3 +202,28 @@ def test_unreadable_tools_file_is_a_usage_error(tmp_path: Path) -> None:
     bad.write_text("{nope", encoding="utf-8")
     result = CliRunner().invoke(app, ["repair", "--tools", str(bad)], input="hi")
     assert result.exit_code == 2
+
+
+def test_a_call_only_in_reasoning_follows_the_library_default() -> None:
+    """Taken when the response has nothing else (``reasoning_calls="when_no_answer"``, the
+    library's default); ``--ignore-reasoning`` leaves it, ``--promote-reasoning`` takes it."""
+    line = json.dumps(
+        {
+            "id": "r-1",
+            "tools": TOOLS,
+            "response": {
+                "content": None,
+                "reasoning_content": '<tool_call>{"name": "get_weather", '
+                '"arguments": {"city": "Oslo"}}</tool_call>',
+            },
+        }
+    )
+    for flags, calls in (
+        ([], [("get_weather", {"city": "Oslo"})]),
+        (["--promote-reasoning"], [("get_weather", {"city": "Oslo"})]),
+        (["--ignore-reasoning"], []),
+    ):
+        result = CliRunner().invoke(app, ["repair", "--jsonl", "-", *flags], input=line + "\n")
+        assert result.exit_code == 0, result.output
+        [row] = _rows(result.stdout)
+        assert _calls(row) == calls, flags

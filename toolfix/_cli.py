@@ -397,8 +397,13 @@ def repair(
         bool,
         typer.Option(
             "--reasoning-when-no-answer",
-            help="Take calls found only in reasoning when the response has nothing else.",
+            help="Take calls found only in reasoning when the response has nothing else "
+            "(the default, as in the library).",
         ),
+    ] = False,
+    ignore_reasoning: Annotated[
+        bool,
+        typer.Option("--ignore-reasoning", help="Never take calls found only in reasoning."),
     ] = False,
 ) -> None:
     """Repair tool calls: a corpus file (--jsonl) or one response on stdin (--tools).
@@ -409,7 +414,11 @@ def repair(
     """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     options = (jsonl, tools_file, llm, api_base, api_key, max_retries, fmt)
-    code = _exit_status(lambda: _run(*options, promote_reasoning, reasoning_when_no_answer))
+    reasoning: Literal["ignore", "promote", "when_no_answer"] = (
+        "promote" if promote_reasoning else "ignore" if ignore_reasoning else "when_no_answer"
+    )
+    del reasoning_when_no_answer  # the default; the flag is kept for scripts that pass it
+    code = _exit_status(lambda: _run(*options, reasoning))
     if code:
         raise typer.Exit(code)
 
@@ -442,16 +451,8 @@ def _run(
     api_key: str | None,
     max_retries: int,
     fmt: list[str] | None,
-    promote_reasoning: bool,
-    reasoning_when_no_answer: bool,
+    reasoning: Literal["ignore", "promote", "when_no_answer"],
 ) -> int:
-    reasoning: Literal["ignore", "promote", "when_no_answer"] = (
-        "promote"
-        if promote_reasoning
-        else "when_no_answer"
-        if reasoning_when_no_answer
-        else "ignore"
-    )
     try:
         config = FixConfig(formats=tuple(fmt) if fmt else None, reasoning_calls=reasoning)
     except ValueError as exc:
