@@ -167,7 +167,8 @@ class ToolDescriptor:
     @property
     def properties(self) -> Mapping[str, Any]:
         props = self.parameters.get("properties", {})
-        return props if isinstance(props, Mapping) else {}
+        # (``type(...) is dict`` first: the ABC check costs a Python-level call per read)
+        return props if type(props) is dict or isinstance(props, Mapping) else {}
 
     # ---- conversions ------------------------------------------------------------------
 

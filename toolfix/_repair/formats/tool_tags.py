@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..tags import read_elements
-from ..text import MarkerFinder, read_identifier
+from ..text import MarkerFinder
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["ToolTagsFormat"]
@@ -40,33 +40,43 @@ class ToolTagsFormat(ToolCallFormat):
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
-        if not ctx.tool_names:
-            return out
-        closers = MarkerFinder(text)  # (an unclosed tag must not send each search to the end)
+        # one C-speed search per offered tool (a handful) rather than a look at every "<"
+        opens = sorted(
+            (at, name)
+            for name in ctx.tool_names
+            for at in _occurrences(text, f"<{name}>", _MAX_TAGS)
+        )
         pos = 0
-        for _ in range(_MAX_TAGS):
-            at = text.find("<", pos)
-            if at == -1:
-                break
-            word_end = read_identifier(text, at + 1, extra="_-.")
-            word = text[at + 1 : word_end]
-            pos = at + 1
-            if word not in ctx.tool_names or not text.startswith(">", word_end):
-                continue
+        closers = MarkerFinder(text)  # (an unclosed tag must not send each search to the end)
+        for at, word in opens[:_MAX_TAGS]:
+            if at < pos:
+                continue  # inside a call read already
+            body_start = at + len(word) + 2
             closer = f"</{word}>"
-            close = closers.find(closer, word_end)
+            close = closers.find(closer, body_start)
             if close == -1:
                 continue  # never closed: not read (a cut-off call is left as text)
-            body = text[word_end + 1 : close]
+            body = text[body_start:close]
             arguments = {} if not body.strip() else _arguments(body)
             if arguments is None:
                 continue
             end = close + len(closer)
             out.append(
-                self._make(text, at, end, False, name=word, arguments=arguments, string_values=True)
+                self._make(
+                    text, at, end, False, name=word, arguments=arguments, string_values=True
+                )
             )
             pos = end
         return out
+
+
+def _occurrences(text: str, tag: str, most: int) -> list[int]:
+    out: list[int] = []
+    k = text.find(tag)
+    while k != -1 and len(out) < most:
+        out.append(k)
+        k = text.find(tag, k + len(tag))
+    return out
 
 
 def _arguments(body: str) -> dict[str, Any] | None:
