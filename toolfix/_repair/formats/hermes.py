@@ -108,6 +108,29 @@ class HermesFormat(ToolCallFormat):
                 pos = body_start
         return out
 
+    def _function_tag(
+        self,
+        text: str,
+        start: int,
+        named: re.Match[str],
+        body_end: int,
+        end: int,
+        closed: bool,
+        ctx: ScanContext,
+    ) -> Candidate:
+        """The name in a ``<function>`` tag, the arguments as JSON after it (mlx-omni #126)."""
+        span = find_bracket_end(text, named.end(), ctx.limits, stop=body_end)
+        if not closed and not span.truncated:
+            end = span.end
+        return self._make(
+            text,
+            start,
+            end,
+            span.truncated and not closed and body_end >= len(text),
+            name=named.group(1),
+            arguments=text[named.end() : span.end],
+        )
+
     def _body(
         self,
         text: str,
@@ -123,18 +146,7 @@ class HermesFormat(ToolCallFormat):
             return None
         named = _FUNCTION_TAG.match(text, first, body_end)
         if named is not None and text.startswith("{", named.end()):
-            # the name in a <function> tag, the arguments as JSON after it (mlx-omni #126)
-            span = find_bracket_end(text, named.end(), ctx.limits, stop=body_end)
-            if not closed and not span.truncated:
-                end = span.end
-            return self._make(
-                text,
-                start,
-                end,
-                span.truncated and not closed and body_end >= len(text),
-                name=named.group(1),
-                arguments=text[named.end() : span.end],
-            )
+            return self._function_tag(text, start, named, body_end, end, closed, ctx)
         if text[first] == "<" or (
             text[first] not in "{[" and text.find("<arg_key>", first, body_end) != -1
         ):

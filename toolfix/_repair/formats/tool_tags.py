@@ -62,9 +62,7 @@ class ToolTagsFormat(ToolCallFormat):
                 continue
             end = close + len(closer)
             out.append(
-                self._make(
-                    text, at, end, False, name=word, arguments=arguments, string_values=True
-                )
+                self._make(text, at, end, False, name=word, arguments=arguments, string_values=True)
             )
             pos = end
         return out
