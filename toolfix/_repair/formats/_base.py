@@ -10,6 +10,7 @@ format alike. A format module is one file: a subclass of
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -106,7 +107,7 @@ def make_candidate(
         end=end,
         format=fmt,
         raw=text[start:end],
-        kinds=(*where, *extra, *(("truncated",) if truncated else ())),
+        kinds=_kinds(where, extra, truncated),
         payload=payload,
         name=name,
         arguments=arguments,
@@ -118,6 +119,13 @@ def make_candidate(
         explicit=explicit,
         notes=notes,
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _kinds(where: tuple[str, ...], extra: tuple[str, ...], truncated: bool) -> tuple[str, ...]:
+    """A candidate's kinds, one shared tuple per combination (thousands of candidates in
+    one text hold a handful of distinct ones)."""
+    return (*where, *extra, *(("truncated",) if truncated else ()))
 
 
 def arguments_before(text: str, at: int, stop: int, limits: Limits) -> tuple[str, int, bool]:
