@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from toolfix import available_formats
 from toolfix._bench.report import update_readme_block
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +43,8 @@ def paragraph(perf: dict[str, Any], patho: dict[str, Any], stream: dict[str, Any
     many = perf["many_calls"]
     growth = [f["median_ratio"] for f in patho["families"].values()]
     text = (
-        "toolfix also finds the call in the markup of 30 families, resolves the name, coerces and "
+        f"toolfix also finds the call in {len(available_formats())} markup formats, resolves the "
+        "name, coerces and "
         "validates against the schema, which json-repair alone does not. Warm, on the "
         f"same raw texts of the {rep['cases']:,} broken cases, toolfix's median is "
         f"{rep['median_ratio']:.2f}× json-repair's ({rep['toolfix_median_us']:.0f} µs vs "

@@ -284,6 +284,7 @@ README_END = "<!-- /bench-table -->"
 _README_LABELS = {
     "bfcl_generated": "BFCL-generated",
     "verbatim_public": "verbatim public outputs",
+    "verbatim_threads": "outputs pasted in 2025-26 threads",
     "conformance": "engine tests and templates",
     "curated": "hand-curated",
 }
