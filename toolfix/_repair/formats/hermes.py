@@ -108,18 +108,19 @@ class HermesFormat(ToolCallFormat):
                 pos = body_start
         return out
 
-    def _function_tag(
+    def _named_json(
         self,
         text: str,
         start: int,
-        named: re.Match[str],
+        name: str,
+        brace: int,
         body_end: int,
         end: int,
         closed: bool,
         ctx: ScanContext,
     ) -> Candidate:
-        """The name in a ``<function>`` tag, the arguments as JSON after it (mlx-omni #126)."""
-        span = find_bracket_end(text, named.end(), ctx.limits, stop=body_end)
+        """A name, then its arguments as the JSON object at ``brace``."""
+        span = find_bracket_end(text, brace, ctx.limits, stop=body_end)
         if not closed and not span.truncated:
             end = span.end
         return self._make(
@@ -127,8 +128,8 @@ class HermesFormat(ToolCallFormat):
             start,
             end,
             span.truncated and not closed and body_end >= len(text),
-            name=named.group(1),
-            arguments=text[named.end() : span.end],
+            name=name,
+            arguments=text[brace:body_end].strip() if closed else text[brace : span.end],
         )
 
     def _body(
@@ -146,7 +147,9 @@ class HermesFormat(ToolCallFormat):
             return None
         named = _FUNCTION_TAG.match(text, first, body_end)
         if named is not None and text.startswith("{", named.end()):
-            return self._function_tag(text, start, named, body_end, end, closed, ctx)
+            # the name in a <function> tag, the arguments as JSON after it (mlx-omni #126)
+            name = named.group(1)
+            return self._named_json(text, start, name, named.end(), body_end, end, closed, ctx)
         if text[first] == "<" or (
             text[first] not in "{[" and text.find("<arg_key>", first, body_end) != -1
         ):
@@ -199,17 +202,8 @@ class HermesFormat(ToolCallFormat):
             )
         brace = skip_ws(text, name_end)
         if has_name and brace < body_end and text[brace] == "{" and _keyable(text, brace, body_end):
-            span = find_bracket_end(text, brace, ctx.limits, stop=body_end)
-            if not closed and not span.truncated:
-                end = span.end
-            return self._make(
-                text,
-                start,
-                end,
-                span.truncated and not closed and body_end >= len(text),
-                name=text[first:name_end],
-                arguments=text[brace:body_end].strip() if closed else text[brace : span.end],
-            )
+            name = text[first:name_end]
+            return self._named_json(text, start, name, brace, body_end, end, closed, ctx)
         body = text[body_start:body_end]
         if closed and any(ch.isalnum() for ch in body):
             # both tags around something that is no call we know: report it, never hide it
