@@ -36,7 +36,14 @@ from referencing import Registry, Resource
 from ._errors import ToolDefinitionError
 from ._patterns import PatternError, compile_pattern
 
-__all__ = ["MAX_SCHEMA_DEPTH", "NO_REMOTE", "check_schema_depth", "check_schema_safety"]
+__all__ = [
+    "MAX_SCHEMA_DEPTH",
+    "MISSING",
+    "NO_REMOTE",
+    "check_schema_depth",
+    "check_schema_safety",
+    "pointer_target",
+]
 
 
 def _refuse_retrieval(uri: str) -> Resource[Any]:
@@ -110,8 +117,9 @@ def _escape(step: str) -> str:
     return step.replace("~", "~0").replace("/", "~1")
 
 
-def _pointer_target(root: Any, pointer: str) -> Any:
-    """The node ``pointer`` (``/a/b``, already without ``#``) names in ``root``, or a miss."""
+def pointer_target(root: Any, pointer: str) -> Any:
+    """The node the JSON pointer ``pointer`` (``/a/b``, already without ``#``) names in
+    ``root``, or :data:`MISSING`."""
     node = root
     if not pointer:
         return node
@@ -122,11 +130,12 @@ def _pointer_target(root: Any, pointer: str) -> Any:
         elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
             node = node[int(step)]
         else:
-            return _MISSING
+            return MISSING
     return node
 
 
-_MISSING = object()
+#: What :func:`pointer_target` answers for a pointer that names nothing.
+MISSING = object()
 
 MAX_SCHEMA_DEPTH = 64
 """Deepest nesting of objects and arrays in a tool schema (32 levels of ``properties``)."""
@@ -205,10 +214,10 @@ def check_schema_safety(schema: Mapping[str, Any], tool_name: str) -> None:
                 )
             fragment = ref[1:]
             if fragment == "" or fragment.startswith("/"):
-                target = _pointer_target(resource, fragment)
+                target = pointer_target(resource, fragment)
             else:
-                target = anchors.get((id(resource), unquote(fragment)), _MISSING)
-            if target is _MISSING or not isinstance(target, Mapping | bool):
+                target = anchors.get((id(resource), unquote(fragment)), MISSING)
+            if target is MISSING or not isinstance(target, Mapping | bool):
                 raise refuse(f"{key} {ref!r} at {path} points at nothing in the schema")
             if isinstance(target, Mapping):
                 targets.setdefault(id(node), []).append(target)

@@ -72,7 +72,7 @@ from jsonschema import Draft202012Validator
 from .._cache import WeightedLRU, estimate_weight
 from .._messages import FailureKind, RepairRecord
 from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
-from .._schema_check import NO_REMOTE
+from .._schema_check import NO_REMOTE, pointer_target
 from .fastcheck import compile_checker
 
 __all__ = ["CoerceResult", "coerce_arguments", "decode_double_encoded"]
@@ -342,15 +342,7 @@ class _Walker:
     def _lookup(self, ref: str) -> Mapping[str, Any] | None:
         if not ref.startswith("#"):
             return None
-        node: Any = self.root
-        for raw in ref[1:].split("/")[1:]:
-            part = raw.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, Mapping) and part in node:
-                node = node[part]
-            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            else:
-                return None
+        node = pointer_target(self.root, ref[1:])
         return node if isinstance(node, Mapping) else None
 
     def record(self, kind: FailureKind, path: str, what: str | Callable[[], str]) -> None:
