@@ -86,3 +86,17 @@ def test_an_element_named_after_a_tool_with_text_inside_is_prose() -> None:
     ):
         resp = Response.text_only(text)
         assert repair(resp, _tools("search", "query") + _tools("read_file", "path")) is resp
+
+
+def test_a_tool_element_inside_another_is_text_of_it() -> None:
+    # found by hypothesis: the inner element was taken as a call, and repairing the
+    # result took the outer one too (not idempotent)
+    from toolfix import Response
+
+    text = "<read_file><path><read_file></read_file></path></read_file>"
+    resp = Response.text_only(text)
+    out = repair(resp, _tools("read_file", "path"))
+    assert out.tool_calls == []
+    (bad,) = out.invalid_tool_calls  # one call: the outer element, its value not a string
+    assert (bad.name, bad.raw, bad.kind) == ("read_file", text, "type_mismatch")
+    assert repair(out, _tools("read_file", "path")) == out

@@ -182,7 +182,8 @@ def _parse(src: str) -> ast.Expression | None:
 
 
 def _requote(src: str) -> str | None:
-    """``src`` with every string literal's raw line breaks escaped, and each quote
+    """``src`` with every string literal's raw line breaks and control characters
+    escaped, and each quote
     inside it escaped unless what follows can only come after a closed string (a comma
     and the next argument, a closing bracket, the end); ``None`` when a string never
     closes. One pass, linear."""
@@ -206,13 +207,16 @@ def _requote(src: str) -> str | None:
             elif c == q and _closes(src, j + 1):
                 break
             else:
-                buf.append("\\" + q if c == q else "\\n" if c == "\n" else c)
+                buf.append("\\" + q if c == q else _ESCAPED.get(c, c) if c < " " else c)
                 j += 1
         buf.append(q)
         out.append("".join(buf))
         i = j + 1
     return "".join(out)
 
+
+#: Control characters a Python string cannot hold raw (a NUL, a line break), escaped.
+_ESCAPED = {chr(i): f"\\x{i:02x}" for i in range(32) if chr(i) != "\t"} | {"\n": "\\n"}
 
 #: What may follow a closed string: an argument's ``name=``, a value, a closer.
 _AFTER_STRING = re.compile(r"[ \t]*(?:$|[)\]}:]|,\s*(?:[A-Za-z_]\w*\s*=|[\"'\[{(\-\d)\]}]|$))")

@@ -8,9 +8,11 @@ models then write even when the client offers native tools (Roo-Code #10270)::
 
 Only an element whose name is one of the offered tools is read, and only when its body
 is child elements (or nothing): ``<b>bold</b>`` in prose, or ``<search>`` with text
-inside, stays text. A child element repeated (``<suggestion>`` twice inside
-``<suggestions>``) is a list; values are text, typed by the tool's schema. No declared
-grammar reads it: its opener is not a fixed token but the name of any offered tool.
+inside, stays text. Elements of the same name nest, and what lies inside an element
+is its text, whether that element is a call or not (never a second call). A child
+element repeated (``<suggestion>`` twice inside ``<suggestions>``) is a list; values
+are text, typed by the tool's schema. No declared grammar reads it: its opener is not a
+fixed token but the name of any offered tool.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..tags import read_elements
-from ..text import MarkerFinder
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["ToolTagsFormat"]
@@ -40,32 +41,44 @@ class ToolTagsFormat(ToolCallFormat):
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
-        # one C-speed search per offered tool (a handful) rather than a look at every "<"
-        opens = sorted(
-            (at, name)
-            for name in ctx.tool_names
-            for at in _occurrences(text, f"<{name}>", _MAX_TAGS)
-        )
+        # per offered tool (a handful): its elements, matched by one pass over its tags
+        matched = {name: _elements_of(text, name) for name in ctx.tool_names}
+        opens = sorted((at, name) for name, pairs in matched.items() for at in pairs)
         pos = 0
-        closers = MarkerFinder(text)  # (an unclosed tag must not send each search to the end)
         for at, word in opens[:_MAX_TAGS]:
             if at < pos:
-                continue  # inside a call read already
-            body_start = at + len(word) + 2
-            closer = f"</{word}>"
-            close = closers.find(closer, body_start)
+                continue  # inside an element read already (a call, or one that is none)
+            close = matched[word][at]
             if close == -1:
                 continue  # never closed: not read (a cut-off call is left as text)
-            body = text[body_start:close]
+            end = close + len(word) + 3
+            pos = end  # what lies inside this element is its text, call or not
+            body = text[at + len(word) + 2 : close]
             arguments = {} if not body.strip() else _arguments(body)
             if arguments is None:
                 continue
-            end = close + len(closer)
             out.append(
                 self._make(text, at, end, False, name=word, arguments=arguments, string_values=True)
             )
-            pos = end
         return out
+
+
+def _elements_of(text: str, word: str) -> dict[int, int]:
+    """Each ``<word>`` of ``text`` with where its own ``</word>`` begins (elements of the
+    same name nest), or -1 when it never closes. One pass over the tags: linear."""
+    opens = _occurrences(text, f"<{word}>", _MAX_TAGS)
+    if not opens:
+        return {}
+    closes = _occurrences(text, f"</{word}>", _MAX_TAGS)
+    events = sorted([(p, True) for p in opens] + [(p, False) for p in closes])
+    out = dict.fromkeys(opens, -1)
+    stack: list[int] = []
+    for p, is_open in events:
+        if is_open:
+            stack.append(p)
+        elif stack:
+            out[stack.pop()] = p
+    return out
 
 
 def _occurrences(text: str, tag: str, most: int) -> list[int]:
