@@ -262,7 +262,7 @@ class TextScanner:
                 if taken.covers(content):
                     break  # only whitespace left: the generic scanners have nothing to read
                 hard_spans = taken if hard is None else hard
-                if not _may_start_outside(content, hard_spans, _GENERIC_OPENERS.get(fmt.name)):
+                if not _may_start_outside(content, hard_spans, fmt.span_openers):
                     continue  # whatever it finds lies inside a call's span: text of that call
             if own_markers and short:  # the base class's substring test, inlined
                 for marker in own_markers:
@@ -508,11 +508,9 @@ def _occurrences(text: str, ch: str, most: int) -> list[int] | None:
     return out
 
 
-#: Formats from this priority on (pythonic, generic JSON) scan free text, not markup.
+#: Formats from this priority on (pythonic, generic JSON, tool elements) scan free text,
+#: not markup; their ``span_openers`` say where their spans can start.
 _GENERIC_PRIORITY = 60
-#: The characters a generic format's span can start with (or, for pythonic calls, must
-#: hold right after the name). A format missing here is always run.
-_GENERIC_OPENERS = {"json": "{[`", "pythonic": "(", "tool_tags": "<"}
 
 
 def _may_open_before(text: str, fmt: ToolCallFormat, last: int) -> bool:
@@ -520,7 +518,7 @@ def _may_open_before(text: str, fmt: ToolCallFormat, last: int) -> bool:
     last markup to mask): none of the characters its spans start with occurs before it.
     Markup is masked only inside a span that starts before it. Marker formats are always
     run: a marker need not sit at its span's start."""
-    openers = _GENERIC_OPENERS.get(fmt.name)
+    openers = fmt.span_openers
     return openers is None or any(text.find(ch, 0, last) != -1 for ch in openers)
 
 

@@ -182,6 +182,10 @@ class ToolCallFormat(ABC):
     channel_markup: ClassVar[bool] = False
     #: Substrings without which :meth:`split_channels` has nothing to split.
     channel_markers: ClassVar[tuple[str, ...]] = ()
+    #: For a generic format (it reads free text, not markup): the characters its spans
+    #: start with (for pythonic calls: that follow the name). ``None``: no such promise,
+    #: the format always runs.
+    span_openers: ClassVar[str | None] = None
 
     def split_channels(self, text: str) -> tuple[str | None, list[tuple[str, bool]]] | None:
         """``(reasoning, [(segment, addressed), ...])`` for a family that writes messages

@@ -218,6 +218,7 @@ class JsonTextFormat(ToolCallFormat):
     name = "json"
     markers = ()
     priority = 90
+    span_openers = "{[`"
     source: ClassVar[str] = (
         "generic; fence and bare-JSON shapes as in the vLLM llama3_json / hermes fallbacks "
         "(https://github.com/vllm-project/vllm/tree/main/vllm/entrypoints/openai/tool_parsers)"

@@ -323,6 +323,7 @@ class PythonicFormat(ToolCallFormat):
     name = "pythonic"
     markers = ("(",)
     priority = 60
+    span_openers = "("
     source: ClassVar[str] = (
         "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/"
         "tool_parsers/pythonic_tool_parser.py; "

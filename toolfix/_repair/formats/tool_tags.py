@@ -34,6 +34,7 @@ class ToolTagsFormat(ToolCallFormat):
     name = "tool_tags"
     markers = ("</",)
     priority = 60  # generic: runs on what the families' markup left
+    span_openers = "<"
     source: ClassVar[str] = (
         "https://github.com/RooCodeInc/Roo-Code/issues/10270 (model output pasted by a user); "
         "https://github.com/cline/cline (src/core/prompts: the XML tool-use format)"
