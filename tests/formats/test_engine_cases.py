@@ -62,3 +62,19 @@ def test_markup_in_a_tilde_fence_next_to_prose_is_an_example() -> None:
     )
     resp = Response.text_only(text)
     assert repair(resp, _tools("Bash", "command")) is resp
+
+
+# vllm tests/tool_parsers/test_kimi_k2_tool_parser.py (test_bare_counter)
+def test_kimi_bare_counter_id_is_the_only_tool_offered() -> None:
+    text = (
+        "Let me check. <|tool_calls_section_begin|><|tool_call_begin|>0 "
+        '<|tool_call_argument_begin|>{"city": "Tokyo"}<|tool_call_end|>'
+        "<|tool_calls_section_end|>"
+    )
+    (call,) = repair(text, _tools("get_weather", "city")).tool_calls
+    assert (call.name, call.arguments) == ("get_weather", {"city": "Tokyo"})
+    assert "the call named no tool: read as the only one" in [r.detail for r in call.repairs]
+    # with two tools offered it could be either: not guessed
+    out = repair(text, _tools("get_weather", "city") + _tools("get_time", "city"))
+    assert out.tool_calls == []
+    assert [c.kind for c in out.invalid_tool_calls] == ["unknown_name"]

@@ -326,7 +326,7 @@ class _Draft:
         # a text-found call's id hashes its own name and arguments too: ids do not depend
         # on what follows the call (streaming sends calls before the text ends)
         if cand is not None:
-            repairs.extend(rec(K.INVALID_JSON, note) for note in cand.notes)
+            repairs.extend(rec(kind, detail) for kind, detail in cand.notes)
             parts: tuple[str, ...] = (site.seed, str(cand.start), str(site.index), s.name or "")
             raw = cand.raw
         else:

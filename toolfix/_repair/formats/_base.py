@@ -72,9 +72,10 @@ class Candidate:
     try to repair ``arguments`` (they hold the raw call text, or, for a call cut off
     before its closer, the arguments that were complete as a mapping, attached to the
     invalid call)."""
-    notes: tuple[str, ...] = ()
-    """What the format repaired while reading the call (Python strings requoted...):
-    each becomes an ``invalid_json`` record."""
+    notes: tuple[tuple[str, str], ...] = ()
+    """What the format repaired while reading the call, as ``(kind, detail)`` pairs (a
+    Python string requoted, a missing name read from the only tool offered): each
+    becomes a repair record."""
 
 
 #: Where a call written in a family's markup was found.
@@ -98,7 +99,7 @@ def make_candidate(
     error: str | None = None,
     args_key: str = "arguments",
     explicit: bool = True,
-    notes: tuple[str, ...] = (),
+    notes: tuple[tuple[str, str], ...] = (),
 ) -> Candidate:
     """The candidate of the call ``text[start:end]``, found by ``fmt``. Its kinds are
     ``where`` (by default: written in markup), then ``extra``, then ``truncated``."""
@@ -208,6 +209,7 @@ class ToolCallFormat(ABC):
         call_id: str | None = None,
         string_values: bool = False,
         explicit: bool = True,
+        notes: tuple[tuple[str, str], ...] = (),
     ) -> Candidate:
         """A candidate of this format for ``text[start:end]`` (see :func:`make_candidate`)."""
         return make_candidate(
@@ -219,6 +221,7 @@ class ToolCallFormat(ABC):
             where=where,
             extra=extra,
             explicit=explicit,
+            notes=notes,
             payload=payload,
             name=name,
             arguments=arguments,

@@ -127,6 +127,7 @@ class KimiFormat(ToolCallFormat):
             self.check_call_count(len(out), ctx, text, start)
             name: str | None = kimi_name(call_id)
             payload = None
+            notes: tuple[tuple[str, str], ...] = ()
             if (
                 isinstance(arguments, str)
                 and not ctx.is_tool(name or "")
@@ -135,6 +136,11 @@ class KimiFormat(ToolCallFormat):
                 # an OpenAI-style id (``call_abc123``) in the id's place and the name in
                 # the arguments object (vllm #32146): the object is the whole call
                 name, payload = None, arguments
+            elif name is not None and name.isdigit() and len(ctx.tool_names) == 1:
+                # a bare counter for an id, no name: with one tool offered it can only be
+                # that one, as vLLM reads it (test_kimi_k2_tool_parser: test_bare_counter)
+                (name,) = ctx.tool_names
+                notes = (("unknown_name", "the call named no tool: read as the only one"),)
             out.append(
                 self._make(
                     text,
@@ -145,6 +151,7 @@ class KimiFormat(ToolCallFormat):
                     payload=payload,
                     arguments=None if payload is not None else arguments,
                     call_id=call_id,
+                    notes=notes,
                 )
             )
             floor = pos = end

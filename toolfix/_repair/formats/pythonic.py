@@ -71,8 +71,8 @@ class PyCall:
     """A repair made to read it (quotes or line breaks written raw inside a string)."""
 
     @property
-    def notes(self) -> tuple[str, ...]:
-        return () if self.note is None else (self.note,)
+    def notes(self) -> tuple[tuple[str, str], ...]:
+        return () if self.note is None else (("invalid_json", self.note),)
 
 
 def read_dotted_name(text: str, i: int) -> int:
