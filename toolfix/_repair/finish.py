@@ -16,7 +16,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -315,6 +315,9 @@ class _Draft:
     given_id: str | None
     id_parts: tuple[str, ...]
     arguments: Any
+    in_text: bool
+    """Found in text: the id hashes the call's arguments too (a native call's position
+    alone tells it apart)."""
 
     @classmethod
     def start(cls, s: CallShape, cand: Candidate | None, site: CallSite) -> _Draft:
@@ -331,24 +334,22 @@ class _Draft:
             raw = cand.raw
         else:
             parts, raw = (site.seed, "0", str(site.index)), ""
-        return cls(raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments)
+        in_text = cand is not None
+        return cls(raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments, in_text)
 
     @property
     def call_id(self) -> str:
         """The id of this call as found (an invalid call's id)."""
-        if self.given_id:
-            return self.given_id
-        if len(self.id_parts) == 3:  # a native call: its position says which
-            return derive_id(*self.id_parts)
-        return derive_id(*self.id_parts, _id_text(self.arguments))
+        return self.given_id or self._derived_id(lambda: _id_text(self.arguments))
 
     def valid_id(self, arguments_raw: str) -> str:
         """The id of this call once valid, ``arguments_raw`` its canonical arguments."""
-        if self.given_id:
-            return self.given_id
-        if len(self.id_parts) == 3:
+        return self.given_id or self._derived_id(lambda: arguments_raw)
+
+    def _derived_id(self, arguments_text: Callable[[], str]) -> str:
+        if not self.in_text:
             return derive_id(*self.id_parts)
-        return derive_id(*self.id_parts, arguments_raw)
+        return derive_id(*self.id_parts, arguments_text())
 
     def invalid(
         self,

@@ -124,9 +124,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         extra_repairs: list[RepairRecord] = []
         changed = False
         existing_ids = {p.id for p in response.parts if isinstance(p, CallPart)}
-        native = NativeCallFixer(self._text, interp, registry)
+        native: NativeCallFixer | None = None
         for idx, part in enumerate(response.parts):
             if isinstance(part, ToolCallPart):
+                native = native or NativeCallFixer(self._text, interp, registry)
                 fixed = native.fix(part, f"{seed}:{idx}")
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)

@@ -99,9 +99,7 @@ class NativeCallFixer:
                     detail="the arguments restarted before the object closed: read the "
                     "complete object written after",
                 )
-                shape = CallShape(part.name, restarted, None, [record], has_args_key=True)
-                result = self._interp.finish(shape, None, CallSite(seed))
-                return [_as_native(result, part, part.id)]
+                return self._calls(part, [restarted], seed, record)
         return [self._finish(part, seed)]
 
     def _finish(self, part: ToolCallPart, seed: str) -> CallPart:
@@ -173,10 +171,9 @@ class NativeCallFixer:
         return None
 
     def _one_call_each(self, part: ToolCallPart, objects: list[Any], seed: str) -> list[CallPart]:
-        """A call per distinct argument object glued into one arguments string; the
-        first keeps the engine's id, the others get it with their index (``call_0``,
-        ``call_0_1``). The same object written again is one call: a client that
-        accumulated a streamed call's deltas twice (hermes-agent #6841)."""
+        """A call per distinct argument object glued into one arguments string (ids
+        ``call_0``, ``call_0_1``...). The same object written again is one call: a client
+        that accumulated a streamed call's deltas twice (hermes-agent #6841)."""
         distinct = list({canonical_json(o): o for o in objects}.values())
         if len(distinct) < len(objects):
             detail = f"read arguments written {len(objects)} times over as one call each"
@@ -184,9 +181,15 @@ class NativeCallFixer:
                 detail = f"read arguments written {len(objects)} times over once"
         else:
             detail = "split argument objects glued in one string, a call each"
-        record = RepairRecord(kind=K.CONCATENATED, detail=detail)
+        return self._calls(part, distinct, seed, RepairRecord(kind=K.CONCATENATED, detail=detail))
+
+    def _calls(
+        self, part: ToolCallPart, objects: list[Any], seed: str, record: RepairRecord
+    ) -> list[CallPart]:
+        """A call of ``part``'s tool per arguments object, each with ``record``; the
+        first keeps the engine's id, the others get it with their index."""
         out: list[CallPart] = []
-        for i, obj in enumerate(distinct):
+        for i, obj in enumerate(objects):
             shape = CallShape(part.name, obj, None, [record], has_args_key=True)
             result = self._interp.finish(shape, None, CallSite(seed, index=i))
             out.append(_as_native(result, part, part.id if i == 0 else f"{part.id}_{i}"))

@@ -29,6 +29,7 @@ __all__ = [
     "line_start_before",
     "marker_search",
     "next_fence",
+    "occurrences",
     "read_identifier",
     "skip_ws",
 ]
@@ -287,6 +288,16 @@ def skip_ws(text: str, i: int) -> int:
     while i < n and text[i].isspace():
         i += 1
     return i
+
+
+def occurrences(text: str, sub: str, most: int) -> list[int]:
+    """The first ``most`` indices of ``sub`` in ``text`` (non-overlapping), in order."""
+    out: list[int] = []
+    i = text.find(sub)
+    while i != -1 and len(out) < most:
+        out.append(i)
+        i = text.find(sub, i + len(sub))
+    return out
 
 
 def find_marker(text: str, marker: str, pos: int = 0) -> int:

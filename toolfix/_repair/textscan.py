@@ -30,9 +30,9 @@ from .._messages import (
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
 from .jsonparse import decode_memo
-from .reasoning import split_reasoning
+from .reasoning import OTHER_THINK_TOKENS, THINK_CLOSE, THINK_OPEN, split_reasoning
 from .scanner import SpecScanner
-from .text import Fence, find_fences
+from .text import Fence, find_fences, occurrences
 
 __all__ = ["TextScanner"]
 
@@ -434,12 +434,11 @@ def _may_hold_reasoning(markers: _Markers) -> bool:
     """False when :func:`split_reasoning` would return the text unchanged (no think markup)."""
     if len(markers.text) < _Markers.MIN_CHARS:
         return True  # split_reasoning's own substring tests are as cheap
-    return any(markers.has(m) for m in _REASONING_MARKERS)
+    return any(markers.has(token) for token in _REASONING_TOKENS)
 
 
-#: Substrings every reasoning token of :func:`split_reasoning` holds (``<think>``,
-#: ``</seed:think>``, ``[THINK]``, ``<|END_THINKING|>``...).
-_REASONING_MARKERS = ("think>", "THINK]", "THINKING|>")
+#: Every reasoning token :func:`split_reasoning` reads.
+_REASONING_TOKENS = (THINK_OPEN, THINK_CLOSE, *(t for pair in OTHER_THINK_TOKENS for t in pair))
 
 
 class _Markers:
@@ -498,14 +497,8 @@ def _anchor(marker: str) -> tuple[str, int]:
 
 def _occurrences(text: str, ch: str, most: int) -> list[int] | None:
     """Every index of ``ch`` in ``text``; ``None`` when there are more than ``most``."""
-    out: list[int] = []
-    i = text.find(ch)
-    while i != -1:
-        if len(out) == most:
-            return None
-        out.append(i)
-        i = text.find(ch, i + 1)
-    return out
+    found = occurrences(text, ch, most + 1)
+    return None if len(found) > most else found
 
 
 #: Formats from this priority on (pythonic, generic JSON, tool elements) scan free text,

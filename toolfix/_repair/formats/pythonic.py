@@ -67,12 +67,9 @@ class PyCall:
     name: str
     arguments: dict[str, Any] | None
     reason: str | None = None
-    note: str | None = None
-    """A repair made to read it (quotes or line breaks written raw inside a string)."""
-
-    @property
-    def notes(self) -> tuple[tuple[str, str], ...]:
-        return () if self.note is None else (("invalid_json", self.note),)
+    notes: tuple[tuple[str, str], ...] = ()
+    """Repairs made to read it, ``(kind, detail)`` (a string requoted), as
+    :attr:`Candidate.notes <toolfix._repair.formats.Candidate.notes>`."""
 
 
 def read_dotted_name(text: str, i: int) -> int:
@@ -145,7 +142,7 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
             actual=len(src),
             raw=src[:200],
         )
-    note = None
+    notes: tuple[tuple[str, str], ...] = ()
     tree = _parse(src.strip())
     if tree is None:
         # LFM2 (vLLM's tests): a line break, or the string's own quote, written raw
@@ -154,7 +151,9 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
         tree = None if fixed is None else _parse(fixed)
         if tree is None:
             return None
-        note = "escaped quotes and line breaks written raw inside a Python string"
+        notes = (
+            ("invalid_json", "escaped quotes and line breaks written raw inside a Python string"),
+        )
     node = tree.body
     if not isinstance(node, ast.Call):
         return None
@@ -170,8 +169,8 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
                 raise _Reject("**kwargs is not supported")
             args[kw.arg] = _value(kw.value)
     except _Reject as exc:
-        return PyCall(name, None, str(exc), note)
-    return PyCall(name, args, None, note)
+        return PyCall(name, None, str(exc), notes)
+    return PyCall(name, args, None, notes)
 
 
 def _parse(src: str) -> ast.Expression | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..tags import read_elements
+from ..text import occurrences
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["ToolTagsFormat"]
@@ -67,10 +68,10 @@ class ToolTagsFormat(ToolCallFormat):
 def _elements_of(text: str, word: str) -> dict[int, int]:
     """Each ``<word>`` of ``text`` with where its own ``</word>`` begins (elements of the
     same name nest), or -1 when it never closes. One pass over the tags: linear."""
-    opens = _occurrences(text, f"<{word}>", _MAX_TAGS)
+    opens = occurrences(text, f"<{word}>", _MAX_TAGS)
     if not opens:
         return {}
-    closes = _occurrences(text, f"</{word}>", _MAX_TAGS)
+    closes = occurrences(text, f"</{word}>", _MAX_TAGS)
     events = sorted([(p, True) for p in opens] + [(p, False) for p in closes])
     out = dict.fromkeys(opens, -1)
     stack: list[int] = []
@@ -79,15 +80,6 @@ def _elements_of(text: str, word: str) -> dict[int, int]:
             stack.append(p)
         elif stack:
             out[stack.pop()] = p
-    return out
-
-
-def _occurrences(text: str, tag: str, most: int) -> list[int]:
-    out: list[int] = []
-    k = text.find(tag)
-    while k != -1 and len(out) < most:
-        out.append(k)
-        k = text.find(tag, k + len(tag))
     return out
 
 
