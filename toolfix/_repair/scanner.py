@@ -76,6 +76,13 @@ class SpecScanner(ToolCallFormat):
     def detect(self, text: str) -> bool:
         return bool(self._groups)
 
+    def may_open_before(self, text: str, pos: int) -> bool:
+        """A call begins at an opener (its wrapper tokens just before it are markup)."""
+        if not self._groups:
+            return False
+        at, _token = _OpenerFinder(text, self._groups).find(0)
+        return at != -1 and at < pos
+
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
         if not self._groups:

@@ -152,7 +152,7 @@ class TextScanner:
         for fmt in self._formats:
             if fmt.channel_markup and not think:
                 continue
-            if not markers.detect(fmt) or not _may_open_before(text, fmt, last):
+            if not markers.detect(fmt) or not fmt.may_open_before(text, last):
                 continue
             try:
                 found = found_by[fmt] = fmt.extract(text, ctx)
@@ -504,15 +504,6 @@ def _occurrences(text: str, ch: str, most: int) -> list[int] | None:
 #: Formats from this priority on (pythonic, generic JSON, tool elements) scan free text,
 #: not markup; their ``span_openers`` say where their spans can start.
 _GENERIC_PRIORITY = 60
-
-
-def _may_open_before(text: str, fmt: ToolCallFormat, last: int) -> bool:
-    """False when no span of the generic format ``fmt`` can start before ``last`` (the
-    last markup to mask): none of the characters its spans start with occurs before it.
-    Markup is masked only inside a span that starts before it. Marker formats are always
-    run: a marker need not sit at its span's start."""
-    openers = fmt.span_openers
-    return openers is None or any(text.find(ch, 0, last) != -1 for ch in openers)
 
 
 def _may_start_outside(content: str, hard: _Spans, openers: str | None) -> bool:

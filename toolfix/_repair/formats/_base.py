@@ -187,6 +187,21 @@ class ToolCallFormat(ABC):
     #: start with (for pythonic calls: that follow the name). ``None``: no such promise,
     #: the format always runs.
     span_openers: ClassVar[str | None] = None
+    #: For a markup format: every span starts at one of :attr:`markers`, or at wrapper
+    #: markup, a tool name or whitespace right before one, never at free text before it.
+    #: Then no span holds text that lies before the format's first marker.
+    spans_start_at_markers: ClassVar[bool] = False
+
+    def may_open_before(self, text: str, pos: int) -> bool:
+        """False when no span of this format in ``text`` can start before ``pos`` and
+        hold text there (what the masking pass asks before it runs a format: markup
+        that lies in no span needs no masking). ``True`` when unsure."""
+        openers = self.span_openers
+        if openers is not None:
+            return any(text.find(ch, 0, pos) != -1 for ch in openers)
+        if self.spans_start_at_markers:
+            return any(text.find(m, 0, pos + len(m)) != -1 for m in self.markers)
+        return True
 
     def split_channels(self, text: str) -> tuple[str | None, list[tuple[str, bool]]] | None:
         """``(reasoning, [(segment, addressed), ...])`` for a family that writes messages

@@ -83,6 +83,7 @@ class DeepSeekFormat(ToolCallFormat):
 
     name = "deepseek"
     markers = ("tool▁call", "tool▁sep")
+    spans_start_at_markers = True
     priority = 5
     source = (
         "https://huggingface.co/deepseek-ai/DeepSeek-V3.1 chat template; "

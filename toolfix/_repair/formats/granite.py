@@ -28,6 +28,7 @@ class GraniteFormat(ToolCallFormat):
 
     name = "granite"
     markers = (_TOKEN, "<tool_call>[")
+    spans_start_at_markers = True
     # before Hermes (10), so that Granite 3.0's unclosed ``<tool_call>[...]`` is not
     # reported as a truncated Hermes call
     priority = 9

@@ -65,6 +65,17 @@ class HermesFormat(ToolCallFormat):
         "tool_parsers/hermes_tool_parser.py"
     )
 
+    def may_open_before(self, text: str, pos: int) -> bool:
+        """A span starts at ``<tool_call>``, or (no opener before the closer) at the
+        ``{`` or ``[`` of the JSON right before a lone ``</tool_call>``."""
+        first_open = text.find(OPEN)
+        if first_open != -1 and first_open < pos:
+            return True
+        first_close = text.find(CLOSE)
+        if first_close == -1 or (first_open != -1 and first_open < first_close):
+            return False  # every closer comes after an opener that starts past ``pos``
+        return text.find("{", 0, pos) != -1 or text.find("[", 0, pos) != -1
+
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         """Every ``<tool_call>`` body that holds a call, in order."""
         out: list[Candidate] = []

@@ -63,6 +63,7 @@ class KimiFormat(ToolCallFormat):
 
     name = "kimi"
     markers = ("<|tool_call_begin|>", "<|tool_calls_section_begin|>", "<|tool_call_section_begin|>")
+    spans_start_at_markers = True
     priority = 5
     source = (
         "https://huggingface.co/moonshotai/Kimi-K2-Instruct/blob/main/docs/tool_call_guidance.md; "

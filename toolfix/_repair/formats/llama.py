@@ -39,6 +39,7 @@ class LlamaFormat(ToolCallFormat):
     name = "llama"
     args_key = "parameters"
     markers = (TAG,)
+    spans_start_at_markers = True
     priority = 10
     source: ClassVar[str] = (
         "https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/; "

@@ -41,6 +41,7 @@ class MistralFormat(ToolCallFormat):
 
     name = "mistral"
     markers = (BOT, ARGS)
+    spans_start_at_markers = True
     priority = 10
     source: ClassVar[str] = (
         "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/"

@@ -133,6 +133,7 @@ class QwenXmlFormat(ToolCallFormat):
 
     name = "qwen_xml"
     markers = (FUNC, FUNC_SPACED)
+    spans_start_at_markers = True
     priority = 10
     source: ClassVar[str] = (
         "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/"
