@@ -42,6 +42,8 @@ from .interpret import Interpreter
 from .jsonparse import parse_lenient
 from .textscan import TextScanner
 
+_DECODER = json.JSONDecoder()
+
 __all__ = ["NativeCallFixer"]
 
 K = FailureKind
@@ -251,19 +253,25 @@ _RESTART_TRIES = 8
 
 def _glued_objects(raw: str, interp: Interpreter) -> list[Any] | None:
     """The JSON objects written one after the other in ``raw`` (two or more, all
-    objects, nothing else between or after them), else ``None``."""
+    objects, nothing else between or after them), else ``None``.
+
+    Each object must be valid JSON as written (one C-speed decode each): a repaired one
+    is not a glued sequence, and the broken string goes on to the lenient parse."""
     limits = interp.config.limits
+    if len(raw) > limits.max_span_chars and len(raw.strip()) > limits.max_span_chars:
+        return None  # over the limit: the lenient parse reports it
     out: list[Any] = []
-    rest = raw
-    while rest.strip():
-        if not rest.lstrip().startswith("{") or len(out) > limits.max_calls:
+    pos, n = 0, len(raw)
+    while True:
+        while pos < n and raw[pos].isspace():
+            pos += 1
+        if pos >= n:
+            break
+        if raw[pos] != "{" or len(out) > limits.max_calls:
             return None
         try:
-            parsed = parse_lenient(rest, limits)
-        except ToolfixError:
+            value, pos = _DECODER.raw_decode(raw, pos)
+        except (ValueError, RecursionError):
             return None
-        if parsed.repaired or not isinstance(parsed.value, dict):
-            return None
-        out.append(parsed.value)
-        rest = parsed.trailing
+        out.append(value)
     return out if len(out) > 1 else None

@@ -76,15 +76,12 @@ class TextScanner:
         answer: list[tuple[int, int]] = []
         if content is not text:
             markers = _Markers(content)
-        split = next(
-            (
-                s
-                for f in self._channels
-                if any(markers.has(m) for m in f.channel_markers)
-                and (s := f.split_channels(content)) is not None
-            ),
-            None,
-        )
+        split = None
+        for f in self._channels:
+            if any(map(markers.has, f.channel_markers)):
+                split = f.split_channels(content)
+                if split is not None:
+                    break
         if split is not None:
             analysis, segments = split
             if analysis is not None:
@@ -264,11 +261,8 @@ class TextScanner:
                 hard_spans = taken if hard is None else hard
                 if not _may_start_outside(content, hard_spans, fmt.span_openers):
                     continue  # whatever it finds lies inside a call's span: text of that call
-            if own_markers and short:  # the base class's substring test, inlined
-                for marker in own_markers:
-                    if marker in content:
-                        break
-                else:
+            if own_markers and short:  # the base class's substring test, inlined (C loop)
+                if not any(map(content.__contains__, own_markers)):
                     continue
             elif not markers.detect(fmt):
                 continue
