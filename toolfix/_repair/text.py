@@ -18,6 +18,7 @@ from .._errors import NestingTooDeepError
 from .jsonparse import MEMO_MIN_CHARS, decode_memo
 
 __all__ = [
+    "ANCHOR_MIN_CHARS",
     "BracketSpan",
     "ExtendBudget",
     "Fence",
@@ -306,7 +307,7 @@ def find_marker(text: str, marker: str, pos: int = 0) -> int:
     found by ``memchr``; a search for the whole marker steps a few characters at a time
     (about 0.3 ms per MB on non-ASCII text). After :data:`_ANCHOR_TRIES` false hits (text
     dense in that character) the plain search takes over."""
-    if len(text) - pos < _ANCHOR_MIN_CHARS or marker[0].isalnum():
+    if len(text) - pos < ANCHOR_MIN_CHARS or marker[0].isalnum():
         return text.find(marker, pos)
     anchor = marker[0]
     for _ in range(_ANCHOR_TRIES):
@@ -319,13 +320,13 @@ def find_marker(text: str, marker: str, pos: int = 0) -> int:
 
 def marker_search(text: str) -> Callable[[str, int], int]:
     """``text.find`` for short texts, :func:`find_marker` on ``text`` for long ones."""
-    if len(text) < _ANCHOR_MIN_CHARS:
+    if len(text) < ANCHOR_MIN_CHARS:
         return text.find
     return functools.partial(find_marker, text)
 
 
 #: Below this many characters :func:`find_marker` is a plain ``str.find``.
-_ANCHOR_MIN_CHARS = 4096
+ANCHOR_MIN_CHARS = 4096
 #: False hits of the first character before :func:`find_marker` searches plainly.
 _ANCHOR_TRIES = 16
 
