@@ -94,20 +94,24 @@ def find_bracket_end(
 
 
 def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: str) -> BracketSpan:
-    """:func:`find_bracket_end` by one Python pass (any text, broken JSON included)."""
-    special = _SPECIAL_BOTH if "'" in quotes else _SPECIAL_DQ if '"' in quotes else _SPECIAL_NONE
+    """:func:`find_bracket_end` by one Python pass (any text, broken JSON included).
+
+    One compiled search jumps to the next bracket, a whole double-quoted string (its
+    body and escapes skipped inside the regex engine) or a single quote."""
+    tokens = _TOKENS_BOTH if "'" in quotes else _TOKENS_DQ if '"' in quotes else _SPECIAL_NONE
     depth = 0
     deepest = 0
     stack: list[str] = []  # the open brackets, innermost last
     counts = {"{": 0, "[": 0, "(": 0}
     i = start
-    search = special.search
+    search = tokens.search
     while True:
         m = search(text, i, end_at)
         if m is None:
             return BracketSpan(start, end_at, True, deepest)
-        i = m.start()
-        ch = text[i]
+        k = m.start()
+        i = m.end()
+        ch = text[k]
         if ch in _OPEN:
             depth += 1
             stack.append(ch)
@@ -121,7 +125,6 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
                         actual=deepest,
                         raw=text[start : start + 200],
                     )
-            i += 1
         elif ch in _CLOSE:
             opener = _MATCH[ch]
             # a closer of a bracket opened further out closes the ones inside it too
@@ -134,23 +137,18 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
                 counts[stack.pop()] -= 1
             depth -= pops
             if depth <= 0:
-                return BracketSpan(start, i + 1, False, deepest)
-            i += 1
+                return BracketSpan(start, i, False, deepest)
         elif ch == '"':
-            i = _skip_string(text, i + 1, end_at, _DQ_BODY)
-            if i < 0:
+            if i - k == 1:  # a lone quote: the string never ends
                 return BracketSpan(start, end_at, True, deepest)
         else:  # a single quote: a string only where an apostrophe cannot be
-            j = i - 1
+            j = k - 1
             while j >= start and text[j].isspace():
                 j -= 1
             if text[j] in "{[(,:=" if j >= start else True:
-                k = _skip_string(text, i + 1, end_at, _SQ_BODY)
-                if k < 0:
+                i = _skip_string(text, k + 1, end_at, _SQ_BODY)
+                if i < 0:
                     return BracketSpan(start, end_at, True, deepest)
-                i = k
-            else:
-                i += 1
 
 
 _MATCH = {"}": "{", "]": "[", ")": "("}
@@ -213,10 +211,13 @@ def _last_index(stack: list[str], opener: str) -> int:
     return k
 
 
-_SPECIAL_BOTH = re.compile(r"[\[\]{}()\"']")
-_SPECIAL_DQ = re.compile(r"[\[\]{}()\"]")
+#: A bracket, a double-quoted string that ends (escapes skipped), else a lone quote
+#: (a string that never ends); with single quotes, a single quote too. Possessive
+#: loops: nothing is given back, so an unterminated string costs one pass.
+_DQ_STRING = r'"(?:[^"\\]++|\\.)*+"'
+_TOKENS_BOTH = re.compile(rf"[\[\]{{}}()]|{_DQ_STRING}|[\"']", re.DOTALL)
+_TOKENS_DQ = re.compile(rf"[\[\]{{}}()]|{_DQ_STRING}|\"", re.DOTALL)
 _SPECIAL_NONE = re.compile(r"[\[\]{}()]")
-_DQ_BODY = re.compile(r'["\\]')
 _SQ_BODY = re.compile(r"['\\\n]")
 
 
@@ -379,11 +380,17 @@ def read_identifier(text: str, i: int, *, extra: str = "_", max_len: int = 256) 
     n = len(text)
     if i >= n or not (text[i].isalpha() or text[i] == "_"):
         return i
-    j = i + 1
-    limit = min(n, i + max_len)
-    while j < limit and (text[j].isalnum() or text[j] in extra):
-        j += 1
-    return j
+    return _identifier_tail(extra).match(text, i + 1, min(n, i + max_len)).end()  # type: ignore[union-attr]
+
+
+@functools.lru_cache(maxsize=16)
+def _identifier_tail(extra: str) -> re.Pattern[str]:
+    """The rest of an identifier: characters that are ``str.isalnum`` (what ``\\w``
+    matches, besides ``_``) or in ``extra``. Matches the empty string too."""
+    chars = re.escape(extra.replace("_", ""))
+    if "_" in extra:
+        return re.compile(rf"[\w{chars}]*")
+    return re.compile(rf"(?:[^\W_]|[{chars}])*" if chars else r"[^\W_]*")
 
 
 def line_start_before(text: str, i: int, lo: int = 0) -> bool:
