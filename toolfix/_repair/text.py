@@ -363,8 +363,11 @@ class MarkerFinder:
         Returns ``(default, "")`` when none occurs.
         """
         best, which = default, ""
-        for m in markers:
-            hit = self.find(m, pos)
+        cache = self._cache
+        for m in markers:  # :meth:`find`, inlined: a call per marker costs more than it
+            hit = cache.get(m)
+            if hit is None or (hit != -1 and hit < pos):
+                hit = cache[m] = self._find(m, pos)
             if hit != -1 and hit < best:
                 best, which = hit, m
         return best, which
