@@ -34,6 +34,16 @@ _IDENT = _IDENT_START | frozenset("0123456789-")
 #: JSON escapes): copied whole at C speed instead of character by character.
 _PLAIN_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*)*"')
 _BLANK = re.compile(r"[ \t\n\r]+")
+#: Inside a string literal opened by each quote: the characters :func:`_string` decides on.
+_STRING_SPECIAL = {
+    '"': re.compile(r'["\\\x00-\x1f]'),
+    "'": re.compile(r"['\"\\\x00-\x1f]"),
+}
+_BLANKS = frozenset(" \t\n\r")
+#: The rest of a bare number (copied as written; json.loads judges it).
+_NUMBER_TAIL = re.compile(r"[0-9.eE+-]*")
+#: The rest of an identifier (:data:`_IDENT`).
+_WORD_TAIL = re.compile(r"[A-Za-z0-9_$-]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,26 +88,44 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
     append = out.append
     plain_string = _PLAIN_STRING.match
     blank = _BLANK.match
+    number = _NUMBER_TAIL.match
 
+    # the branches go from the most frequent character class to the least
     while i < n:
         ch = src[i]
-        if ch == '"' or ch == "'":
-            m = plain_string(src, i) if ch == '"' else None
+        if ch == '"':
+            m = plain_string(src, i)
             if m is not None:  # a well-formed JSON string: copied as it is
                 append(m.group())
                 i = m.end()
-            else:
-                i = _string(src, i, ch, out, fixes)
-            if i < 0:  # string ran to the end of the text
-                append('"')
-                fixes.add("closed a string cut off by truncation")
-                if frames and frames[-1].state in ("value", "key"):
-                    frames[-1].state = "cut"
-                return _close(out, frames, fixes, truncated=True, cut=cut)
+                if frames:
+                    top = frames[-1]
+                    top.state = "colon" if top.state == "key" else "after"
+                last_num = False
+                continue
+            i = _string(src, i, ch, out, fixes)
+        elif ch == "'":
+            i = _string(src, i, ch, out, fixes)
+        elif ch in _BLANKS:
+            m = blank(src, i)
+            append(m.group())  # type: ignore[union-attr]  # ``ch`` is a blank
+            i = m.end()  # type: ignore[union-attr]
+            continue
+        elif ch == ",":
             if frames:
                 top = frames[-1]
-                top.state = "colon" if top.state == "key" else "after"
+                top.mark = len(out)
+                top.state = "key" if top.closer == "}" else "value"
+            append(ch)
             last_num = False
+            i += 1
+            continue
+        elif ch == ":":
+            if frames and frames[-1].state == "colon":
+                frames[-1].state = "value"
+            append(ch)
+            i += 1
+            continue
         elif ch == "{" or ch == "[":
             append(ch)
             frames.append(
@@ -105,6 +133,7 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
             )
             last_num = False
             i += 1
+            continue
         elif ch == "}" or ch == "]":
             _drop_trailing_comma(out, fixes)
             if frames:
@@ -117,39 +146,34 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
                 frames[-1].state = "after"
             last_num = False
             i += 1
-        elif ch == ",":
-            if frames:
-                top = frames[-1]
-                top.mark = len(out)
-                top.state = "key" if top.closer == "}" else "value"
-            append(ch)
-            last_num = False
-            i += 1
-        elif ch == ":":
-            if frames and frames[-1].state == "colon":
-                frames[-1].state = "value"
-            append(ch)
-            i += 1
+            continue
         elif ch in _IDENT_START:
             i = _word(src, i, out, frames, fixes)
             last_num = False
+            continue
         elif ch in "-0123456789":
-            j = i + 1
-            while j < n and src[j] in "0123456789.eE+-":
-                j += 1
+            j = number(src, i + 1).end()  # type: ignore[union-attr]  # matches the empty tail
             append(src[i:j])
             if frames:
                 frames[-1].state = "after"
             last_num = True
             i = j
+            continue
         else:
-            m = blank(src, i)
-            if m is not None:
-                append(m.group())
-                i = m.end()
-            else:
-                append(ch)
-                i += 1
+            append(ch)
+            i += 1
+            continue
+        # a string that needed rewriting (``_string`` wrote it)
+        if i < 0:  # string ran to the end of the text
+            append('"')
+            fixes.add("closed a string cut off by truncation")
+            if frames and frames[-1].state in ("value", "key"):
+                frames[-1].state = "cut"
+            return _close(out, frames, fixes, truncated=True, cut=cut)
+        if frames:
+            top = frames[-1]
+            top.state = "colon" if top.state == "key" else "after"
+        last_num = False
     if frames and last_num and frames[-1].state == "after":
         frames[-1].state = "cut"  # "n": 12 at the very end may have been 123
     return _close(out, frames, fixes, truncated=bool(frames), cut=cut)
@@ -169,9 +193,7 @@ def _word(src: str, i: int, out: list[str], frames: list[_Frame], fixes: set[str
     """An identifier at ``src[i]``: an unquoted key (quoted), a Python literal (made
     JSON), or a bare word copied as it is. Returns the index after it."""
     n = len(src)
-    j = i + 1
-    while j < n and src[j] in _IDENT:
-        j += 1
+    j = _WORD_TAIL.match(src, i + 1).end()  # type: ignore[union-attr]  # matches the empty tail
     word = src[i:j]
     k = j
     while k < n and src[k] in " \t":
@@ -195,15 +217,23 @@ def _word(src: str, i: int, out: list[str], frames: list[_Frame], fixes: set[str
 
 
 def _string(src: str, i: int, quote: str, out: list[str], fixes: set[str]) -> int:
-    """Copy the string literal at ``src[i]`` as a JSON string; index after it, or -1."""
+    """Copy the string literal at ``src[i]`` as a JSON string; index after it, or -1.
+
+    Only the characters that need a decision (a backslash, a quote, a control
+    character) are visited; the runs between them are copied as slices."""
     n = len(src)
     if quote == "'":
         fixes.add("converted single-quoted strings")
+    search = _STRING_SPECIAL[quote].search
     start = i + 1
     j = start
     buf: list[str] = ['"']
     seg = start
-    while j < n:
+    while True:
+        m = search(src, j)
+        if m is None:
+            break
+        j = m.start()
         c = src[j]
         if c == "\\":
             if j + 1 >= n:
@@ -243,14 +273,12 @@ def _string(src: str, i: int, quote: str, out: list[str], fixes: set[str]) -> in
             j += 1
             seg = j
             continue
-        if c < " ":
-            buf.append(src[seg:j])
-            buf.append(_CONTROL.get(c, f"\\u{ord(c):04x}"))
-            fixes.add("escaped raw control characters in strings")
-            j += 1
-            seg = j
-            continue
+        # a control character
+        buf.append(src[seg:j])
+        buf.append(_CONTROL.get(c, f"\\u{ord(c):04x}"))
+        fixes.add("escaped raw control characters in strings")
         j += 1
+        seg = j
     buf.append(src[seg:n])
     out.append("".join(buf))
     return -1

@@ -18,6 +18,7 @@ from .._errors import NestingTooDeepError
 from .jsonparse import MEMO_MIN_CHARS, decode_memo
 
 __all__ = [
+    "ANCHOR_MIN_CHARS",
     "BracketSpan",
     "ExtendBudget",
     "Fence",
@@ -93,20 +94,24 @@ def find_bracket_end(
 
 
 def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: str) -> BracketSpan:
-    """:func:`find_bracket_end` by one Python pass (any text, broken JSON included)."""
-    special = _SPECIAL_BOTH if "'" in quotes else _SPECIAL_DQ if '"' in quotes else _SPECIAL_NONE
+    """:func:`find_bracket_end` by one Python pass (any text, broken JSON included).
+
+    One compiled search jumps to the next bracket, a whole double-quoted string (its
+    body and escapes skipped inside the regex engine) or a single quote."""
+    tokens = _TOKENS_BOTH if "'" in quotes else _TOKENS_DQ if '"' in quotes else _SPECIAL_NONE
     depth = 0
     deepest = 0
     stack: list[str] = []  # the open brackets, innermost last
     counts = {"{": 0, "[": 0, "(": 0}
     i = start
-    search = special.search
+    search = tokens.search
     while True:
         m = search(text, i, end_at)
         if m is None:
             return BracketSpan(start, end_at, True, deepest)
-        i = m.start()
-        ch = text[i]
+        k = m.start()
+        i = m.end()
+        ch = text[k]
         if ch in _OPEN:
             depth += 1
             stack.append(ch)
@@ -120,7 +125,6 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
                         actual=deepest,
                         raw=text[start : start + 200],
                     )
-            i += 1
         elif ch in _CLOSE:
             opener = _MATCH[ch]
             # a closer of a bracket opened further out closes the ones inside it too
@@ -133,23 +137,18 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
                 counts[stack.pop()] -= 1
             depth -= pops
             if depth <= 0:
-                return BracketSpan(start, i + 1, False, deepest)
-            i += 1
+                return BracketSpan(start, i, False, deepest)
         elif ch == '"':
-            i = _skip_string(text, i + 1, end_at, _DQ_BODY)
-            if i < 0:
+            if i - k == 1:  # a lone quote: the string never ends
                 return BracketSpan(start, end_at, True, deepest)
         else:  # a single quote: a string only where an apostrophe cannot be
-            j = i - 1
+            j = k - 1
             while j >= start and text[j].isspace():
                 j -= 1
             if text[j] in "{[(,:=" if j >= start else True:
-                k = _skip_string(text, i + 1, end_at, _SQ_BODY)
-                if k < 0:
+                i = _skip_string(text, k + 1, end_at, _SQ_BODY)
+                if i < 0:
                     return BracketSpan(start, end_at, True, deepest)
-                i = k
-            else:
-                i += 1
 
 
 _MATCH = {"}": "{", "]": "[", ")": "("}
@@ -212,10 +211,13 @@ def _last_index(stack: list[str], opener: str) -> int:
     return k
 
 
-_SPECIAL_BOTH = re.compile(r"[\[\]{}()\"']")
-_SPECIAL_DQ = re.compile(r"[\[\]{}()\"]")
+#: A bracket, a double-quoted string that ends (escapes skipped), else a lone quote
+#: (a string that never ends); with single quotes, a single quote too. Possessive
+#: loops: nothing is given back, so an unterminated string costs one pass.
+_DQ_STRING = r'"(?:[^"\\]++|\\.)*+"'
+_TOKENS_BOTH = re.compile(rf"[\[\]{{}}()]|{_DQ_STRING}|[\"']", re.DOTALL)
+_TOKENS_DQ = re.compile(rf"[\[\]{{}}()]|{_DQ_STRING}|\"", re.DOTALL)
 _SPECIAL_NONE = re.compile(r"[\[\]{}()]")
-_DQ_BODY = re.compile(r'["\\]')
 _SQ_BODY = re.compile(r"['\\\n]")
 
 
@@ -306,7 +308,7 @@ def find_marker(text: str, marker: str, pos: int = 0) -> int:
     found by ``memchr``; a search for the whole marker steps a few characters at a time
     (about 0.3 ms per MB on non-ASCII text). After :data:`_ANCHOR_TRIES` false hits (text
     dense in that character) the plain search takes over."""
-    if len(text) - pos < _ANCHOR_MIN_CHARS or marker[0].isalnum():
+    if len(text) - pos < ANCHOR_MIN_CHARS or marker[0].isalnum():
         return text.find(marker, pos)
     anchor = marker[0]
     for _ in range(_ANCHOR_TRIES):
@@ -319,13 +321,13 @@ def find_marker(text: str, marker: str, pos: int = 0) -> int:
 
 def marker_search(text: str) -> Callable[[str, int], int]:
     """``text.find`` for short texts, :func:`find_marker` on ``text`` for long ones."""
-    if len(text) < _ANCHOR_MIN_CHARS:
+    if len(text) < ANCHOR_MIN_CHARS:
         return text.find
     return functools.partial(find_marker, text)
 
 
 #: Below this many characters :func:`find_marker` is a plain ``str.find``.
-_ANCHOR_MIN_CHARS = 4096
+ANCHOR_MIN_CHARS = 4096
 #: False hits of the first character before :func:`find_marker` searches plainly.
 _ANCHOR_TRIES = 16
 
@@ -361,8 +363,11 @@ class MarkerFinder:
         Returns ``(default, "")`` when none occurs.
         """
         best, which = default, ""
-        for m in markers:
-            hit = self.find(m, pos)
+        cache = self._cache
+        for m in markers:  # :meth:`find`, inlined: a call per marker costs more than it
+            hit = cache.get(m)
+            if hit is None or (hit != -1 and hit < pos):
+                hit = cache[m] = self._find(m, pos)
             if hit != -1 and hit < best:
                 best, which = hit, m
         return best, which
@@ -378,11 +383,17 @@ def read_identifier(text: str, i: int, *, extra: str = "_", max_len: int = 256) 
     n = len(text)
     if i >= n or not (text[i].isalpha() or text[i] == "_"):
         return i
-    j = i + 1
-    limit = min(n, i + max_len)
-    while j < limit and (text[j].isalnum() or text[j] in extra):
-        j += 1
-    return j
+    return _identifier_tail(extra).match(text, i + 1, min(n, i + max_len)).end()  # type: ignore[union-attr]
+
+
+@functools.lru_cache(maxsize=16)
+def _identifier_tail(extra: str) -> re.Pattern[str]:
+    """The rest of an identifier: characters that are ``str.isalnum`` (what ``\\w``
+    matches, besides ``_``) or in ``extra``. Matches the empty string too."""
+    chars = re.escape(extra.replace("_", ""))
+    if "_" in extra:
+        return re.compile(rf"[\w{chars}]*")
+    return re.compile(rf"(?:[^\W_]|[{chars}])*" if chars else r"[^\W_]*")
 
 
 def line_start_before(text: str, i: int, lo: int = 0) -> bool:

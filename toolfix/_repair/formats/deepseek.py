@@ -27,7 +27,8 @@ never written by a model in prose, so their presence is treated as a call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from typing import NamedTuple
 
 from ..text import find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
@@ -47,33 +48,32 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 _MAX_NAME = 256
 
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
+class _Tok(NamedTuple):
     kind: str
     start: int
     end: int
 
 
+#: A token's word, at an occurrence of ``tool▁`` (no word is a prefix of another).
+_WORD = re.compile("|".join(re.escape(w) for w in _WORDS))
+
+
 def _tokens(text: str) -> list[_Tok]:
     """Every DeepSeek special token, wrapped (``<｜…｜>``/``<|…|>``) or bare, in order."""
     out: list[_Tok] = []
+    word_at = _WORD.match
     i = text.find("tool▁")
     while i != -1:
-        kind = None
-        word = ""
-        for w, k in _WORDS.items():
-            if text.startswith(w, i):
-                kind, word = k, w
-                break
-        if kind is None:
+        m = word_at(text, i)
+        if m is None:
             i = text.find("tool▁", i + 5)
             continue
-        start, end = i, i + len(word)
+        start, end = i, m.end()
         if start >= 2 and text[start - 2 : start] in _LEFT:
             start -= 2
         if text[end : end + 2] in _RIGHT:
             end += 2
-        out.append(_Tok(kind, start, end))
+        out.append(_Tok(_WORDS[m.group()], start, end))
         i = text.find("tool▁", end)
     return out
 

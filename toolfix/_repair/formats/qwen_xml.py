@@ -29,6 +29,7 @@ and Meta's Llama 3.1 prompt format for ``<function=...>``
 from __future__ import annotations
 
 import bisect
+import re
 from typing import ClassVar
 
 from ..text import MarkerFinder, find_bracket_end, skip_ws
@@ -57,15 +58,17 @@ _LINE_ENDS = tuple("\n" + tag for tag in _VALUE_ENDS)
 def _tag_name(text: str, i: int, stop: int) -> int:
     """Index of the ``>`` closing ``<function=NAME>`` / ``<parameter=NAME>``, or -1."""
     limit = min(stop, i + _MAX_TAG_NAME)
-    j = i
-    while j < limit:
-        ch = text[j]
-        if ch == ">":
-            return j
-        if ch in "<\n":
-            return -1
-        j += 1
-    return -1
+    m = _TAG_NAME_RUN.match(text, i, limit)
+    if m is None:
+        return -1  # (``limit`` before ``i``)
+    j = m.end()
+    return j if j < limit and text[j] == ">" else -1
+
+
+#: The characters of a tag's name: up to its ``>`` (a ``<`` or a line break: no tag).
+_TAG_NAME_RUN = re.compile(r"[^<>\n]*")
+#: White space (``\s`` is ``str.isspace``).
+_SPACE = re.compile(r"\s")
 
 
 def _trim_newline(value: str) -> str:
@@ -163,7 +166,7 @@ class QwenXmlFormat(ToolCallFormat):
                 pos = name_start
                 continue
             name = text[name_start:gt].strip().strip("\"'")
-            if not name or any(ch.isspace() for ch in name):
+            if not name or _SPACE.search(name):
                 pos = gt + 1
                 continue
             start = self._wrapper_start(text, at, out[-1].end if out else 0)
