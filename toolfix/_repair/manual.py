@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._cache import WeightedLRU
 from .._config import FixConfig
+from .._convert import response_with
 from .._messages import (
     FailureKind,
     InvalidToolCallPart,
@@ -163,11 +164,8 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 new_parts.extend(promoted)
         if not changed and not extra_repairs:
             return response
-        return response.model_copy(
-            update={
-                "parts": tuple(self._cap_calls(new_parts)),
-                "repairs": (*response.repairs, *extra_repairs),
-            }
+        return response_with(
+            response, tuple(self._cap_calls(new_parts)), (*response.repairs, *extra_repairs)
         )
 
     # ---- internals ----------------------------------------------------------------------
