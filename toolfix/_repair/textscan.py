@@ -47,7 +47,12 @@ class TextScanner:
         self.config = config
         self._formats = get_formats(config.formats, config.custom_formats)
         self._detectors = _detectors(self._formats)
-        self._owners = _owners(self._formats)
+        # the formats (by candidate format name) that tidy the text left of their calls
+        self._tidies = {
+            name: fmt
+            for name, fmt in _owners(self._formats).items()
+            if type(fmt).tidy is not ToolCallFormat.tidy
+        }
         self._channels = tuple(f for f in self._formats if f.channel_markup)
 
     def read_text(
@@ -224,13 +229,13 @@ class TextScanner:
         if not used:
             return [], content
         remaining = _remove_spans(content, used)
-        taken = set(zip(used[::2], used[1::2], strict=True))
-        for fmt in dict.fromkeys(
-            self._owners[c.format]
-            for c in cands
-            if (c.start, c.end) in taken and c.format in self._owners
-        ):
-            remaining = fmt.tidy(remaining)  # the formats' own channel tokens
+        tidies = self._tidies
+        if tidies and any(c.format in tidies for c in cands):
+            taken = set(zip(used[::2], used[1::2], strict=True))
+            for fmt in dict.fromkeys(
+                tidies[c.format] for c in cands if c.format in tidies and (c.start, c.end) in taken
+            ):
+                remaining = fmt.tidy(remaining)  # the formats' own channel tokens
         return calls, remaining
 
     def _candidates(
