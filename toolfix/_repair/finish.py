@@ -16,7 +16,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,12 +68,14 @@ def derive_id(*parts: str) -> str:
     other parts (position, name, the digest of the text before the call) already tell
     calls apart, and hashing a megabyte argument whole would cost more than reading it.
     """
-    if any(len(part) > _ID_PART_CHARS for part in parts):
+    text = "\x1f".join(parts)
+    # (no part can be longer than the parts joined: the usual short call skips the look)
+    if len(text) > _ID_PART_CHARS and any(len(part) > _ID_PART_CHARS for part in parts):
         half = _ID_PART_CHARS // 2
-        parts = tuple(
+        text = "\x1f".join(
             f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
         )
-    h = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    h = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return f"call_{h[:24]}"
 
 
@@ -182,7 +184,11 @@ class CallFinisher:
                 tool.name,
                 raw=draft.raw or canonical_json(_jsonable(args)),
             )
-        args = _strip_markup_from_keys(dict(args), tool, draft.repairs)
+        args = dict(args)
+        props = tool.properties
+        if not props or args.keys() <= props.keys():
+            return args  # every key a parameter: nothing below would change a thing
+        args = _strip_markup_from_keys(args, tool, draft.repairs)
         args = _unwrap_arguments_key(args, tool, draft.repairs)
         return _rename_near_keys(args, tool, draft.repairs)
 
@@ -340,16 +346,19 @@ class _Draft:
     @property
     def call_id(self) -> str:
         """The id of this call as found (an invalid call's id)."""
-        return self.given_id or self._derived_id(lambda: _id_text(self.arguments))
+        if self.given_id:
+            return self.given_id
+        if not self.in_text:
+            return derive_id(*self.id_parts)
+        return derive_id(*self.id_parts, _id_text(self.arguments))
 
     def valid_id(self, arguments_raw: str) -> str:
         """The id of this call once valid, ``arguments_raw`` its canonical arguments."""
-        return self.given_id or self._derived_id(lambda: arguments_raw)
-
-    def _derived_id(self, arguments_text: Callable[[], str]) -> str:
+        if self.given_id:
+            return self.given_id
         if not self.in_text:
             return derive_id(*self.id_parts)
-        return derive_id(*self.id_parts, arguments_text())
+        return derive_id(*self.id_parts, arguments_raw)
 
     def invalid(
         self,
