@@ -743,6 +743,8 @@ _PLAN_SCALARS: list[dict[str, Any]] = [
     {"type": "object"},
     {"type": "array", "title": "list"},
     {"$ref": "#/$defs/n"},
+    {"type": "string", "enum": ["Celsius", "fahrenheit"], "description": "unit"},
+    {"type": "string", "enum": ["a"], "anyOf": [{"type": "null"}, {"type": "string"}]},
 ]
 
 _plan_values = st.recursive(

@@ -370,11 +370,21 @@ class Response(_Frozen):
 
 def canonical_json(value: Any) -> str:
     """Compact JSON used for the ``arguments_raw`` of recovered calls (stable, unicode kept)."""
-    return _CANONICAL_ENCODER.encode(value)
+    if _c_make_encoder is None:
+        return _CANONICAL_ENCODER.encode(value)
+    # What ``_CANONICAL_ENCODER.encode`` does, without its two Python-level calls: the C
+    # encoder with the same options (a new one per call, for its own circularity markers).
+    return "".join(
+        _c_make_encoder(
+            {}, _CANONICAL_ENCODER.default, _encode_str, None, ":", ",", False, False, True
+        )(value, 0)
+    )
 
 
 #: One encoder for every call (``json.dumps`` with options builds a new one each time).
 _CANONICAL_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_c_make_encoder: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+_encode_str = json.encoder.encode_basestring
 
 
 def texts_of(parts: Sequence[Part]) -> str:

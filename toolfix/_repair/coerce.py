@@ -438,7 +438,10 @@ def _plan_property(sub: Any) -> _PlanProperty:
         # what ``_Walker.fits`` answers for such a schema, without a compiled checker
         check = _TYPE_CHECKS.get(declared, _never)
         return _PlanProperty(sub, check, _TEXT_READERS.get(declared), _CONVERTERS.get(declared))
-    return _PlanProperty(sub, _fast_checker(sub), None)
+    # ``type_text`` keeps any text for a string schema with no branches (an enum that
+    # the text misses is left to the walk, and then to validation)
+    keep = declared == "string" and not sub.keys() & {"$ref", "anyOf", "oneOf"}
+    return _PlanProperty(sub, _fast_checker(sub), _keep_text if keep else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -595,6 +598,8 @@ class _Walker:
 
     def records(self) -> tuple[RepairRecord, ...]:
         """The repairs as records; those past :data:`MAX_RECORDS` summed up per kind."""
+        if not self.repairs:
+            return ()
         out = [RepairRecord(kind=k.value, detail=d) for k, d in self.repairs[:MAX_RECORDS]]
         rest: dict[FailureKind, int] = {}
         for kind, _ in self.repairs[MAX_RECORDS:]:

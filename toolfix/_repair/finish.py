@@ -327,21 +327,20 @@ class _Draft:
 
     @classmethod
     def start(cls, s: CallShape, cand: Candidate | None, site: CallSite) -> _Draft:
-        repairs = where_records(site.kinds)
-        repairs.extend(s.repairs)
+        kinds = site.kinds
+        repairs = [*_where_records(kinds), *s.repairs] if kinds else [*s.repairs]
         if s.flat:
             repairs.append(rec(K.KEY_ALIAS, "read arguments given beside the tool name"))
-        truncated = site.last and cand is not None and (cand.truncated or K.TRUNCATED in site.kinds)
         # a text-found call's id hashes its own name and arguments too: ids do not depend
         # on what follows the call (streaming sends calls before the text ends)
-        if cand is not None:
+        if cand is None:
+            parts = (site.seed, "0", str(site.index))
+            return cls("", repairs, False, site.prefix_safe, s.id, parts, s.arguments, False)
+        if cand.notes:
             repairs.extend(rec(kind, detail) for kind, detail in cand.notes)
-            parts: tuple[str, ...] = (site.seed, str(cand.start), str(site.index), s.name or "")
-            raw = cand.raw
-        else:
-            parts, raw = (site.seed, "0", str(site.index)), ""
-        in_text = cand is not None
-        return cls(raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments, in_text)
+        truncated = site.last and (cand.truncated or K.TRUNCATED in kinds)
+        parts = (site.seed, str(cand.start), str(site.index), s.name or "")
+        return cls(cand.raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments, True)
 
     @property
     def call_id(self) -> str:
@@ -420,6 +419,12 @@ _WHERE: dict[str, str] = {
 def where_records(kinds: Iterable[str]) -> list[RepairRecord]:
     """The records saying where a call was found (fence, markup, pythonic...)."""
     return [rec(k, _WHERE[k]) for k in kinds if k in _WHERE]
+
+
+@functools.lru_cache(maxsize=256)
+def _where_records(kinds: tuple[str, ...]) -> tuple[RepairRecord, ...]:
+    """:func:`where_records` of a candidate's kinds (a few formats' combinations)."""
+    return tuple(where_records(kinds))
 
 
 def _drop_incomplete_tail(args: dict[str, Any], raw: str) -> dict[str, Any]:
