@@ -28,6 +28,7 @@ from .._messages import (
     RepairRecord,
     ToolCallPart,
     canonical_json,
+    recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
 from .coerce import coerce_arguments, decode_double_encoded
@@ -184,13 +185,13 @@ class CallFinisher:
                 tool.name,
                 raw=draft.raw or canonical_json(_jsonable(args)),
             )
-        args = dict(args)
+        fresh: dict[str, Any] = dict(args)
         props = tool.properties
-        if not props or args.keys() <= props.keys():
-            return args  # every key a parameter: nothing below would change a thing
-        args = _strip_markup_from_keys(args, tool, draft.repairs)
-        args = _unwrap_arguments_key(args, tool, draft.repairs)
-        return _rename_near_keys(args, tool, draft.repairs)
+        if not props or fresh.keys() <= props.keys():
+            return fresh  # every key a parameter: nothing below would change a thing
+        fresh = _strip_markup_from_keys(fresh, tool, draft.repairs)
+        fresh = _unwrap_arguments_key(fresh, tool, draft.repairs)
+        return _rename_near_keys(fresh, tool, draft.repairs)
 
     def _parse_arguments(
         self, text: str, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
@@ -285,12 +286,8 @@ class CallFinisher:
                     arguments=args,
                 )
         arguments_raw = canonical_json(args)
-        return ToolCallPart(
-            id=draft.valid_id(arguments_raw),
-            name=tool.name,
-            arguments_raw=arguments_raw,
-            arguments=args,
-            repairs=tuple(draft.repairs),
+        return recovered_call(
+            draft.valid_id(arguments_raw), tool.name, arguments_raw, args, tuple(draft.repairs)
         )
 
 
@@ -334,8 +331,8 @@ class _Draft:
         # a text-found call's id hashes its own name and arguments too: ids do not depend
         # on what follows the call (streaming sends calls before the text ends)
         if cand is None:
-            parts = (site.seed, "0", str(site.index))
-            return cls("", repairs, False, site.prefix_safe, s.id, parts, s.arguments, False)
+            native = (site.seed, "0", str(site.index))
+            return cls("", repairs, False, site.prefix_safe, s.id, native, s.arguments, False)
         if cand.notes:
             repairs.extend(rec(kind, detail) for kind, detail in cand.notes)
         truncated = site.last and (cand.truncated or K.TRUNCATED in kinds)
