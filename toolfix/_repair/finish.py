@@ -110,6 +110,11 @@ class CallFinisher:
         self.config = config
         self.names = list(registry)
         self._name_cache: dict[str, NameMatch] = {}
+        # read on every call (the registry and the configuration are immutable)
+        self._tools: dict[str, ToolDescriptor] = dict(registry.items())
+        self._cap = config.limits.max_pattern_input_chars
+        self._coerce = config.coerce_arguments
+        self._drop_extra_keys = config.drop_extra_keys
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
@@ -130,12 +135,13 @@ class CallFinisher:
         """The call part for one call shape: name resolved, arguments decoded, cut-off
         calls handled by the truncation policy, then coerced and validated."""
         draft = _Draft.start(s, cand, site)
-        match = self.resolve(s.name or "")  # shape() and the formats always set a name
+        name = s.name or ""  # shape() and the formats always set a name
+        match = self._name_cache.get(name) or self.resolve(name)
         if match.name is None:
             return self._unknown_tool(s, match, draft)
         if match.repair is not None:
             draft.repairs.append(match.repair)
-        tool = self.registry[match.name]
+        tool = self._tools[match.name]
         args = self._arguments(s.arguments, tool, cand, draft)
         if isinstance(args, InvalidToolCallPart):
             return args
@@ -253,13 +259,13 @@ class CallFinisher:
     ) -> CallPart:
         """The call, coerced to the schema when it does not validate as it is; an invalid
         call listing the schema's complaints when coercion does not make it valid."""
-        cap = self.config.limits.max_pattern_input_chars
+        cap = self._cap
         if string_values or not tool.is_valid(args, max_pattern_chars=cap):
-            if self.config.coerce_arguments or string_values:
+            if self._coerce or string_values:
                 result = coerce_arguments(
                     args,
                     tool.parameters,
-                    drop_extra_keys=self.config.drop_extra_keys,
+                    drop_extra_keys=self._drop_extra_keys,
                     string_values=string_values,
                 )
                 args = result.arguments
