@@ -165,6 +165,24 @@ class CallFinisher:
     ) -> dict[str, Any] | InvalidToolCallPart:
         """The arguments as a fresh dict: JSON text parsed, double encoding undone, markup
         taken out of keys; an invalid call when they are not an object (or never came)."""
+        if type(args) is not dict:  # (a dict, the usual, needs none of what it does)
+            found = self._object(args, tool, cand, draft)
+            if isinstance(found, InvalidToolCallPart):
+                return found
+            args = found
+        fresh: dict[str, Any] = dict(args)
+        props = tool.properties
+        if not props or fresh.keys() <= props.keys():
+            return fresh  # every key a parameter: nothing below would change a thing
+        fresh = _strip_markup_from_keys(fresh, tool, draft.repairs)
+        fresh = _unwrap_arguments_key(fresh, tool, draft.repairs)
+        return _rename_near_keys(fresh, tool, draft.repairs)
+
+    def _object(
+        self, args: Any, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
+    ) -> Mapping[str, Any] | InvalidToolCallPart:
+        """Arguments that are not a dict as an object: JSON text parsed (an empty text is
+        ``{}``), double encoding undone; an invalid call when they are no object."""
         if draft.truncated and (args is None or (isinstance(args, str) and not args.strip())):
             return draft.invalid(
                 "the call was cut off before its arguments", K.TRUNCATED, tool.name
@@ -191,13 +209,7 @@ class CallFinisher:
                 tool.name,
                 raw=draft.raw or canonical_json(_jsonable(args)),
             )
-        fresh: dict[str, Any] = dict(args)
-        props = tool.properties
-        if not props or fresh.keys() <= props.keys():
-            return fresh  # every key a parameter: nothing below would change a thing
-        fresh = _strip_markup_from_keys(fresh, tool, draft.repairs)
-        fresh = _unwrap_arguments_key(fresh, tool, draft.repairs)
-        return _rename_near_keys(fresh, tool, draft.repairs)
+        return args
 
     def _parse_arguments(
         self, text: str, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
