@@ -309,7 +309,7 @@ class CallFinisher:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class CallSite:
     """Where one call sits: the seed its ids derive from, its index among the calls of
     its candidate, where the candidate was found (``kinds``), whether it is the
@@ -395,7 +395,7 @@ class _Draft:
         ).part()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class InvalidCall:
     """The facts of a call that cannot be made valid: what becomes its
     :class:`~toolfix.InvalidToolCallPart`."""
