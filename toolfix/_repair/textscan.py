@@ -572,6 +572,8 @@ def _only_spans(text: str, cands: list[Candidate]) -> bool:
 class _Spans:
     """The outermost spans found so far, disjoint and sorted (found by binary search)."""
 
+    __slots__ = ("ends", "starts")
+
     def __init__(self) -> None:
         self.starts: list[int] = []
         self.ends: list[int] = []
@@ -661,6 +663,8 @@ def _remove_spans(text: str, spans: list[int]) -> str:
 
 class _PrefixDigest:
     """Digests of ``text[:end]`` for growing ``end`` (one pass over the text)."""
+
+    __slots__ = ("_hash", "_pos", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
