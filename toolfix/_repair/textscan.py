@@ -155,8 +155,11 @@ class TextScanner:
         for fmt, own_markers, _generic in self._detectors:
             if fmt.channel_markup and not think:
                 continue
-            if own_markers and short:  # the base class's substring test, inlined (C loop)
-                if not any(map(text.__contains__, own_markers)):
+            if own_markers and short:  # the base class's substring test, inlined
+                for marker in own_markers:
+                    if marker in text:
+                        break
+                else:
                     continue
             elif not markers.detect(fmt):
                 continue
@@ -277,8 +280,11 @@ class TextScanner:
                     break  # only whitespace left: the generic scanners have nothing to read
                 if not outside.may_start(fmt.span_openers):
                     continue  # whatever it finds lies inside a call's span: text of that call
-            if own_markers and short:  # the base class's substring test, inlined (C loop)
-                if not any(map(content.__contains__, own_markers)):
+            if own_markers and short:  # the base class's substring test, inlined
+                for marker in own_markers:
+                    if marker in content:
+                        break
+                else:
                     continue
             elif not markers.detect(fmt):
                 continue
