@@ -176,19 +176,25 @@ class TextScanner:
                         plain.add(c.start, c.end)
         if not outer.starts:
             return text, _same  # no call: no markup inside one
+        # think markup inside any call's span, channel tokens inside a plain call's span
+        # (only the spans are searched: usually no markup lies in one)
+        inside: list[re.Match[str]] = []
+        for spans, think_markup in ((outer, True), (plain, False)):
+            for s, e in zip(spans.starts, spans.ends, strict=True):
+                for m in _SPLIT_MARKUP_RE.finditer(text, s + 1, e):
+                    if (m.group()[-6:].lower() in ("think>", "think]")) is think_markup:
+                        inside.append(m)
+        if not inside:
+            return text, _same
+        inside.sort(key=_match_start)
         originals: list[str] = []
         pieces: list[str] = []
         pos = 0
-        for m in _SPLIT_MARKUP_RE.finditer(text):
-            spans = outer if m.group()[-6:].lower() in ("think>", "think]") else plain
-            i = bisect.bisect_right(spans.starts, m.start()) - 1
-            if i >= 0 and spans.starts[i] < m.start() and m.end() <= spans.ends[i]:
-                pieces.append(text[pos : m.start()])
-                pieces.append(f"\x00{len(originals)}\x00")
-                originals.append(m.group())
-                pos = m.end()
-        if not originals:
-            return text, _same
+        for m in inside:
+            pieces.append(text[pos : m.start()])
+            pieces.append(f"\x00{len(originals)}\x00")
+            originals.append(m.group())
+            pos = m.end()
         pieces.append(text[pos:])
 
         def restore(s: str) -> str:
@@ -563,6 +569,10 @@ class _Outside:
 
 def _same(s: str) -> str:
     return s
+
+
+def _match_start(m: re.Match[str]) -> int:
+    return m.start()
 
 
 def _only_spans(text: str, cands: list[Candidate]) -> bool:
