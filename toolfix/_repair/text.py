@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .._config import Limits
 from .._errors import NestingTooDeepError
@@ -41,14 +42,14 @@ _OPEN = {"{": "}", "[": "]", "(": ")"}
 _CLOSE = {"}", "]", ")"}
 
 
-@dataclass(frozen=True, slots=True)
-class BracketSpan:
-    """``text[start:end]`` is the bracketed value; ``truncated`` when it never closed."""
+class BracketSpan(NamedTuple):
+    """``text[start:end]`` is the bracketed value; ``truncated`` when it never closed.
+
+    A named tuple: thousands are made per fix, and a tuple is built at C speed."""
 
     start: int
     end: int
     truncated: bool
-    max_depth: int
 
 
 def find_bracket_end(
@@ -99,48 +100,39 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
     One compiled search jumps to the next bracket, a whole double-quoted string (its
     body and escapes skipped inside the regex engine) or a single quote."""
     tokens = _TOKENS_BOTH if "'" in quotes else _TOKENS_DQ if '"' in quotes else _SPECIAL_NONE
-    depth = 0
-    deepest = 0
-    stack: list[str] = []  # the open brackets, innermost last
-    counts = {"{": 0, "[": 0, "(": 0}
+    stack: list[str] = []  # the open brackets, innermost last (its length: the depth)
     i = start
     search = tokens.search
     while True:
         m = search(text, i, end_at)
         if m is None:
-            return BracketSpan(start, end_at, True, deepest)
+            return BracketSpan(start, end_at, True)
         k = m.start()
         i = m.end()
         ch = text[k]
         if ch in _OPEN:
-            depth += 1
             stack.append(ch)
-            counts[ch] += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > max_depth:
-                    raise NestingTooDeepError(
-                        f"brackets nest deeper than {max_depth}",
-                        limit=max_depth,
-                        actual=deepest,
-                        raw=text[start : start + 200],
-                    )
+            if len(stack) > max_depth:
+                raise NestingTooDeepError(
+                    f"brackets nest deeper than {max_depth}",
+                    limit=max_depth,
+                    actual=len(stack),
+                    raw=text[start : start + 200],
+                )
         elif ch in _CLOSE:
             opener = _MATCH[ch]
             # a closer of a bracket opened further out closes the ones inside it too
             # (``[{"a": 1]``: the ``}`` is missing, the list did close); any other closer
             # closes the innermost bracket
-            pops = 1
-            if stack[-1] != opener and counts[opener] > 0:
-                pops = len(stack) - _last_index(stack, opener)
-            for _ in range(pops):
-                counts[stack.pop()] -= 1
-            depth -= pops
-            if depth <= 0:
-                return BracketSpan(start, i, False, deepest)
+            if stack[-1] == opener or opener not in stack:
+                stack.pop()
+            else:
+                del stack[_last_index(stack, opener) :]
+            if not stack:
+                return BracketSpan(start, i, False)
         elif ch == '"':
             if i - k == 1:  # a lone quote: the string never ends
-                return BracketSpan(start, end_at, True, deepest)
+                return BracketSpan(start, end_at, True)
         else:  # a single quote: a string only where an apostrophe cannot be
             j = k - 1
             while j >= start and text[j].isspace():
@@ -148,7 +140,7 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
             if text[j] in "{[(,:=" if j >= start else True:
                 i = _skip_string(text, k + 1, end_at, _SQ_BODY)
                 if i < 0:
-                    return BracketSpan(start, end_at, True, deepest)
+                    return BracketSpan(start, end_at, True)
 
 
 _MATCH = {"}": "{", "]": "[", ")": "("}
@@ -172,8 +164,8 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
         value, end = _DECODER.raw_decode(text, start)
     except (ValueError, RecursionError):
         value, end = None, -1
-    depth = _depth(value, max_depth) if 0 < end <= end_at else max_depth + 1
-    if depth > max_depth:  # broken, ends past ``end_at``, or too deep: the scan decides
+    if not 0 < end <= end_at or _too_deep(text, start, end, value, max_depth):
+        # broken, ends past ``end_at``, or too deep: the scan decides
         if memo.miss_source is text:
             memo.misses += 1
         else:
@@ -181,11 +173,20 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
         return None
     if end - start >= MEMO_MIN_CHARS:
         memo.text, memo.value = text[start:end], value
-    return BracketSpan(start, end, False, depth)
+    return BracketSpan(start, end, False)
 
 
 #: Failed fast decodes allowed per text (see :func:`_json_value_span`).
 _DECODE_MISSES = 64
+
+
+def _too_deep(text: str, start: int, end: int, value: object, cap: int) -> bool:
+    """Does the value decoded from ``text[start:end]`` nest deeper than ``cap``? Its
+    openers (strings' included) are counted first at C speed: no more of them than
+    ``cap`` answers no without walking the value."""
+    if text.count("{", start, end) + text.count("[", start, end) <= cap:
+        return False
+    return _depth(value, cap) > cap
 
 
 def _depth(value: object, cap: int) -> int:

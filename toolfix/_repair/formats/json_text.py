@@ -102,7 +102,7 @@ def _missing_brace_before_object(text: str, span: BracketSpan, hi: int) -> Brack
         if k < hi and text[k] == "{" and _keyable(text, k, hi):
             last = len(text[:nl].rstrip()) - 1
             if last > span.start and text[last] == "}" and _outside_strings(text, span.start, last):
-                return BracketSpan(span.start, last + 1, False, span.max_depth)
+                return BracketSpan(span.start, last + 1, False)
             return span
         nl = text.find("\n", k, hi) if k < hi else -1
     return span
@@ -122,7 +122,7 @@ def _missing_brace_before_prose(text: str, span: BracketSpan, hi: int) -> Bracke
     head = rest.lstrip()
     gap = rest[: len(rest) - len(head)]
     if head[:1].isalpha() and ("\n" in gap or (gap and _outside_strings(text, span.start, last))):
-        return BracketSpan(span.start, last + 1, False, span.max_depth)
+        return BracketSpan(span.start, last + 1, False)
     return span
 
 
