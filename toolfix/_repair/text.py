@@ -158,18 +158,23 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
     lines of the whole text before it), so each text gets :data:`_DECODE_MISSES` of them.
     """
     memo = decode_memo
-    if memo.miss_source is text and memo.misses >= _DECODE_MISSES:
+    same = memo.miss_source is text
+    if same and memo.misses >= _DECODE_MISSES:
         return None
+    broken = False
     try:
         value, end = _DECODER.raw_decode(text, start)
-    except (ValueError, RecursionError):
+    except ValueError:
+        value, end, broken = None, -1, True
+    except RecursionError:
         value, end = None, -1
     if not 0 < end <= end_at or _too_deep(text, start, end, value, max_depth):
         # broken, ends past ``end_at``, or too deep: the scan decides
-        if memo.miss_source is text:
-            memo.misses += 1
-        else:
-            memo.miss_source, memo.misses = text, 1
+        if not same:
+            memo.miss_source, memo.misses, memo.broken_at = text, 0, ()
+        memo.misses += 1
+        if broken:
+            memo.broken_at += (start,)
         return None
     if end - start >= MEMO_MIN_CHARS:
         memo.text, memo.value = text[start:end], value
