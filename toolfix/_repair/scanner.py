@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 
-from .formats._base import Candidate, ScanContext, ToolCallFormat
+from .formats._base import Candidate, ScanContext, ToolCallFormat, respan
 from .keyvalue import read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
@@ -202,9 +201,9 @@ def _wrap(
     if start == first.start and end == last.end:
         return found
     out = list(found)
-    out[0] = replace(first, start=start, raw=text[start : first.end])
+    out[0] = respan(first, start, first.end, text[start : first.end])
     last = out[-1]
-    out[-1] = replace(last, end=end, raw=text[last.start : end])
+    out[-1] = respan(last, last.start, end, text[last.start : end])
     return out
 
 

@@ -32,7 +32,7 @@ from ..text import (
     read_identifier,
     skip_ws,
 )
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 
 __all__ = ["JsonTextFormat"]
 
@@ -43,6 +43,7 @@ JSON_FENCE_LANGS = frozenset(
 
 _OPENERS = re.compile(r"[\[{]")
 _SEPARATORS = " \t\r\n,;"
+_GLUED = ("concatenated",)
 
 
 def _keyable(text: str, i: int, hi: int) -> bool:
@@ -166,21 +167,17 @@ def _emit(
                 start = outer[0]
             if idx == len(spans) - 1:
                 end = outer[1]
-        kinds = base_kinds
-        if glued:
-            kinds = (*kinds, "concatenated")
         truncated = span.truncated and not closed
-        if truncated:
-            kinds = (*kinds, "truncated")
         out.append(
-            Candidate(
-                start=start,
-                end=end,
-                format=name,
-                raw=text[start:end],
-                kinds=kinds,
-                payload=text[span.start : span.end],
+            make_candidate(
+                text,
+                start,
+                end,
+                name,
                 truncated=truncated,
+                where=base_kinds,
+                extra=_GLUED if glued else (),
+                payload=text[span.start : span.end],
                 explicit=False,
             )
         )
