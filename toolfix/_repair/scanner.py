@@ -88,25 +88,25 @@ class SpecScanner(ToolCallFormat):
         out: list[Candidate] = []
         if not self._groups:
             return out
+        if len(text) < ANCHOR_MIN_CHARS and self._opener_re.search(text) is None:
+            return out  # (the common case: no opener of any family, nothing built)
         find = self._finder(text)
         at, token = find(0)
         if at == -1:
-            return out  # (the common case: no opener of any family, nothing built)
+            return out
         budget = ExtendBudget()
+        table = self._table
         pos = floor = 0
         while True:
             if at < pos:
                 at, token = find(pos)
                 if at == -1:
                     return out
-            found = next(
-                (
-                    cands
-                    for spec, g, ends in self._table[token]
-                    if (cands := _read(text, at, token, spec.name, g, ends, ctx, budget))
-                ),
-                None,
-            )
+            found = None
+            for spec, g, ends in table[token]:
+                found = _read(text, at, token, spec.name, g, ends, ctx, budget)
+                if found:
+                    break
             if not found:
                 pos = at + 1
                 continue
