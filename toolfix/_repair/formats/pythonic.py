@@ -32,8 +32,8 @@ from __future__ import annotations
 import ast
 import math
 import re
-from keyword import iskeyword
 from dataclasses import dataclass, replace
+from keyword import iskeyword
 from typing import Any, ClassVar
 
 from ..._config import Limits
