@@ -75,23 +75,28 @@ def find_bracket_end(
     Raises:
         NestingTooDeepError: nesting deeper than ``limits.max_depth``.
     """
-    lim = limits or Limits()
-    end_at = len(text) if stop is None else min(stop, len(text))
-    if text[start] not in _OPEN:
+    n = len(text)
+    end_at = n if stop is None or stop > n else stop
+    max_depth = _MAX_DEPTH if limits is None else limits.max_depth
+    opener = text[start]
+    if opener not in _OPEN:
         raise ValueError(f"no bracket at {start}")
     # the formats often ask twice in a row (up to a closer, then to read the body)
     memo = decode_memo
-    key = (start, end_at, lim.max_depth, quotes)
+    key = (start, end_at, max_depth, quotes)
     if memo.last_source is text and memo.last_key == key:
         last: BracketSpan = memo.last_span
         return last
     span = None
-    if '"' in quotes and text[start] in "{[":
-        span = _json_value_span(text, start, end_at, lim.max_depth)
+    if opener != "(" and '"' in quotes:
+        span = _json_value_span(text, start, end_at, max_depth)
     if span is None:
-        span = _scan_brackets(text, start, end_at, lim.max_depth, quotes)
+        span = _scan_brackets(text, start, end_at, max_depth, quotes)
     memo.last_source, memo.last_key, memo.last_span = text, key, span
     return span
+
+
+_MAX_DEPTH = Limits().max_depth
 
 
 def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: str) -> BracketSpan:
@@ -145,6 +150,7 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
 
 _MATCH = {"}": "{", "]": "[", ")": "("}
 _DECODER = json.JSONDecoder()
+_SCAN = _DECODER.scan_once
 
 
 def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> BracketSpan | None:
@@ -163,35 +169,31 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
         return None
     broken = False
     try:
-        value, end = _DECODER.raw_decode(text, start)
-    except ValueError:
+        value, end = _SCAN(text, start)  # ``raw_decode`` without its Python frame
+    except (ValueError, StopIteration):
         value, end, broken = None, -1, True
     except RecursionError:
         value, end = None, -1
-    if not 0 < end <= end_at or _too_deep(text, start, end, value, max_depth):
-        # broken, ends past ``end_at``, or too deep: the scan decides
-        if not same:
-            memo.miss_source, memo.misses, memo.broken_at = text, 0, ()
-        memo.misses += 1
-        if broken:
-            memo.broken_at += (start,)
-        return None
-    if end - start >= MEMO_MIN_CHARS:
-        memo.text, memo.value = text[start:end], value
-    return BracketSpan(start, end, False)
+    if 0 < end <= end_at and (
+        # the openers (strings' included) are counted at C speed: no more of them than
+        # the limit, and the value is not walked for its depth
+        text.count("{", start, end) + text.count("[", start, end) <= max_depth
+        or _depth(value, max_depth) <= max_depth
+    ):
+        if end - start >= MEMO_MIN_CHARS:
+            memo.text, memo.value = text[start:end], value
+        return BracketSpan(start, end, False)
+    # broken, ends past ``end_at``, or too deep: the scan decides
+    if not same:
+        memo.miss_source, memo.misses, memo.broken_at = text, 0, ()
+    memo.misses += 1
+    if broken:
+        memo.broken_at += (start,)
+    return None
 
 
 #: Failed fast decodes allowed per text (see :func:`_json_value_span`).
 _DECODE_MISSES = 64
-
-
-def _too_deep(text: str, start: int, end: int, value: object, cap: int) -> bool:
-    """Does the value decoded from ``text[start:end]`` nest deeper than ``cap``? Its
-    openers (strings' included) are counted first at C speed: no more of them than
-    ``cap`` answers no without walking the value."""
-    if text.count("{", start, end) + text.count("[", start, end) <= cap:
-        return False
-    return _depth(value, cap) > cap
 
 
 def _depth(value: object, cap: int) -> int:
