@@ -150,7 +150,8 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
 
 _MATCH = {"}": "{", "]": "[", ")": "("}
 _DECODER = json.JSONDecoder()
-_SCAN = _DECODER.scan_once
+#: ``raw_decode`` without its Python frame (the C scanner it calls; not in the stubs).
+_SCAN: Callable[[str, int], tuple[object, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> BracketSpan | None:
@@ -169,7 +170,7 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
         return None
     broken = False
     try:
-        value, end = _SCAN(text, start)  # ``raw_decode`` without its Python frame
+        value, end = _SCAN(text, start)
     except (ValueError, StopIteration):
         value, end, broken = None, -1, True
     except RecursionError:
@@ -375,18 +376,18 @@ class MarkerFinder:
         if self._short:
             # a short text: one search for all of them (a compiled alternation, in the
             # order given), cheaper than a cache lookup per marker
-            m = _alternation(markers).search(self._text, pos)
-            if m is None or m.start() >= default:
+            hit = _alternation(markers).search(self._text, pos)
+            if hit is None or hit.start() >= default:
                 return default, ""
-            return m.start(), m.group()
+            return hit.start(), hit.group()
         best, which = default, ""
         cache = self._cache
-        for m in markers:  # :meth:`find`, inlined: a call per marker costs more than it
-            hit = cache.get(m)
-            if hit is None or (hit != -1 and hit < pos):
-                hit = cache[m] = self._find(m, pos)
-            if hit != -1 and hit < best:
-                best, which = hit, m
+        for marker in markers:  # :meth:`find`, inlined: a call per marker costs more than it
+            at = cache.get(marker)
+            if at is None or (at != -1 and at < pos):
+                at = cache[marker] = self._find(marker, pos)
+            if at != -1 and at < best:
+                best, which = at, marker
         return best, which
 
 
