@@ -12,8 +12,7 @@ import functools
 import json
 import re
 import threading
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import json_repair
 
@@ -94,10 +93,11 @@ def _take_decoded(text: str) -> tuple[bool, Any]:
     return True, value
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedJson:
+class ParsedJson(NamedTuple):
     """A parsed value, plus what it took: ``repaired`` (json-repair ran), ``trailing``
-    (a complete value was followed by more text), ``note`` a human-readable detail."""
+    (a complete value was followed by more text), ``note`` a human-readable detail.
+
+    A named tuple: one is made per payload parsed, and a tuple is built at C speed."""
 
     value: Any
     repaired: bool = False

@@ -21,7 +21,7 @@ super-linear). Nothing here recurses, so no depth limit applies to this pass.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["QuickFix", "quick_fix"]
 
@@ -69,8 +69,7 @@ _PLAIN_STRING = re.compile(r'"[^"\\\x00-\x1f]*+(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*
 _Frame = tuple[str, int, str]
 
 
-@dataclass(frozen=True, slots=True)
-class QuickFix:
+class QuickFix(NamedTuple):
     """The rewritten text and what was changed (empty ``fixes``: nothing to do)."""
 
     text: str
