@@ -12,6 +12,7 @@ the opener is text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -176,28 +177,28 @@ def _wrap(
     spans: openers before the first call (back to ``floor``), closers after the last."""
     if not wrappers:
         return found
+    opens, closes = _wrapper_tokens(wrappers)
     first, last = found[0], found[-1]
     start = first.start
     for _ in range(_MAX_WRAPPERS):
         head = text[floor:start].rstrip()
-        hit = next((o for o, _c in wrappers if o and head.endswith(o)), None)
+        hit = _first_end(head, opens)
         if hit is None and first.name and head.endswith(first.name):
             # the wrapper may repeat the tool's name (Step3: ``...<｜tool_sep｜>f\n<invoke``)
             named = head[: -len(first.name)].rstrip()
-            hit = next((o for o, _c in wrappers if o and named.endswith(o)), None)
+            hit = _first_end(named, opens)
             if hit is not None:
                 head = named
         if hit is None:
             break
         start = floor + len(head) - len(hit)
     end = last.end
-    if not last.truncated:
+    if not last.truncated and closes:
         for _ in range(_MAX_WRAPPERS):
             k = skip_ws(text, end)
-            hit = next((c for _o, c in wrappers if c and text.startswith(c, k)), None)
-            if hit is None:
+            if not text.startswith(closes, k):
                 break
-            end = k + len(hit)
+            end = k + len(next(c for c in closes if text.startswith(c, k)))
     if start == first.start and end == last.end:
         return found
     out = list(found)
@@ -205,6 +206,19 @@ def _wrap(
     last = out[-1]
     out[-1] = respan(last, last.start, end, text[last.start : end])
     return out
+
+
+def _first_end(head: str, opens: tuple[str, ...]) -> str | None:
+    """The first of ``opens`` that ``head`` ends with (one C-speed test when none does)."""
+    if not opens or not head.endswith(opens):
+        return None
+    return next(o for o in opens if head.endswith(o))
+
+
+@functools.lru_cache(maxsize=64)
+def _wrapper_tokens(wrappers: tuple[tuple[str, str], ...]) -> tuple[tuple[str, ...], ...]:
+    """The non-empty openers and closers of ``wrappers``, each in their order."""
+    return tuple(o for o, _c in wrappers if o), tuple(c for _o, c in wrappers if c)
 
 
 def _trie_pattern(tokens: Iterable[str]) -> str:
