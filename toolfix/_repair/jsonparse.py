@@ -12,6 +12,7 @@ import functools
 import json
 import re
 import threading
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import json_repair
@@ -32,6 +33,9 @@ __all__ = ["ParsedJson", "check_limits", "parse_lenient"]
 # quantifiers), so one finditer pass is linear in the text length.
 _TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[\[\]{}()]|\d+')
 _DECODER = json.JSONDecoder()
+#: ``raw_decode`` without its Python frame (the C scanner it calls; not in the stubs):
+#: raises ``StopIteration`` where ``raw_decode`` raises ``JSONDecodeError``.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 #: Below this size a second parse costs less than remembering the first one.
 MEMO_MIN_CHARS = 65_536
@@ -189,10 +193,10 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     # (prose, a stray closer, a second object). ``stripped`` starts with no whitespace.
     if not known_broken(stripped):
         try:
-            value, end = _DECODER.raw_decode(stripped)
+            value, end = _SCAN(stripped, 0)
         except RecursionError as exc:
             raise _too_deep("parse", stripped, limits) from exc
-        except ValueError:
+        except (ValueError, StopIteration):
             pass
         else:
             rest = stripped[end:]  # empty, or ending in non-blank text (stripped)
