@@ -207,11 +207,13 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     quick = quick_fix(stripped, cut=cut)
     if quick.fixes:
+        # ``json.loads`` without its Python frames: blanks, a whole value, then blanks
+        fixed = quick.text
         try:
-            value = json.loads(quick.text)
-        except (ValueError, RecursionError):
-            pass
-        else:
+            value, end = _SCAN(fixed, len(fixed) - len(fixed.lstrip(" \t\n\r")))
+        except (ValueError, StopIteration, RecursionError):
+            end = -1
+        if end != -1 and (end == len(fixed) or not fixed[end:].strip(" \t\n\r")):
             return ParsedJson(
                 value,
                 repaired=True,
