@@ -26,6 +26,7 @@ VALUES = st.recursive(
     ),
     max_leaves=8,
 )
+BOUNDS = st.integers(-3, 3) | st.floats(-3, 3, allow_nan=False) | st.sampled_from([0.5, 2.0])
 TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array"])
 
 
@@ -35,7 +36,12 @@ def _schemas() -> st.SearchStrategy[Any]:
         optional={
             "type": st.one_of(TYPES, st.lists(TYPES, min_size=1, max_size=3, unique=True)),
             "enum": st.lists(SCALARS, min_size=1, max_size=3),
+            "const": SCALARS,
             "description": st.text(max_size=5),
+            "minimum": BOUNDS,
+            "exclusiveMaximum": BOUNDS,
+            "maxLength": st.integers(0, 3),
+            "minItems": st.integers(0, 2),
         },
     )
 
@@ -50,6 +56,12 @@ def _schemas() -> st.SearchStrategy[Any]:
                 ),
                 "additionalProperties": st.one_of(st.booleans(), inner),
                 "items": inner,
+                "anyOf": st.lists(inner, min_size=1, max_size=3),
+                "oneOf": st.lists(inner, min_size=1, max_size=3),
+                "maximum": BOUNDS,
+                "exclusiveMinimum": BOUNDS,
+                "minLength": st.integers(0, 3),
+                "maxItems": st.integers(0, 2),
             },
         )
 
@@ -67,10 +79,10 @@ def test_same_answer_as_jsonschema(schema: dict[str, Any], value: Any) -> None:
 def test_unsupported_keywords_fall_back() -> None:
     for schema in (
         {"type": "string", "pattern": "^a"},
-        {"type": "integer", "minimum": 1},
-        {"anyOf": [{"type": "string"}]},
+        {"type": "integer", "multipleOf": 2},
+        {"anyOf": [{"type": "string", "pattern": "^a"}]},
         {"$ref": "#/$defs/x", "$defs": {"x": {}}},
-        {"properties": {"a": {"type": "string", "maxLength": 2}}},
+        {"properties": {"a": {"type": "string", "format": "date", "not": {}}}},
     ):
         assert compile_checker(schema) is None
 

@@ -253,6 +253,33 @@ def _built(cls: type[_Model], values: dict[str, Any], fields: tuple[str, ...]) -
     return model
 
 
+def _replaced(response: Response, parts: tuple[Part, ...], repairs: tuple[Any, ...]) -> Response:
+    """``response`` with new parts and repairs, as ``model_copy(update=...)`` stores it."""
+    values = response.__dict__.copy()
+    values["parts"] = parts
+    values["repairs"] = repairs
+    model = Response.__new__(Response)
+    _setattr(model, "__dict__", values)
+    _setattr(model, "__pydantic_fields_set__", response.__pydantic_fields_set__ | _UPDATED)
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
+
+
+_UPDATED = frozenset({"parts", "repairs"})
+
+
+def response_with(
+    response: Response, parts: tuple[Part, ...], repairs: tuple[Any, ...]
+) -> Response:
+    """``response.model_copy(update={"parts": parts, "repairs": repairs})`` (what the
+    manual fixer returns), without pydantic's generic copy when the trusted builders
+    agree with the validating ones."""
+    if not _TRUSTED or response.__pydantic_extra__ or response.__pydantic_private__:
+        return response.model_copy(update={"parts": parts, "repairs": repairs})
+    return _replaced(response, parts, repairs)
+
+
 def _same_model(a: Any, b: Any) -> bool:
     return (
         type(a) is type(b)
@@ -281,6 +308,10 @@ def _trusted_agrees() -> bool:
             if not _same_model(trusted, call):
                 return False
             if not _same_model(_trusted_response((trusted,)), _checked_response((call,))):
+                return False
+            base = Response(id="r", model="m", parts=(call,), finish_reason="stop")
+            update = {"parts": (call, call), "repairs": ()}
+            if not _same_model(_replaced(base, (call, call), ()), base.model_copy(update=update)):
                 return False
     except Exception:  # an attribute pydantic no longer has
         return False

@@ -368,13 +368,139 @@ class Response(_Frozen):
         return Message(role="assistant", parts=self.parts, provider_data=self.provider_data)
 
 
+# ---- a recovered call's part, built without validating again what was just made
+#
+# pydantic validates every field again (and copies the arguments dict): a third of
+# finishing a call. ``recovered_call`` builds the part the way ``model_construct`` stores
+# one (``__dict__`` with the defaults pydantic itself filled in, the fields set) once it
+# has checked each value's exact type; anything else goes to the validating constructor.
+# ``_TRUSTED`` is false, and the validating constructor is used, unless a sample built
+# both ways agrees in every attribute (checked at import, so a pydantic release that
+# stores models otherwise is noticed). ``toolfix/_convert.py`` builds plain native calls
+# the same way.
+
+_setattr = object.__setattr__
+#: The fields :func:`recovered_call` sets, as the validating call sets them.
+_RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
+#: Field values (in field order) of a call as pydantic fills in defaults.
+_CALL_DEFAULTS: dict[str, Any] = dict(
+    ToolCallPart(id="-", name="-", arguments_raw="", arguments=None).__dict__
+)
+
+
+def _validated_call(
+    call_id: str,
+    name: str,
+    arguments_raw: str,
+    arguments: dict[str, Any],
+    repairs: tuple[RepairRecord, ...],
+) -> ToolCallPart:
+    return ToolCallPart(
+        id=call_id, name=name, arguments_raw=arguments_raw, arguments=arguments, repairs=repairs
+    )
+
+
+def _trusted_call(
+    call_id: str,
+    name: str,
+    arguments_raw: str,
+    arguments: dict[str, Any],
+    repairs: tuple[RepairRecord, ...],
+) -> ToolCallPart:
+    values = _CALL_DEFAULTS.copy()
+    values["id"] = call_id
+    values["name"] = name
+    values["arguments_raw"] = arguments_raw
+    values["arguments"] = arguments
+    values["repairs"] = repairs
+    model = ToolCallPart.__new__(ToolCallPart)
+    _setattr(model, "__dict__", values)
+    _setattr(model, "__pydantic_fields_set__", set(_RECOVERED_FIELDS))
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
+
+
+def recovered_call(
+    call_id: str,
+    name: str,
+    arguments_raw: str,
+    arguments: dict[str, Any],
+    repairs: tuple[RepairRecord, ...],
+) -> ToolCallPart:
+    """``ToolCallPart(id=call_id, name=..., arguments_raw=..., arguments=..., repairs=...)``,
+    the very part, holding ``arguments`` itself (the caller's own fresh dict) rather than
+    the copy validation makes."""
+    if not (
+        _TRUSTED
+        and type(call_id) is str
+        and type(name) is str
+        and type(arguments_raw) is str
+        and type(arguments) is dict
+        and type(repairs) is tuple
+    ):
+        return _validated_call(call_id, name, arguments_raw, arguments, repairs)
+    for key in arguments:
+        if type(key) is not str:
+            return _validated_call(call_id, name, arguments_raw, arguments, repairs)
+    for record in repairs:
+        if type(record) is not RepairRecord:
+            return _validated_call(call_id, name, arguments_raw, arguments, repairs)
+    return _trusted_call(call_id, name, arguments_raw, arguments, repairs)
+
+
+def _same_model(a: Any, b: Any) -> bool:
+    return (
+        type(a) is type(b)
+        and a == b
+        and a.__dict__ == b.__dict__
+        and list(a.__dict__) == list(b.__dict__)
+        and [type(v) for v in a.__dict__.values()] == [type(v) for v in b.__dict__.values()]
+        and a.model_fields_set == b.model_fields_set
+        and a.__pydantic_extra__ == b.__pydantic_extra__
+        and a.__pydantic_private__ == b.__pydantic_private__
+        and repr(a) == repr(b)
+        and a.model_dump() == b.model_dump()
+        and a.model_dump_json() == b.model_dump_json()
+    )
+
+
+def _trusted_agrees() -> bool:
+    """Whether the trusted builder gives what the validating constructor gives."""
+    immutable = (str, int, float, bool, tuple, type(None))
+    if not all(isinstance(v, immutable) for v in _CALL_DEFAULTS.values()):
+        return False  # a shared mutable default would be shared between parts
+    try:
+        records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
+        for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
+            built = _trusted_call("c", "n", "{}", dict(args), repairs)
+            if not _same_model(built, _validated_call("c", "n", "{}", dict(args), repairs)):
+                return False
+    except Exception:  # an attribute pydantic no longer has
+        return False
+    return True
+
+
+_TRUSTED = _trusted_agrees()
+
+
 def canonical_json(value: Any) -> str:
     """Compact JSON used for the ``arguments_raw`` of recovered calls (stable, unicode kept)."""
-    return _CANONICAL_ENCODER.encode(value)
+    if _c_make_encoder is None:
+        return _CANONICAL_ENCODER.encode(value)
+    # What ``_CANONICAL_ENCODER.encode`` does, without its two Python-level calls: the C
+    # encoder with the same options (a new one per call, for its own circularity markers).
+    return "".join(
+        _c_make_encoder(
+            {}, _CANONICAL_ENCODER.default, _encode_str, None, ":", ",", False, False, True
+        )(value, 0)
+    )
 
 
 #: One encoder for every call (``json.dumps`` with options builds a new one each time).
 _CANONICAL_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_c_make_encoder: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+_encode_str = json.encoder.encode_basestring
 
 
 def texts_of(parts: Sequence[Part]) -> str:

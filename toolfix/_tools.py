@@ -78,6 +78,8 @@ class ToolDescriptor:
     _compiled: Any = field(init=False, repr=False, compare=False)
     _has_regex: bool = field(init=False, repr=False, compare=False)
     _weight: int = field(init=False, repr=False, compare=False)
+    _properties: Mapping[str, Any] = field(init=False, repr=False, compare=False)
+    _required: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -101,6 +103,12 @@ class ToolDescriptor:
             ) from exc
         check_schema_safety(params, self.name)
         object.__setattr__(self, "_validators", {})
+        # read on every call the fixer finishes: computed once
+        props = params.get("properties", {})
+        object.__setattr__(self, "_properties", props if isinstance(props, Mapping) else {})
+        req = params.get("required", ())
+        required = tuple(r for r in req if isinstance(r, str)) if isinstance(req, list) else ()
+        object.__setattr__(self, "_required", required)
         object.__setattr__(self, "_compiled", _compile_rs(params))
         object.__setattr__(self, "_has_regex", "pattern" in json.dumps(params, default=repr))
         schema_weight = estimate_weight(params)
@@ -161,14 +169,13 @@ class ToolDescriptor:
 
     @property
     def required(self) -> tuple[str, ...]:
-        req = self.parameters.get("required", ())
-        return tuple(r for r in req if isinstance(r, str)) if isinstance(req, list) else ()
+        """The names of the required parameters."""
+        return self._required
 
     @property
     def properties(self) -> Mapping[str, Any]:
-        props = self.parameters.get("properties", {})
-        # (``type(...) is dict`` first: the ABC check costs a Python-level call per read)
-        return props if type(props) is dict or isinstance(props, Mapping) else {}
+        """The schema's ``properties`` (``{}`` when it has none)."""
+        return self._properties
 
     # ---- conversions ------------------------------------------------------------------
 

@@ -110,7 +110,7 @@ _FitValidator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class CoerceResult:
     """Coerced arguments (a new dict) and the repairs made, in walk order."""
 
@@ -187,6 +187,16 @@ def coerce_arguments(
         The new arguments dict and the repairs made.
     """
     walker = _Walker(schema, drop_extra_keys)
+    plan = _plan(schema) if drop_extra_keys != "always" else None
+    if plan is not None:
+        return CoerceResult(plan.coerce(arguments, walker, string_values), walker.records())
+    return _walk_arguments(walker, arguments, schema, string_values)
+
+
+def _walk_arguments(
+    walker: _Walker, arguments: Mapping[str, Any], schema: Mapping[str, Any], string_values: bool
+) -> CoerceResult:
+    """:func:`coerce_arguments` by the walk alone (what a plan stands in for)."""
     args = dict(arguments)
     root = walker.resolve(schema) if isinstance(schema, Mapping) else None
     if string_values and root is not None:
@@ -227,12 +237,28 @@ _ANNOTATIONS = frozenset(
 )
 
 
+def _is_integer(value: Any) -> bool:
+    if isinstance(value, int):
+        return not isinstance(value, bool)
+    return isinstance(value, float) and value.is_integer()
+
+
+#: JSON Schema's ``type`` checks (an integral float is an integer; a bool is no number).
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": _is_integer,
+    "number": lambda v: isinstance(v, _INT_OR_FLOAT) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
+
+
 def _is_type(value: Any, type_name: str) -> bool:
     """JSON Schema's ``type`` check (an integral float is an integer; a bool is no number)."""
-    kind = _json_type(value)
-    if type_name == "number":
-        return kind in ("integer", "number")
-    return kind == type_name
+    check = _TYPE_CHECKS.get(type_name)
+    return check is not None and check(value)
 
 
 def _json_type(value: Any) -> str:
@@ -257,6 +283,8 @@ def _parse_number(text: str, integer: bool) -> Any:
     s = text.strip()
     if not s or len(s) > MAX_NUMBER_CHARS or not set(s) <= _NUMBER_CHARS:
         return _NO_VALUE
+    if s.isdigit():  # (ASCII digits only, by the test above) what Decimal gives, faster
+        return int(s)
     try:
         dec = Decimal(s)
     except InvalidOperation:
@@ -285,6 +313,221 @@ def _fast_checker(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
     if entry is None or entry[0] is not schema:
         entry = (schema, compile_checker(schema))
         _CHECKERS.put(id(schema), entry, estimate_weight(schema))
+    return entry[1]
+
+
+# ---- the plan of a plain object schema ---------------------------------------------------
+#
+# Most tool schemas are ``{"type": "object", "properties": {...}, "required": [...]}``
+# with a type per property. For those, the walk from the root (fit check of the whole
+# object, ``_own``, ``_object``) and the ``string_values`` pre-pass come down to one loop
+# over the arguments that checks each value against its property. A plan, made once per
+# schema, holds what that loop needs; a value that does not fit goes down the walk as
+# it would have (``_Walker.walk`` with the same path and depth), so the repairs are the
+# very ones, in the same order. ``tests/test_coerce.py`` holds the plan to the walk.
+
+#: Root keys a plan reads; ``$defs`` only serve the ``$ref``\ s the walk follows. Any
+#: other key (``allOf``, ``patternProperties``, ``$ref``...) leaves the call to the walk.
+_PLAN_ROOT_KEYS = _ANNOTATIONS | {
+    "properties",
+    "required",
+    "additionalProperties",
+    "$defs",
+    "definitions",
+    "$schema",
+}
+
+
+def _keep_text(text: str) -> Any:
+    return text
+
+
+def _text_as_number(text: str, *, integer: bool) -> Any:
+    number = _parse_number(text.strip(), integer)
+    return text if number is _NO_VALUE else number
+
+
+def _text_as_boolean(text: str) -> Any:
+    folded = text.strip().casefold()
+    return folded == "true" if folded in ("true", "false") else text
+
+
+def _text_as_null(text: str) -> Any:
+    return None if text.strip().casefold() in ("null", "none") else text
+
+
+#: ``_Walker.type_text`` for a property schema that is one scalar ``type`` and
+#: annotations (no record, as there): the text read as that type, or as it is.
+_TEXT_READERS: dict[str, Callable[[str], Any]] = {
+    "string": _keep_text,
+    "integer": partial(_text_as_number, integer=True),
+    "number": partial(_text_as_number, integer=False),
+    "boolean": _text_as_boolean,
+    "null": _text_as_null,
+}
+
+
+def _string_from(value: Any) -> tuple[Any, str] | None:
+    if isinstance(value, bool):
+        return ("true" if value else "false"), "string"
+    if isinstance(value, _INT_OR_FLOAT):
+        return json.dumps(value), "string"
+    return None
+
+
+def _number_from(value: Any, *, integer: bool) -> tuple[Any, str] | None:
+    if not isinstance(value, str):
+        return None
+    number = _parse_number(value.strip(), integer)
+    if number is _NO_VALUE:
+        return None
+    return number, "integer" if isinstance(number, int) else "number"
+
+
+def _boolean_from(value: Any) -> tuple[Any, str] | None:
+    if not isinstance(value, str):
+        return None
+    folded = value.strip().casefold()
+    return (folded == "true", "boolean") if folded in ("true", "false") else None
+
+
+def _null_from(value: Any) -> tuple[Any, str] | None:
+    if isinstance(value, str) and value.strip().casefold() in ("null", "none"):
+        return None, "null"
+    return None
+
+
+#: What ``_Walker.walk`` makes of a value that does not fit a property schema that is
+#: one scalar ``type`` and annotations: the new value and the type named in its record,
+#: or ``None`` when the value stays as it is (validation then reports it).
+_CONVERTERS: dict[str, Callable[[Any], tuple[Any, str] | None]] = {
+    "string": _string_from,
+    "integer": partial(_number_from, integer=True),
+    "number": partial(_number_from, integer=False),
+    "boolean": _boolean_from,
+    "null": _null_from,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _PlanProperty:
+    """One property of a plan: its schema, its fit check when one is compiled (else the
+    walker's ``fits`` answers), its reader of untyped text (else ``type_text``) and its
+    converter of a value that does not fit (else the walk)."""
+
+    schema: Any
+    fits: Callable[[Any], bool] | None
+    read_text: Callable[[str], Any] | None
+    convert: Callable[[Any], tuple[Any, str] | None] | None = None
+
+
+def _always(_value: Any) -> bool:
+    return True
+
+
+def _never(_value: Any) -> bool:
+    return False
+
+
+def _plan_property(sub: Any) -> _PlanProperty:
+    if not isinstance(sub, Mapping):
+        # ``_Walker.fits``: only ``False`` rejects; ``string_values`` leaves the text
+        return _PlanProperty(sub, _never if sub is False else _always, _keep_text)
+    declared = sub.get("type")
+    if isinstance(declared, str) and sub.keys() <= _ANNOTATIONS:
+        # what ``_Walker.fits`` answers for such a schema, without a compiled checker
+        check = _TYPE_CHECKS.get(declared, _never)
+        return _PlanProperty(sub, check, _TEXT_READERS.get(declared), _CONVERTERS.get(declared))
+    # ``type_text`` keeps any text for a string schema with no branches (an enum that
+    # the text misses is left to the walk, and then to validation)
+    keep = declared == "string" and not sub.keys() & {"$ref", "anyOf", "oneOf"}
+    return _PlanProperty(sub, _fast_checker(sub), _keep_text if keep else None)
+
+
+@dataclass(frozen=True, slots=True)
+class _ObjectPlan:
+    """The coercion of arguments against a plain object schema (see above)."""
+
+    properties: dict[str, _PlanProperty]
+    required: frozenset[str]
+    closed: bool
+    """``additionalProperties: false``: undeclared keys are dropped (``when_forbidden``)."""
+
+    def coerce(
+        self, arguments: Mapping[str, Any], walker: _Walker, string_values: bool
+    ) -> dict[str, Any]:
+        """What ``walker.walk`` (after the ``string_values`` pre-pass) gives for
+        ``arguments``, with the same repairs noted on ``walker``."""
+        droppable = self.closed and walker.drop_extra_keys == "when_forbidden"
+        props = self.properties
+        out: dict[str, Any] = {}
+        dropped: list[str] = []
+        for key, val in arguments.items():
+            prop = props.get(key)
+            if prop is None:
+                if droppable:
+                    dropped.append(key)
+                else:
+                    out[key] = val
+                continue
+            sub, fits = prop.schema, prop.fits
+            if string_values and isinstance(val, str):
+                read = prop.read_text
+                val = read(val) if read is not None else walker.type_text(val, sub)
+            if (
+                val is None
+                and key not in self.required
+                and not (fits(None) if fits is not None else walker.fits(None, sub))
+            ):
+                walker.record(FailureKind.TYPE_MISMATCH, "", f"dropped null for optional {key!r}")
+                continue
+            if fits(val) if fits is not None else walker.fits(val, sub):
+                out[key] = val
+            elif prop.convert is None:
+                out[key] = walker.walk(val, sub, key, 1)
+            else:
+                found = prop.convert(val)
+                out[key] = val if found is None else walker.convert(val, *found, key)
+        if dropped:
+            names = ", ".join(repr(k) for k in dropped)
+            walker.record(FailureKind.EXTRA_KEYS, "", f"dropped extra keys {names}")
+        return out
+
+
+def _make_plan(schema: Mapping[str, Any]) -> _ObjectPlan | None:
+    if schema.get("type") != "object" or not schema.keys() <= _PLAN_ROOT_KEYS:
+        return None
+    props = schema.get("properties", {})
+    required = schema.get("required", [])
+    extra = schema.get("additionalProperties")
+    if (
+        not isinstance(props, Mapping)
+        or not isinstance(required, list)
+        or not all(isinstance(r, str) for r in required)
+        or not (extra is None or extra is True or extra is False)
+    ):
+        return None
+    return _ObjectPlan(
+        {key: _plan_property(sub) for key, sub in props.items()},
+        frozenset(required),
+        extra is False,
+    )
+
+
+#: Plans of root schemas, keyed and kept as ``_CHECKERS`` are.
+_PLANS: WeightedLRU[int, tuple[Mapping[str, Any], _ObjectPlan | None]] = WeightedLRU(
+    16 * 1024 * 1024
+)
+
+
+def _plan(schema: Any) -> _ObjectPlan | None:
+    """The plan of a root schema (cached), or ``None`` when the walk must do it all."""
+    if not isinstance(schema, Mapping):
+        return None
+    entry = _PLANS.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        entry = (schema, _make_plan(schema))
+        _PLANS.put(id(schema), entry, estimate_weight(schema))
     return entry[1]
 
 
@@ -355,6 +598,8 @@ class _Walker:
 
     def records(self) -> tuple[RepairRecord, ...]:
         """The repairs as records; those past :data:`MAX_RECORDS` summed up per kind."""
+        if not self.repairs:
+            return ()
         out = [RepairRecord(kind=k.value, detail=d) for k, d in self.repairs[:MAX_RECORDS]]
         rest: dict[FailureKind, int] = {}
         for kind, _ in self.repairs[MAX_RECORDS:]:
@@ -439,14 +684,14 @@ class _Walker:
                 return fixed
         elif isinstance(value, bool):
             if "string" in allowed and "boolean" not in allowed:
-                return self._convert(value, "true" if value else "false", "string", path)
+                return self.convert(value, "true" if value else "false", "string", path)
         elif (
             isinstance(value, _INT_OR_FLOAT)
             and _json_type(value) not in allowed
             and "string" in allowed
         ):
             # (Integral floats such as 5.0 already validate as JSON Schema integers.)
-            return self._convert(value, json.dumps(value), "string", path)
+            return self.convert(value, json.dumps(value), "string", path)
         if (isinstance(value, dict) and "object" in allowed) or (
             isinstance(value, list) and "array" in allowed
         ):
@@ -469,7 +714,8 @@ class _Walker:
             del self.repairs[mark:]
         return value
 
-    def _convert(self, old: Any, new: Any, type_name: str, path: str) -> Any:
+    def convert(self, old: Any, new: Any, type_name: str, path: str) -> Any:
+        """``new`` in place of ``old``, recorded as a type mismatch."""
         self.record(
             FailureKind.TYPE_MISMATCH,
             path,
@@ -497,7 +743,7 @@ class _Walker:
                     if isinstance(c, _INT_OR_FLOAT) and not isinstance(c, bool) and c == number
                 ]
                 if len(nums) == 1:
-                    return self._convert(value, nums[0], "enum", path)
+                    return self.convert(value, nums[0], "enum", path)
         elif isinstance(value, _INT_OR_FLOAT) and not isinstance(value, bool):
             strs = [
                 c
@@ -505,7 +751,7 @@ class _Walker:
                 if isinstance(c, str) and _parse_number(c, integer=False) == value
             ]
             if len(strs) == 1:
-                return self._convert(value, strs[0], "enum", path)
+                return self.convert(value, strs[0], "enum", path)
         return _NO_VALUE
 
     def _from_string(
@@ -546,7 +792,7 @@ class _Walker:
             ((n, t) for n, t in candidates if self.fits(n, schema)), candidates[0]
         )
         if not quiet:
-            self._convert(value, new, type_name, path)
+            self.convert(value, new, type_name, path)
         return new
 
     def type_text(self, value: str, schema: Mapping[str, Any]) -> Any:

@@ -12,6 +12,7 @@ property test ``tests/test_fastcheck.py`` holds the two to the same answers.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 __all__ = ["compile_checker"]
@@ -35,8 +36,28 @@ _ANNOTATIONS = frozenset(
         "format",
     }
 )
+#: Bounds on a number (other instances pass): when an instance breaks each one, written
+#: as jsonschema writes it (so that a NaN, for which every comparison is false, passes).
+_NUMBER_BOUNDS: dict[str, Callable[[Any, Any], bool]] = {
+    "minimum": lambda v, b: v < b,
+    "maximum": lambda v, b: v > b,
+    "exclusiveMinimum": lambda v, b: v <= b,
+    "exclusiveMaximum": lambda v, b: v >= b,
+}
+#: Bounds on a length: the type they apply to, and whether the bound is a minimum.
+_LENGTH_BOUNDS: dict[str, tuple[type[str | list[Any]], bool]] = {
+    "minLength": (str, True),
+    "maxLength": (str, False),
+    "minItems": (list, True),
+    "maxItems": (list, False),
+}
 _SUPPORTED = (
-    frozenset({"type", "properties", "required", "additionalProperties", "items", "enum"})
+    frozenset(
+        {"type", "properties", "required", "additionalProperties", "items", "enum", "const"}
+        | {"anyOf", "oneOf"}
+    )
+    | _NUMBER_BOUNDS.keys()
+    | _LENGTH_BOUNDS.keys()
     | _ANNOTATIONS
 )
 _MAX_DEPTH = 16
@@ -72,6 +93,28 @@ def _json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _check_bound(breaks: Callable[[Any, Any], bool], bound: Any, v: Any) -> bool:
+    return not _is_number(v) or not breaks(v, bound)
+
+
+def _check_length(kind: type[str | list[Any]], is_min: bool, size: int, v: Any) -> bool:
+    if not isinstance(v, kind):
+        return True
+    return not (len(v) < size if is_min else len(v) > size)
+
+
+def _any_of(branches: tuple[Checker, ...], v: Any) -> bool:
+    return any(b(v) for b in branches)
+
+
+def _one_of(branches: tuple[Checker, ...], v: Any) -> bool:
+    return sum(1 for b in branches if b(v)) == 1
 
 
 def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
@@ -115,6 +158,37 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
             return any(_json_equal(v, o) for o in opts)
 
         checks.append(check_enum)
+
+    if "const" in schema:
+        const = schema["const"]
+        checks.append(lambda v: _json_equal(v, const))
+
+    for key, compare in _NUMBER_BOUNDS.items():
+        if key in schema:
+            bound = schema[key]
+            if not _is_number(bound):
+                return None
+            checks.append(partial(_check_bound, compare, bound))
+
+    for key, (kind, is_min) in _LENGTH_BOUNDS.items():
+        if key in schema:
+            size = schema[key]
+            if not _is_integer(size) or size < 0:
+                return None
+            checks.append(partial(_check_length, kind, is_min, size))
+
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            options = schema[key]
+            if not isinstance(options, list) or not options:
+                return None
+            branches: list[Checker] = []
+            for option in options:
+                branch = compile_checker(option, depth + 1)
+                if branch is None:
+                    return None
+                branches.append(branch)
+            checks.append(partial(_any_of if key == "anyOf" else _one_of, tuple(branches)))
 
     props = schema.get("properties", {})
     required = schema.get("required", [])

@@ -16,7 +16,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ from .._messages import (
     RepairRecord,
     ToolCallPart,
     canonical_json,
+    recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
 from .coerce import coerce_arguments, decode_double_encoded
@@ -68,12 +69,14 @@ def derive_id(*parts: str) -> str:
     other parts (position, name, the digest of the text before the call) already tell
     calls apart, and hashing a megabyte argument whole would cost more than reading it.
     """
-    if any(len(part) > _ID_PART_CHARS for part in parts):
+    text = "\x1f".join(parts)
+    # (no part can be longer than the parts joined: the usual short call skips the look)
+    if len(text) > _ID_PART_CHARS and any(len(part) > _ID_PART_CHARS for part in parts):
         half = _ID_PART_CHARS // 2
-        parts = tuple(
+        text = "\x1f".join(
             f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
         )
-    h = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    h = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return f"call_{h[:24]}"
 
 
@@ -107,6 +110,11 @@ class CallFinisher:
         self.config = config
         self.names = list(registry)
         self._name_cache: dict[str, NameMatch] = {}
+        # read on every call (the registry and the configuration are immutable)
+        self._tools: dict[str, ToolDescriptor] = dict(registry.items())
+        self._cap = config.limits.max_pattern_input_chars
+        self._coerce = config.coerce_arguments
+        self._drop_extra_keys = config.drop_extra_keys
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
@@ -127,12 +135,13 @@ class CallFinisher:
         """The call part for one call shape: name resolved, arguments decoded, cut-off
         calls handled by the truncation policy, then coerced and validated."""
         draft = _Draft.start(s, cand, site)
-        match = self.resolve(s.name or "")  # shape() and the formats always set a name
+        name = s.name or ""  # shape() and the formats always set a name
+        match = self._name_cache.get(name) or self.resolve(name)
         if match.name is None:
             return self._unknown_tool(s, match, draft)
         if match.repair is not None:
             draft.repairs.append(match.repair)
-        tool = self.registry[match.name]
+        tool = self._tools[match.name]
         args = self._arguments(s.arguments, tool, cand, draft)
         if isinstance(args, InvalidToolCallPart):
             return args
@@ -156,6 +165,24 @@ class CallFinisher:
     ) -> dict[str, Any] | InvalidToolCallPart:
         """The arguments as a fresh dict: JSON text parsed, double encoding undone, markup
         taken out of keys; an invalid call when they are not an object (or never came)."""
+        if type(args) is not dict:  # (a dict, the usual, needs none of what it does)
+            found = self._object(args, tool, cand, draft)
+            if isinstance(found, InvalidToolCallPart):
+                return found
+            args = found
+        fresh: dict[str, Any] = dict(args)
+        props = tool.properties
+        if not props or fresh.keys() <= props.keys():
+            return fresh  # every key a parameter: nothing below would change a thing
+        fresh = _strip_markup_from_keys(fresh, tool, draft.repairs)
+        fresh = _unwrap_arguments_key(fresh, tool, draft.repairs)
+        return _rename_near_keys(fresh, tool, draft.repairs)
+
+    def _object(
+        self, args: Any, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
+    ) -> Mapping[str, Any] | InvalidToolCallPart:
+        """Arguments that are not a dict as an object: JSON text parsed (an empty text is
+        ``{}``), double encoding undone; an invalid call when they are no object."""
         if draft.truncated and (args is None or (isinstance(args, str) and not args.strip())):
             return draft.invalid(
                 "the call was cut off before its arguments", K.TRUNCATED, tool.name
@@ -182,9 +209,7 @@ class CallFinisher:
                 tool.name,
                 raw=draft.raw or canonical_json(_jsonable(args)),
             )
-        args = _strip_markup_from_keys(dict(args), tool, draft.repairs)
-        args = _unwrap_arguments_key(args, tool, draft.repairs)
-        return _rename_near_keys(args, tool, draft.repairs)
+        return args
 
     def _parse_arguments(
         self, text: str, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
@@ -246,13 +271,13 @@ class CallFinisher:
     ) -> CallPart:
         """The call, coerced to the schema when it does not validate as it is; an invalid
         call listing the schema's complaints when coercion does not make it valid."""
-        cap = self.config.limits.max_pattern_input_chars
+        cap = self._cap
         if string_values or not tool.is_valid(args, max_pattern_chars=cap):
-            if self.config.coerce_arguments or string_values:
+            if self._coerce or string_values:
                 result = coerce_arguments(
                     args,
                     tool.parameters,
-                    drop_extra_keys=self.config.drop_extra_keys,
+                    drop_extra_keys=self._drop_extra_keys,
                     string_values=string_values,
                 )
                 args = result.arguments
@@ -279,16 +304,12 @@ class CallFinisher:
                     arguments=args,
                 )
         arguments_raw = canonical_json(args)
-        return ToolCallPart(
-            id=draft.valid_id(arguments_raw),
-            name=tool.name,
-            arguments_raw=arguments_raw,
-            arguments=args,
-            repairs=tuple(draft.repairs),
+        return recovered_call(
+            draft.valid_id(arguments_raw), tool.name, arguments_raw, args, tuple(draft.repairs)
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class CallSite:
     """Where one call sits: the seed its ids derive from, its index among the calls of
     its candidate, where the candidate was found (``kinds``), whether it is the
@@ -321,35 +342,37 @@ class _Draft:
 
     @classmethod
     def start(cls, s: CallShape, cand: Candidate | None, site: CallSite) -> _Draft:
-        repairs = where_records(site.kinds)
-        repairs.extend(s.repairs)
+        kinds = site.kinds
+        repairs = [*_where_records(kinds), *s.repairs] if kinds else [*s.repairs]
         if s.flat:
             repairs.append(rec(K.KEY_ALIAS, "read arguments given beside the tool name"))
-        truncated = site.last and cand is not None and (cand.truncated or K.TRUNCATED in site.kinds)
         # a text-found call's id hashes its own name and arguments too: ids do not depend
         # on what follows the call (streaming sends calls before the text ends)
-        if cand is not None:
+        if cand is None:
+            native = (site.seed, "0", str(site.index))
+            return cls("", repairs, False, site.prefix_safe, s.id, native, s.arguments, False)
+        if cand.notes:
             repairs.extend(rec(kind, detail) for kind, detail in cand.notes)
-            parts: tuple[str, ...] = (site.seed, str(cand.start), str(site.index), s.name or "")
-            raw = cand.raw
-        else:
-            parts, raw = (site.seed, "0", str(site.index)), ""
-        in_text = cand is not None
-        return cls(raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments, in_text)
+        truncated = site.last and (cand.truncated or K.TRUNCATED in kinds)
+        parts = (site.seed, str(cand.start), str(site.index), s.name or "")
+        return cls(cand.raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments, True)
 
     @property
     def call_id(self) -> str:
         """The id of this call as found (an invalid call's id)."""
-        return self.given_id or self._derived_id(lambda: _id_text(self.arguments))
+        if self.given_id:
+            return self.given_id
+        if not self.in_text:
+            return derive_id(*self.id_parts)
+        return derive_id(*self.id_parts, _id_text(self.arguments))
 
     def valid_id(self, arguments_raw: str) -> str:
         """The id of this call once valid, ``arguments_raw`` its canonical arguments."""
-        return self.given_id or self._derived_id(lambda: arguments_raw)
-
-    def _derived_id(self, arguments_text: Callable[[], str]) -> str:
+        if self.given_id:
+            return self.given_id
         if not self.in_text:
             return derive_id(*self.id_parts)
-        return derive_id(*self.id_parts, arguments_text())
+        return derive_id(*self.id_parts, arguments_raw)
 
     def invalid(
         self,
@@ -372,7 +395,7 @@ class _Draft:
         ).part()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class InvalidCall:
     """The facts of a call that cannot be made valid: what becomes its
     :class:`~toolfix.InvalidToolCallPart`."""
@@ -411,6 +434,12 @@ _WHERE: dict[str, str] = {
 def where_records(kinds: Iterable[str]) -> list[RepairRecord]:
     """The records saying where a call was found (fence, markup, pythonic...)."""
     return [rec(k, _WHERE[k]) for k in kinds if k in _WHERE]
+
+
+@functools.lru_cache(maxsize=256)
+def _where_records(kinds: tuple[str, ...]) -> tuple[RepairRecord, ...]:
+    """:func:`where_records` of a candidate's kinds (a few formats' combinations)."""
+    return tuple(where_records(kinds))
 
 
 def _drop_incomplete_tail(args: dict[str, Any], raw: str) -> dict[str, Any]:

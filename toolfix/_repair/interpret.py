@@ -50,6 +50,8 @@ class Interpreter:
         self._name_keys = tuple(self.keys.name_keys)
         self._argument_keys = tuple(self.keys.argument_keys)
         self._id_keys = tuple(self.keys.id_keys)
+        #: the keys a plain call object may have, by its arguments key (see :meth:`shape`)
+        self._fast_keys: dict[str, frozenset[str]] = {}
         # each wrapper key with the keys allowed beside it
         self._wrappers = tuple(
             (wk, frozenset({wk, "type", *self._id_keys, "index"})) for wk in self.keys.wrapper_keys
@@ -72,7 +74,10 @@ class Interpreter:
         given = obj.get(canonical_name)
         if isinstance(given, str) and given and len(obj) <= 3:
             fast_key = canonical if canonical in obj else canonical_args
-            if fast_key in obj and all(k in (canonical_name, fast_key, "id") for k in obj):
+            allowed = self._fast_keys.get(fast_key)
+            if allowed is None:  # one set per arguments key (the formats' few)
+                allowed = self._fast_keys[fast_key] = frozenset((canonical_name, fast_key, "id"))
+            if fast_key in obj and obj.keys() <= allowed:
                 call_id = obj.get("id")
                 return CallShape(
                     given,

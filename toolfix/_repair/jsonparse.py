@@ -13,7 +13,8 @@ import json
 import re
 import threading
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 import json_repair
 
@@ -97,11 +98,10 @@ def _take_decoded(text: str) -> tuple[bool, Any]:
     return True, value
 
 
-class ParsedJson(NamedTuple):
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
+class ParsedJson:
     """A parsed value, plus what it took: ``repaired`` (json-repair ran), ``trailing``
-    (a complete value was followed by more text), ``note`` a human-readable detail.
-
-    A named tuple: one is made per payload parsed, and a tuple is built at C speed."""
+    (a complete value was followed by more text), ``note`` a human-readable detail."""
 
     value: Any
     repaired: bool = False

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._cache import WeightedLRU
 from .._config import FixConfig
+from .._convert import response_with
 from .._messages import (
     FailureKind,
     InvalidToolCallPart,
@@ -135,17 +136,19 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
                 # A call reported on an earlier pass (same derived id) is not reported twice:
                 # repairing a repaired response changes nothing (promise 7).
-                parts = [
-                    p
-                    for p in parts
-                    if not (isinstance(p, InvalidToolCallPart) and p.id in existing_ids)
-                ]
+                if existing_ids:
+                    parts = [
+                        p
+                        for p in parts
+                        if not (isinstance(p, InvalidToolCallPart) and p.id in existing_ids)
+                    ]
                 if parts == [part]:
                     parts = [part]
                 if len(parts) != 1 or parts[0] is not part:
                     changed = True
                 new_parts.extend(parts)
-                extra_repairs.extend(r for r in recs if r not in response.repairs)
+                if recs:
+                    extra_repairs.extend(r for r in recs if r not in response.repairs)
             else:
                 new_parts.append(part)
         policy = self.config.reasoning_calls
@@ -163,11 +166,8 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 new_parts.extend(promoted)
         if not changed and not extra_repairs:
             return response
-        return response.model_copy(
-            update={
-                "parts": tuple(self._cap_calls(new_parts)),
-                "repairs": (*response.repairs, *extra_repairs),
-            }
+        return response_with(
+            response, tuple(self._cap_calls(new_parts)), (*response.repairs, *extra_repairs)
         )
 
     # ---- internals ----------------------------------------------------------------------

@@ -21,7 +21,7 @@ super-linear). Nothing here recurses, so no depth limit applies to this pass.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from dataclasses import dataclass
 
 __all__ = ["QuickFix", "quick_fix"]
 
@@ -69,7 +69,8 @@ _PLAIN_STRING = re.compile(r'"[^"\\\x00-\x1f]*+(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*
 _Frame = tuple[str, int, str]
 
 
-class QuickFix(NamedTuple):
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
+class QuickFix:
     """The rewritten text and what was changed (empty ``fixes``: nothing to do)."""
 
     text: str

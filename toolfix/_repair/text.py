@@ -12,7 +12,6 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from .._config import Limits
 from .._errors import NestingTooDeepError
@@ -42,10 +41,9 @@ _OPEN = {"{": "}", "[": "]", "(": ")"}
 _CLOSE = {"}", "]", ")"}
 
 
-class BracketSpan(NamedTuple):
-    """``text[start:end]`` is the bracketed value; ``truncated`` when it never closed.
-
-    A named tuple: thousands are made per fix, and a tuple is built at C speed."""
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
+class BracketSpan:
+    """``text[start:end]`` is the bracketed value; ``truncated`` when it never closed."""
 
     start: int
     end: int
@@ -428,7 +426,7 @@ def line_start_before(text: str, i: int, lo: int = 0) -> bool:
     return j < lo or text[j] == "\n"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class Fence:
     """A Markdown code fence: ``text[start:end]`` including the backticks."""
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..._config import Limits
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class Candidate:
     """A span of text that holds one or more tool calls, as a format found it.
 
@@ -84,71 +84,6 @@ class Candidate:
     Python string requoted, a missing name read from the only tool offered): each
     becomes a repair record."""
 
-    def __init__(
-        self,
-        start: int,
-        end: int,
-        format: str,
-        raw: str,
-        kinds: tuple[str, ...] = (),
-        payload: str | None = None,
-        name: str | None = None,
-        arguments: str | Mapping[str, Any] | None = None,
-        string_values: bool = False,
-        id: str | None = None,
-        truncated: bool = False,
-        explicit: bool = True,
-        args_key: str = "arguments",
-        open_ended: bool = False,
-        error: str | None = None,
-        notes: tuple[tuple[str, str], ...] = (),
-    ) -> None:
-        """The ``__init__`` the dataclass would write (the fields, in order, with their
-        defaults: a test holds them equal), storing each field through its slot's
-        descriptor. A frozen dataclass stores each with ``object.__setattr__``, which
-        costs twice as much; both bypass the frozen ``__setattr__``. Every call read
-        builds a candidate."""
-        (
-            set_start,
-            set_end,
-            set_format,
-            set_raw,
-            set_kinds,
-            set_payload,
-            set_name,
-            set_arguments,
-            set_string_values,
-            set_id,
-            set_truncated,
-            set_explicit,
-            set_args_key,
-            set_open_ended,
-            set_error,
-            set_notes,
-        ) = _SETTERS
-        set_start(self, start)
-        set_end(self, end)
-        set_format(self, format)
-        set_raw(self, raw)
-        set_kinds(self, kinds)
-        set_payload(self, payload)
-        set_name(self, name)
-        set_arguments(self, arguments)
-        set_string_values(self, string_values)
-        set_id(self, id)
-        set_truncated(self, truncated)
-        set_explicit(self, explicit)
-        set_args_key(self, args_key)
-        set_open_ended(self, open_ended)
-        set_error(self, error)
-        set_notes(self, notes)
-
-
-#: Each field's slot setter, in the fields' order (see :meth:`Candidate.__init__`).
-_SETTERS: tuple[Callable[[Candidate, Any], None], ...] = tuple(
-    Candidate.__dict__[f.name].__set__ for f in fields(Candidate)
-)
-
 
 #: Where a call written in a family's markup was found.
 MARKUP_KINDS = ("call_in_content", "native_markup")
@@ -175,7 +110,7 @@ def make_candidate(
 ) -> Candidate:
     """The candidate of the call ``text[start:end]``, found by ``fmt``. Its kinds are
     ``where`` (by default: written in markup), then ``extra``, then ``truncated``."""
-    # positional, in the fields' order: a keyword call of a frozen dataclass costs more
+    # positional, in the fields' order: a keyword call costs more
     return Candidate(
         start,
         end,

@@ -1,0 +1,73 @@
+"""``recovered_call`` builds the very part the validating constructor builds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolfix import _messages
+from toolfix._messages import RepairRecord, ToolCallPart, recovered_call
+
+
+class _Key(str):
+    pass
+
+
+def _state(model: Any) -> tuple[Any, ...]:
+    return (
+        type(model),
+        list(model.__dict__.items()),
+        [type(v) for v in model.__dict__.values()],
+        model.model_fields_set,
+        model.__pydantic_extra__,
+        model.__pydantic_private__,
+        repr(model),
+        model.model_dump_json(),
+    )
+
+
+_RECORDS = (RepairRecord(kind="code_fence", detail="read"), RepairRecord(kind="mine", detail="x"))
+_CASES: list[tuple[Any, ...]] = [
+    ("call_1", "get_weather", '{"city":"Paris"}', {"city": "Paris"}, _RECORDS),
+    ("call_2", "f", "{}", {}, ()),
+    ("call_3", "f", '{"a":[1,{"b":null}]}', {"a": [1, {"b": None}]}, _RECORDS[:1]),
+    # what the builder does not trust goes to the validating constructor
+    ("call_4", "f", '{"k":1}', {_Key("k"): 1}, ()),
+    ("call_5", "f", "{}", {}, list(_RECORDS)),
+]
+
+
+@pytest.mark.parametrize("case", _CASES)
+def test_recovered_call_is_the_validating_constructors_part(case: tuple[Any, ...]) -> None:
+    call_id, name, raw, args, repairs = case
+    built = recovered_call(call_id, name, raw, dict(args), repairs)
+    checked = ToolCallPart(
+        id=call_id, name=name, arguments_raw=raw, arguments=dict(args), repairs=repairs
+    )
+    assert built == checked
+    assert _state(built) == _state(checked)
+
+
+def test_the_trusted_builder_is_in_use_with_this_pydantic() -> None:
+    assert _messages._TRUSTED
+    args = {"a": 1}
+    first = recovered_call("c", "f", '{"a":1}', args, ())
+    second = recovered_call("c", "f", '{"a":1}', dict(args), ())
+    assert first.arguments is args  # the caller's fresh dict, not a copy
+    assert first == second
+    assert first.model_fields_set is not second.model_fields_set
+    with pytest.raises(Exception, match="frozen"):
+        first.name = "g"  # type: ignore[misc]
+
+
+def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _messages._trusted_agrees()
+    defaults = dict(_messages._CALL_DEFAULTS)
+    monkeypatch.setitem(_messages._CALL_DEFAULTS, "provider_data", {})  # shared mutable default
+    assert not _messages._trusted_agrees()
+    monkeypatch.setattr(_messages, "_CALL_DEFAULTS", {**defaults, "provider_executed": True})
+    assert not _messages._trusted_agrees()
+    monkeypatch.setattr(_messages, "_CALL_DEFAULTS", defaults)
+    monkeypatch.setattr(_messages, "_RECOVERED_FIELDS", ("id", "name"))
+    assert not _messages._trusted_agrees()
