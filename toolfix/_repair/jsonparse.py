@@ -12,6 +12,7 @@ import functools
 import json
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,9 @@ __all__ = ["ParsedJson", "check_limits", "parse_lenient"]
 # quantifiers), so one finditer pass is linear in the text length.
 _TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[\[\]{}()]|\d+')
 _DECODER = json.JSONDecoder()
+#: ``raw_decode`` without its Python frame (the C scanner it calls; not in the stubs):
+#: raises ``StopIteration`` where ``raw_decode`` raises ``JSONDecodeError``.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 #: Below this size a second parse costs less than remembering the first one.
 MEMO_MIN_CHARS = 65_536
@@ -43,7 +47,9 @@ class DecodeMemo(threading.local):
     (``last_*``: the formats often ask for the same extent twice in a row), the decoded
     ``value`` of the last large well-formed JSON ``text`` (kept for the
     :func:`parse_lenient` call on the same text that follows: a long argument is decoded
-    once), and its failed fast decodes on ``miss_source`` (they are capped per text).
+    once), and its failed fast decodes on ``miss_source`` (they are capped per text;
+    ``broken_at``: where the decoder found no JSON value at all, so that a payload read
+    there is known broken without a second failed decode, :func:`known_broken`).
     :meth:`reset` at the start and end of a scan; taking the value clears it (it is
     mutable: handed out once)."""
 
@@ -54,6 +60,7 @@ class DecodeMemo(threading.local):
     value: Any = None
     miss_source: str | None = None
     misses: int = 0
+    broken_at: tuple[int, ...] = ()
 
     def reset(self) -> None:
         if self.last_source is None and self.miss_source is None and not self.text:
@@ -61,9 +68,25 @@ class DecodeMemo(threading.local):
         self.last_source = self.last_span = self.miss_source = self.value = None
         self.text = ""
         self.misses = 0
+        self.broken_at = ()
 
 
 decode_memo = DecodeMemo()
+
+
+def known_broken(text: str) -> bool:
+    """Did the scanner's decoder already fail, with a ``ValueError``, on a value that
+    starts with ``text`` (in the text it scanned)? Then ``text`` is no JSON value
+    either: a value's brackets close it, so a decode that fails on the longer text fails
+    on or before the same character in its prefix, and ``raw_decode`` would fail again."""
+    memo = decode_memo
+    source = memo.miss_source
+    if source is None:
+        return False
+    for start in memo.broken_at:  # noqa: SIM110 - a plain loop: usually none or one
+        if source.startswith(text, start):
+            return True
+    return False
 
 
 def _take_decoded(text: str) -> tuple[bool, Any]:
@@ -168,26 +191,29 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
         return ParsedJson(value)
     # One C-speed parse answers both "valid JSON" and "a complete value, then junk"
     # (prose, a stray closer, a second object). ``stripped`` starts with no whitespace.
-    try:
-        value, end = _DECODER.raw_decode(stripped)
-    except RecursionError as exc:
-        raise _too_deep("parse", stripped, limits) from exc
-    except ValueError:
-        pass
-    else:
-        rest = stripped[end:]  # empty, or ending in non-blank text (``stripped`` is stripped)
-        if rest:
-            return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
-        return ParsedJson(value)
+    if not known_broken(stripped):
+        try:
+            value, end = _SCAN(stripped, 0)
+        except RecursionError as exc:
+            raise _too_deep("parse", stripped, limits) from exc
+        except (ValueError, StopIteration):
+            pass
+        else:
+            rest = stripped[end:]  # empty, or ending in non-blank text (stripped)
+            if rest:
+                return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
+            return ParsedJson(value)
     check_limits(stripped, limits)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     quick = quick_fix(stripped, cut=cut)
     if quick.fixes:
+        # ``json.loads`` without its Python frames: blanks, a whole value, then blanks
+        fixed = quick.text
         try:
-            value = json.loads(quick.text)
-        except (ValueError, RecursionError):
-            pass
-        else:
+            value, end = _SCAN(fixed, len(fixed) - len(fixed.lstrip(" \t\n\r")))
+        except (ValueError, StopIteration, RecursionError):
+            end = -1
+        if end != -1 and (end == len(fixed) or not fixed[end:].strip(" \t\n\r")):
             return ParsedJson(
                 value,
                 repaired=True,

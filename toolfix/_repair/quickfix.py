@@ -29,21 +29,44 @@ _VALID_ESCAPES = frozenset('"\\/bfnrtu')
 _LITERALS = {"True": "true", "False": "false", "None": "null"}
 _CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
-_IDENT = _IDENT_START | frozenset("0123456789-")
-#: A double-quoted string that is already valid JSON (no raw control character, only
-#: JSON escapes): copied whole at C speed instead of character by character.
-_PLAIN_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*)*"')
-_BLANK = re.compile(r"[ \t\n\r]+")
+#: One token of the scan; ``findall`` lists them at C speed, and they tile the text:
+#:
+#: 1. a string literal, double- or single-quoted, to its closing quote (a quote after a
+#:    backslash is escaped) or to the end of the text. A double-quoted string that is
+#:    already valid JSON (:data:`_PLAIN_STRING`) is copied whole; any other is rewritten
+#:    by :func:`_string`, which ends it where this token ends (an invalid escape never
+#:    involves a quote);
+#: 2. a run of blanks;
+#: 3. a comma or a colon, with the blanks after it (one token instead of two: a comma
+#:    dropped before a closer leaves them, see :func:`_drop_comma`);
+#: 4. an identifier;
+#: 5. a number (as written: ``json.loads`` judges it);
+#: 6. any other single character (brackets among them).
+_TOKEN = re.compile(
+    r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)'
+    r"|'(?:[^'\\]++|\\.)*+(?:'|\\?\Z)"
+    r"|[ \t\n\r]++"
+    r"|,[ \t\n\r]*+"
+    r"|:[ \t\n\r]*+"
+    r"|[A-Za-z_$][A-Za-z0-9_$-]*+"
+    r"|[-0-9][0-9.eE+-]*+"
+    r"|.",
+    re.DOTALL,
+)
+_BLANKS = frozenset(" \t\n\r")
 #: Inside a string literal opened by each quote: the characters :func:`_string` decides on.
 _STRING_SPECIAL = {
     '"': re.compile(r'["\\\x00-\x1f]'),
     "'": re.compile(r"['\"\\\x00-\x1f]"),
 }
-_BLANKS = frozenset(" \t\n\r")
-#: The rest of a bare number (copied as written; json.loads judges it).
-_NUMBER_TAIL = re.compile(r"[0-9.eE+-]*")
-#: The rest of an identifier (:data:`_IDENT`).
-_WORD_TAIL = re.compile(r"[A-Za-z0-9_$-]*")
+#: A double-quoted string that is already valid JSON (no raw control character, only
+#: JSON escapes): copied whole.
+_PLAIN_STRING = re.compile(r'"[^"\\\x00-\x1f]*+(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*+)*+"')
+
+#: An open container: its closer, where its current member starts in the output, and
+#: what the scan expects next in it ("key", "colon", "value", "after", "cut",
+#: "after_cut").
+_Frame = tuple[str, int, str]
 
 
 @dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
@@ -53,19 +76,6 @@ class QuickFix:
     text: str
     fixes: tuple[str, ...]
     truncated: bool
-
-
-class _Frame:
-    """One open container: its closer, where its current member starts in the output,
-    and what the scan expects next in it ("key", "colon", "value", "after", "cut",
-    "after_cut")."""
-
-    __slots__ = ("closer", "mark", "state")
-
-    def __init__(self, closer: str, mark: int, state: str) -> None:
-        self.closer = closer
-        self.mark = mark
-        self.state = state
 
 
 def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
@@ -78,105 +88,111 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
     closed, or a comma followed); a member cut mid-key or mid-value is dropped; a
     nested array cut off is dropped whole (a shortened list would be a guess); a
     top-level list (of calls) keeps its complete elements.
+
+    One pass over :data:`_TOKEN`'s tokens. The innermost container is kept in locals
+    (``closer``, ``mark``, ``state``; ``closer`` empty: no container is open), the
+    ones around it in ``outer``.
     """
     out: list[str] = []
     fixes: set[str] = set()
-    frames: list[_Frame] = []  # the open containers, innermost last
+    outer: list[_Frame] = []  # the open containers around the innermost one
+    closer, mark, state = "", 0, ""
     last_num = False  # the last value written was a bare number (it may have been cut)
-    i = 0
-    n = len(src)
     append = out.append
-    plain_string = _PLAIN_STRING.match
-    blank = _BLANK.match
-    number = _NUMBER_TAIL.match
 
-    # the branches go from the most frequent character class to the least
-    while i < n:
-        ch = src[i]
-        if ch == '"':
-            m = plain_string(src, i)
-            if m is not None:  # a well-formed JSON string: copied as it is
-                append(m.group())
-                i = m.end()
-                if frames:
-                    top = frames[-1]
-                    top.state = "colon" if top.state == "key" else "after"
-                last_num = False
-                continue
-            i = _string(src, i, ch, out, fixes)
-        elif ch == "'":
-            i = _string(src, i, ch, out, fixes)
-        elif ch in _BLANKS:
-            m = blank(src, i)
-            append(m.group())  # type: ignore[union-attr]  # ``ch`` is a blank
-            i = m.end()  # type: ignore[union-attr]
-            continue
-        elif ch == ",":
-            if frames:
-                top = frames[-1]
-                top.mark = len(out)
-                top.state = "key" if top.closer == "}" else "value"
-            append(ch)
+    toks = _TOKEN.findall(src)
+    plain = _PLAIN_STRING.fullmatch
+    # the branches go from the most frequent token to the least
+    for k in range(len(toks)):  # (an identifier looks at the tokens after it)
+        tok = toks[k]
+        c = tok[0]
+        if c == '"' and plain(tok) is not None:  # a well-formed JSON string: copied as it is
+            append(tok)
+            if closer:
+                state = "colon" if state == "key" else "after"
             last_num = False
-            i += 1
-            continue
-        elif ch == ":":
-            if frames and frames[-1].state == "colon":
-                frames[-1].state = "value"
-            append(ch)
-            i += 1
-            continue
-        elif ch == "{" or ch == "[":
-            append(ch)
-            frames.append(
-                _Frame("}", len(out), "key") if ch == "{" else _Frame("]", len(out), "value")
-            )
+        elif c in _BLANKS:
+            append(tok)
+        elif c == ",":
+            if closer:
+                mark = len(out)
+                state = "key" if closer == "}" else "value"
+            append(tok)
             last_num = False
-            i += 1
-            continue
-        elif ch == "}" or ch == "]":
+        elif c == ":":
+            if state == "colon":
+                state = "value"
+            append(tok)
+        elif c == "{" or c == "[":
+            append(c)
+            if closer:
+                outer.append((closer, mark, state))
+            closer, mark, state = ("}", len(out), "key") if c == "{" else ("]", len(out), "value")
+            last_num = False
+        elif c == "}" or c == "]":
             _drop_trailing_comma(out, fixes)
-            if frames:
-                expected = frames.pop().closer
-                if expected != ch:
+            if closer:
+                if closer != c:
                     fixes.add("fixed a mismatched closing bracket")
-                    ch = expected
-            append(ch)
-            if frames:
-                frames[-1].state = "after"
+                    c = closer
+                closer, mark, state = outer.pop() if outer else ("", 0, "")
+                if closer:
+                    state = "after"
+            append(c)
             last_num = False
-            i += 1
-            continue
-        elif ch in _IDENT_START:
-            i = _word(src, i, out, frames, fixes)
+        elif c == '"' or c == "'":  # a string literal that needs rewriting
+            if _string(tok, 0, c, out, fixes) < 0:  # it ran to the end of the text
+                append('"')
+                fixes.add("closed a string cut off by truncation")
+                if state in ("value", "key"):
+                    state = "cut"
+                return _close(out, _open(outer, closer, mark, state), fixes, True, cut)
+            if closer:
+                state = "colon" if state == "key" else "after"
             last_num = False
-            continue
-        elif ch in "-0123456789":
-            j = number(src, i + 1).end()  # type: ignore[union-attr]  # matches the empty tail
-            append(src[i:j])
-            if frames:
-                frames[-1].state = "after"
+        elif c in _IDENT_START:
+            if closer == "}" and _colon_after(toks, k):  # an unquoted key
+                append('"' + tok + '"')
+                fixes.add("quoted unquoted keys")
+                state = "colon"
+            else:
+                lit = _LITERALS.get(tok)
+                if lit is not None:
+                    append(lit)
+                    fixes.add("converted Python literals")
+                    if closer:
+                        state = "after"
+                else:
+                    append(tok)  # a bare word, copied as it is
+                    if closer and tok in ("true", "false", "null"):
+                        state = "after"
+            last_num = False
+        elif c in "-0123456789":
+            append(tok)
+            if closer:
+                state = "after"
             last_num = True
-            i = j
-            continue
         else:
-            append(ch)
-            i += 1
-            continue
-        # a string that needed rewriting (``_string`` wrote it)
-        if i < 0:  # string ran to the end of the text
-            append('"')
-            fixes.add("closed a string cut off by truncation")
-            if frames and frames[-1].state in ("value", "key"):
-                frames[-1].state = "cut"
-            return _close(out, frames, fixes, truncated=True, cut=cut)
-        if frames:
-            top = frames[-1]
-            top.state = "colon" if top.state == "key" else "after"
-        last_num = False
-    if frames and last_num and frames[-1].state == "after":
-        frames[-1].state = "cut"  # "n": 12 at the very end may have been 123
-    return _close(out, frames, fixes, truncated=bool(frames), cut=cut)
+            append(c)
+    if closer and last_num and state == "after":
+        state = "cut"  # "n": 12 at the very end may have been 123
+    frames = _open(outer, closer, mark, state)
+    return _close(out, frames, fixes, bool(frames), cut)
+
+
+def _colon_after(toks: list[str], k: int) -> bool:
+    """Is the token after ``toks[k]`` a ``:`` (spaces or tabs between allowed)?"""
+    k += 1
+    if k < len(toks) and toks[k][0] in " \t" and not toks[k].strip(" \t"):
+        k += 1
+    return k < len(toks) and toks[k][0] == ":"
+
+
+def _open(outer: list[_Frame], closer: str, mark: int, state: str) -> list[_Frame]:
+    """Every open container, innermost last."""
+    if closer:
+        outer.append((closer, mark, state))
+    return outer
 
 
 def _drop_trailing_comma(out: list[str], fixes: set[str]) -> None:
@@ -184,36 +200,18 @@ def _drop_trailing_comma(out: list[str], fixes: set[str]) -> None:
     j = len(out) - 1
     while j >= 0 and out[j].isspace():
         j -= 1
-    if j >= 0 and out[j] == ",":
-        del out[j]
+    if j >= 0 and out[j][0] == ",":
+        _drop_comma(out, j)
         fixes.add("removed trailing commas")
 
 
-def _word(src: str, i: int, out: list[str], frames: list[_Frame], fixes: set[str]) -> int:
-    """An identifier at ``src[i]``: an unquoted key (quoted), a Python literal (made
-    JSON), or a bare word copied as it is. Returns the index after it."""
-    n = len(src)
-    j = _WORD_TAIL.match(src, i + 1).end()  # type: ignore[union-attr]  # matches the empty tail
-    word = src[i:j]
-    k = j
-    while k < n and src[k] in " \t":
-        k += 1
-    if k < n and src[k] == ":" and frames and frames[-1].closer == "}":
-        out.append('"' + word + '"')
-        fixes.add("quoted unquoted keys")
-        frames[-1].state = "colon"
-        return j
-    lit = _LITERALS.get(word)
-    if lit is not None:
-        out.append(lit)
-        fixes.add("converted Python literals")
-        if frames:
-            frames[-1].state = "after"
+def _drop_comma(out: list[str], j: int) -> None:
+    """Drop the comma that opens ``out[j]`` (the blanks after it stay)."""
+    rest = out[j][1:]
+    if rest:
+        out[j] = rest
     else:
-        out.append(word)
-        if word in ("true", "false", "null") and frames:
-            frames[-1].state = "after"
-    return j
+        del out[j]
 
 
 def _string(src: str, i: int, quote: str, out: list[str], fixes: set[str]) -> int:
@@ -285,32 +283,34 @@ def _string(src: str, i: int, quote: str, out: list[str], fixes: set[str]) -> in
 
 
 def _close(
-    out: list[str], frames: list[_Frame], fixes: set[str], *, truncated: bool, cut: bool
+    out: list[str], frames: list[_Frame], fixes: set[str], truncated: bool, cut: bool
 ) -> QuickFix:
     if frames and not cut:
         j = len(out) - 1
         while j >= 0 and out[j].isspace():
             j -= 1
-        if j >= 0 and out[j] == ",":
-            del out[j]
-        elif j >= 0 and out[j] == ":":
+        if j >= 0 and out[j][0] == ",":
+            _drop_comma(out, j)
+        elif j >= 0 and out[j][0] == ":":
             out.append("null")
-        out.extend(f.closer for f in reversed(frames))
+        out.extend(f[0] for f in reversed(frames))
         fixes.add("added missing closing brackets")
         return QuickFix("".join(out), tuple(sorted(fixes)), truncated)
     if frames:
         # Keep complete members only: cut the innermost container back to its last
         # complete member; a cut array is dropped whole from its parent.
         while frames:
-            if frames[-1].closer == "]" and len(frames) > 1:
+            closer, mark, state = frames[-1]
+            if closer == "]" and len(frames) > 1:
                 # a nested list cut off (an argument value): drop it whole
                 frames.pop()
-                del out[frames[-1].mark :]
-                frames[-1].state = "after_cut"
+                parent_closer, parent_mark, _ = frames[-1]
+                del out[parent_mark:]
+                frames[-1] = (parent_closer, parent_mark, "after_cut")
                 continue
-            if frames[-1].state not in ("after", "after_cut"):
-                del out[frames[-1].mark :]
+            if state not in ("after", "after_cut"):
+                del out[mark:]
             break
-        out.extend(f.closer for f in reversed(frames))
+        out.extend(f[0] for f in reversed(frames))
         fixes.add("closed brackets left open by truncation")
     return QuickFix("".join(out), tuple(sorted(fixes)), truncated or bool(frames))

@@ -12,11 +12,11 @@ the opener is text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 
-from .formats._base import Candidate, ScanContext, ToolCallFormat
+from .formats._base import Candidate, ScanContext, ToolCallFormat, respan
 from .keyvalue import read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
@@ -89,25 +89,25 @@ class SpecScanner(ToolCallFormat):
         out: list[Candidate] = []
         if not self._groups:
             return out
+        if len(text) < ANCHOR_MIN_CHARS and self._opener_re.search(text) is None:
+            return out  # (the common case: no opener of any family, nothing built)
         find = self._finder(text)
         at, token = find(0)
         if at == -1:
-            return out  # (the common case: no opener of any family, nothing built)
+            return out
         budget = ExtendBudget()
+        table = self._table
         pos = floor = 0
         while True:
             if at < pos:
                 at, token = find(pos)
                 if at == -1:
                     return out
-            found = next(
-                (
-                    cands
-                    for spec, g, ends in self._table[token]
-                    if (cands := _read(text, at, token, spec.name, g, ends, ctx, budget))
-                ),
-                None,
-            )
+            found = None
+            for spec, g, ends in table[token]:
+                found = _read(text, at, token, spec.name, g, ends, ctx, budget)
+                if found:
+                    break
             if not found:
                 pos = at + 1
                 continue
@@ -177,35 +177,48 @@ def _wrap(
     spans: openers before the first call (back to ``floor``), closers after the last."""
     if not wrappers:
         return found
+    opens, closes = _wrapper_tokens(wrappers)
     first, last = found[0], found[-1]
     start = first.start
     for _ in range(_MAX_WRAPPERS):
         head = text[floor:start].rstrip()
-        hit = next((o for o, _c in wrappers if o and head.endswith(o)), None)
+        hit = _first_end(head, opens)
         if hit is None and first.name and head.endswith(first.name):
             # the wrapper may repeat the tool's name (Step3: ``...<｜tool_sep｜>f\n<invoke``)
             named = head[: -len(first.name)].rstrip()
-            hit = next((o for o, _c in wrappers if o and named.endswith(o)), None)
+            hit = _first_end(named, opens)
             if hit is not None:
                 head = named
         if hit is None:
             break
         start = floor + len(head) - len(hit)
     end = last.end
-    if not last.truncated:
+    if not last.truncated and closes:
         for _ in range(_MAX_WRAPPERS):
             k = skip_ws(text, end)
-            hit = next((c for _o, c in wrappers if c and text.startswith(c, k)), None)
-            if hit is None:
+            if not text.startswith(closes, k):
                 break
-            end = k + len(hit)
+            end = k + len(next(c for c in closes if text.startswith(c, k)))
     if start == first.start and end == last.end:
         return found
     out = list(found)
-    out[0] = replace(first, start=start, raw=text[start : first.end])
+    out[0] = respan(first, start, first.end, text[start : first.end])
     last = out[-1]
-    out[-1] = replace(last, end=end, raw=text[last.start : end])
+    out[-1] = respan(last, last.start, end, text[last.start : end])
     return out
+
+
+def _first_end(head: str, opens: tuple[str, ...]) -> str | None:
+    """The first of ``opens`` that ``head`` ends with (one C-speed test when none does)."""
+    if not opens or not head.endswith(opens):
+        return None
+    return next(o for o in opens if head.endswith(o))
+
+
+@functools.lru_cache(maxsize=64)
+def _wrapper_tokens(wrappers: tuple[tuple[str, str], ...]) -> tuple[tuple[str, ...], ...]:
+    """The non-empty openers and closers of ``wrappers``, each in their order."""
+    return tuple(o for o, _c in wrappers if o), tuple(c for _o, c in wrappers if c)
 
 
 def _trie_pattern(tokens: Iterable[str]) -> str:

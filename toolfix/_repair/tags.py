@@ -17,6 +17,7 @@ that value. A call whose closer never comes is cut off (``truncated``).
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -30,6 +31,11 @@ _MAX_ATTRS = 1024
 #: How many argument closers written as text one value may hold before the first wins.
 _MAX_CLOSERS = 64
 _MAX_KEY = 128
+#: An attribute's name: ``str.isalnum`` characters (what ``\w`` matches, besides ``_``),
+#: ``_``, ``-`` and ``:``; an element's word: the same with ``.`` for ``:``. Both match
+#: the empty string.
+_KEY_RUN = re.compile(r"[\w:-]*")
+_WORD_RUN = re.compile(r"[\w.-]*")
 _ESCAPES = (("&quot;", '"'), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
 
 
@@ -104,9 +110,7 @@ class _Tags:
                 j += 1
                 continue
             if ch.isalpha() or ch == "_":
-                k = j
-                while k < n and (text[k].isalnum() or text[k] in "_-:"):
-                    k += 1
+                k = _KEY_RUN.match(text, j, n).end()  # type: ignore[union-attr]
                 key = text[j:k]
                 if k < n and text[k] == "=" and k + 1 < n and text[k + 1] in "\"'":
                     q = text[k + 1]
@@ -276,9 +280,7 @@ def _param_at(text: str, k: int, tags: _Tags) -> tuple[str, int]:
         if not text.startswith(prefix, j):
             continue
         w = j + len(prefix)
-        e = w
-        while e < len(text) and e - w < _MAX_KEY and (text[e].isalnum() or text[e] in "_-."):
-            e += 1
+        e = _WORD_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
         if e > w and (text[w].isalpha() or text[w] == "_"):
             word = text[w:e]
             if word != g.call and text.startswith(s.end, e):

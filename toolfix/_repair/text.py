@@ -48,7 +48,6 @@ class BracketSpan:
     start: int
     end: int
     truncated: bool
-    max_depth: int
 
 
 def find_bracket_end(
@@ -74,23 +73,28 @@ def find_bracket_end(
     Raises:
         NestingTooDeepError: nesting deeper than ``limits.max_depth``.
     """
-    lim = limits or Limits()
-    end_at = len(text) if stop is None else min(stop, len(text))
-    if text[start] not in _OPEN:
+    n = len(text)
+    end_at = n if stop is None or stop > n else stop
+    max_depth = _MAX_DEPTH if limits is None else limits.max_depth
+    opener = text[start]
+    if opener not in _OPEN:
         raise ValueError(f"no bracket at {start}")
     # the formats often ask twice in a row (up to a closer, then to read the body)
     memo = decode_memo
-    key = (start, end_at, lim.max_depth, quotes)
+    key = (start, end_at, max_depth, quotes)
     if memo.last_source is text and memo.last_key == key:
         last: BracketSpan = memo.last_span
         return last
     span = None
-    if '"' in quotes and text[start] in "{[":
-        span = _json_value_span(text, start, end_at, lim.max_depth)
+    if opener != "(" and '"' in quotes:
+        span = _json_value_span(text, start, end_at, max_depth)
     if span is None:
-        span = _scan_brackets(text, start, end_at, lim.max_depth, quotes)
+        span = _scan_brackets(text, start, end_at, max_depth, quotes)
     memo.last_source, memo.last_key, memo.last_span = text, key, span
     return span
+
+
+_MAX_DEPTH = Limits().max_depth
 
 
 def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: str) -> BracketSpan:
@@ -99,48 +103,39 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
     One compiled search jumps to the next bracket, a whole double-quoted string (its
     body and escapes skipped inside the regex engine) or a single quote."""
     tokens = _TOKENS_BOTH if "'" in quotes else _TOKENS_DQ if '"' in quotes else _SPECIAL_NONE
-    depth = 0
-    deepest = 0
-    stack: list[str] = []  # the open brackets, innermost last
-    counts = {"{": 0, "[": 0, "(": 0}
+    stack: list[str] = []  # the open brackets, innermost last (its length: the depth)
     i = start
     search = tokens.search
     while True:
         m = search(text, i, end_at)
         if m is None:
-            return BracketSpan(start, end_at, True, deepest)
+            return BracketSpan(start, end_at, True)
         k = m.start()
         i = m.end()
         ch = text[k]
         if ch in _OPEN:
-            depth += 1
             stack.append(ch)
-            counts[ch] += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > max_depth:
-                    raise NestingTooDeepError(
-                        f"brackets nest deeper than {max_depth}",
-                        limit=max_depth,
-                        actual=deepest,
-                        raw=text[start : start + 200],
-                    )
+            if len(stack) > max_depth:
+                raise NestingTooDeepError(
+                    f"brackets nest deeper than {max_depth}",
+                    limit=max_depth,
+                    actual=len(stack),
+                    raw=text[start : start + 200],
+                )
         elif ch in _CLOSE:
             opener = _MATCH[ch]
             # a closer of a bracket opened further out closes the ones inside it too
             # (``[{"a": 1]``: the ``}`` is missing, the list did close); any other closer
             # closes the innermost bracket
-            pops = 1
-            if stack[-1] != opener and counts[opener] > 0:
-                pops = len(stack) - _last_index(stack, opener)
-            for _ in range(pops):
-                counts[stack.pop()] -= 1
-            depth -= pops
-            if depth <= 0:
-                return BracketSpan(start, i, False, deepest)
+            if stack[-1] == opener or opener not in stack:
+                stack.pop()
+            else:
+                del stack[_last_index(stack, opener) :]
+            if not stack:
+                return BracketSpan(start, i, False)
         elif ch == '"':
             if i - k == 1:  # a lone quote: the string never ends
-                return BracketSpan(start, end_at, True, deepest)
+                return BracketSpan(start, end_at, True)
         else:  # a single quote: a string only where an apostrophe cannot be
             j = k - 1
             while j >= start and text[j].isspace():
@@ -148,11 +143,13 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
             if text[j] in "{[(,:=" if j >= start else True:
                 i = _skip_string(text, k + 1, end_at, _SQ_BODY)
                 if i < 0:
-                    return BracketSpan(start, end_at, True, deepest)
+                    return BracketSpan(start, end_at, True)
 
 
 _MATCH = {"}": "{", "]": "[", ")": "("}
 _DECODER = json.JSONDecoder()
+#: ``raw_decode`` without its Python frame (the C scanner it calls; not in the stubs).
+_SCAN: Callable[[str, int], tuple[object, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> BracketSpan | None:
@@ -166,22 +163,32 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
     lines of the whole text before it), so each text gets :data:`_DECODE_MISSES` of them.
     """
     memo = decode_memo
-    if memo.miss_source is text and memo.misses >= _DECODE_MISSES:
+    same = memo.miss_source is text
+    if same and memo.misses >= _DECODE_MISSES:
         return None
+    broken = False
     try:
-        value, end = _DECODER.raw_decode(text, start)
-    except (ValueError, RecursionError):
+        value, end = _SCAN(text, start)
+    except (ValueError, StopIteration):
+        value, end, broken = None, -1, True
+    except RecursionError:
         value, end = None, -1
-    depth = _depth(value, max_depth) if 0 < end <= end_at else max_depth + 1
-    if depth > max_depth:  # broken, ends past ``end_at``, or too deep: the scan decides
-        if memo.miss_source is text:
-            memo.misses += 1
-        else:
-            memo.miss_source, memo.misses = text, 1
-        return None
-    if end - start >= MEMO_MIN_CHARS:
-        memo.text, memo.value = text[start:end], value
-    return BracketSpan(start, end, False, depth)
+    if 0 < end <= end_at and (
+        # the openers (strings' included) are counted at C speed: no more of them than
+        # the limit, and the value is not walked for its depth
+        text.count("{", start, end) + text.count("[", start, end) <= max_depth
+        or _depth(value, max_depth) <= max_depth
+    ):
+        if end - start >= MEMO_MIN_CHARS:
+            memo.text, memo.value = text[start:end], value
+        return BracketSpan(start, end, False)
+    # broken, ends past ``end_at``, or too deep: the scan decides
+    if not same:
+        memo.miss_source, memo.misses, memo.broken_at = text, 0, ()
+    memo.misses += 1
+    if broken:
+        memo.broken_at += (start,)
+    return None
 
 
 #: Failed fast decodes allowed per text (see :func:`_json_value_span`).
@@ -342,12 +349,13 @@ class MarkerFinder:
     given marker, the positions asked for must not decrease.
     """
 
-    __slots__ = ("_cache", "_find", "_text")
+    __slots__ = ("_cache", "_find", "_short", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._cache: dict[str, int] = {}
         self._find = marker_search(text)
+        self._short = len(text) < ANCHOR_MIN_CHARS
 
     def find(self, marker: str, pos: int) -> int:
         """Index of the first ``marker`` at or after ``pos``, or ``-1``."""
@@ -358,19 +366,33 @@ class MarkerFinder:
         return hit
 
     def first(self, markers: tuple[str, ...], pos: int, default: int) -> tuple[int, str]:
-        """The earliest of ``markers`` at or after ``pos``: ``(index, marker)``.
+        """The earliest of ``markers`` at or after ``pos``: ``(index, marker)``; at one
+        index, the first of them in ``markers`` that occurs there.
 
-        Returns ``(default, "")`` when none occurs.
+        Returns ``(default, "")`` when none occurs before ``default``.
         """
+        if self._short:
+            # a short text: one search for all of them (a compiled alternation, in the
+            # order given), cheaper than a cache lookup per marker
+            hit = _alternation(markers).search(self._text, pos)
+            if hit is None or hit.start() >= default:
+                return default, ""
+            return hit.start(), hit.group()
         best, which = default, ""
         cache = self._cache
-        for m in markers:  # :meth:`find`, inlined: a call per marker costs more than it
-            hit = cache.get(m)
-            if hit is None or (hit != -1 and hit < pos):
-                hit = cache[m] = self._find(m, pos)
-            if hit != -1 and hit < best:
-                best, which = hit, m
+        for marker in markers:  # :meth:`find`, inlined: a call per marker costs more than it
+            at = cache.get(marker)
+            if at is None or (at != -1 and at < pos):
+                at = cache[marker] = self._find(marker, pos)
+            if at != -1 and at < best:
+                best, which = at, marker
         return best, which
+
+
+@functools.lru_cache(maxsize=64)
+def _alternation(markers: tuple[str, ...]) -> re.Pattern[str]:
+    """The literal ``markers`` as one regex, tried in their order at each index."""
+    return re.compile("|".join(map(re.escape, markers)))
 
 
 def read_identifier(text: str, i: int, *, extra: str = "_", max_len: int = 256) -> int:

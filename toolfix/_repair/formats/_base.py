@@ -21,7 +21,14 @@ from ..._errors import TooManyCallsError
 from ..names import normalise_name
 from ..text import find_bracket_end
 
-__all__ = ["Candidate", "ScanContext", "ToolCallFormat", "arguments_before", "make_candidate"]
+__all__ = [
+    "Candidate",
+    "ScanContext",
+    "ToolCallFormat",
+    "arguments_before",
+    "make_candidate",
+    "respan",
+]
 
 
 @dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
@@ -103,22 +110,47 @@ def make_candidate(
 ) -> Candidate:
     """The candidate of the call ``text[start:end]``, found by ``fmt``. Its kinds are
     ``where`` (by default: written in markup), then ``extra``, then ``truncated``."""
+    # positional, in the fields' order: a keyword call costs more
     return Candidate(
-        start=start,
-        end=end,
-        format=fmt,
-        raw=text[start:end],
-        kinds=_kinds(where, extra, truncated),
-        payload=payload,
-        name=name,
-        arguments=arguments,
-        string_values=string_values,
-        id=call_id,
-        truncated=truncated,
-        error=error,
-        args_key=args_key,
-        explicit=explicit,
-        notes=notes,
+        start,
+        end,
+        fmt,
+        text[start:end],
+        _kinds(where, extra, truncated),
+        payload,
+        name,
+        arguments,
+        string_values,
+        call_id,
+        truncated,
+        explicit,
+        args_key,
+        False,  # open_ended
+        error,
+        notes,
+    )
+
+
+def respan(c: Candidate, start: int, end: int, raw: str) -> Candidate:
+    """``c`` with its span widened to ``text[start:end]`` (``raw``): what
+    ``dataclasses.replace`` does, without its field-by-field introspection."""
+    return Candidate(
+        start,
+        end,
+        c.format,
+        raw,
+        c.kinds,
+        c.payload,
+        c.name,
+        c.arguments,
+        c.string_values,
+        c.id,
+        c.truncated,
+        c.explicit,
+        c.args_key,
+        c.open_ended,
+        c.error,
+        c.notes,
     )
 
 
@@ -227,23 +259,24 @@ class ToolCallFormat(ABC):
         notes: tuple[tuple[str, str], ...] = (),
     ) -> Candidate:
         """A candidate of this format for ``text[start:end]`` (see :func:`make_candidate`)."""
-        return make_candidate(
-            text,
+        # :func:`make_candidate`, inlined: every call read costs one candidate
+        return Candidate(
             start,
             end,
             self.name,
-            truncated=truncated,
-            where=where,
-            extra=extra,
-            explicit=explicit,
-            notes=notes,
-            payload=payload,
-            name=name,
-            arguments=arguments,
-            error=error,
-            call_id=call_id,
-            string_values=string_values,
-            args_key=self.args_key,
+            text[start:end],
+            _kinds(where, extra, truncated),
+            payload,
+            name,
+            arguments,
+            string_values,
+            call_id,
+            truncated,
+            explicit,
+            self.args_key,
+            False,  # open_ended
+            error,
+            notes,
         )
 
     def detect(self, text: str) -> bool:

@@ -98,7 +98,11 @@ class HermesFormat(ToolCallFormat):
             next_open = finder.find(OPEN, body_start)
             close_at = finder.find(CLOSE, body_start)
             first = skip_ws(text, body_start)
-            marker = min(x for x in (next_open, close_at, n) if x != -1)
+            marker = n  # the first of the next opener, the closer and the end
+            if next_open != -1:
+                marker = next_open
+            if close_at != -1 and close_at < marker:
+                marker = close_at
             if marker < n and first < marker and text[first] in "{[":
                 # a tag inside a JSON string of the body is text, not this call's end
                 past = json_past_markers(text, first, marker, (CLOSE, OPEN), ctx.limits, budget)

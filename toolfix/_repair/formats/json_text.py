@@ -32,7 +32,7 @@ from ..text import (
     read_identifier,
     skip_ws,
 )
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 
 __all__ = ["JsonTextFormat"]
 
@@ -43,6 +43,7 @@ JSON_FENCE_LANGS = frozenset(
 
 _OPENERS = re.compile(r"[\[{]")
 _SEPARATORS = " \t\r\n,;"
+_GLUED = ("concatenated",)
 
 
 def _keyable(text: str, i: int, hi: int) -> bool:
@@ -102,7 +103,7 @@ def _missing_brace_before_object(text: str, span: BracketSpan, hi: int) -> Brack
         if k < hi and text[k] == "{" and _keyable(text, k, hi):
             last = len(text[:nl].rstrip()) - 1
             if last > span.start and text[last] == "}" and _outside_strings(text, span.start, last):
-                return BracketSpan(span.start, last + 1, False, span.max_depth)
+                return BracketSpan(span.start, last + 1, False)
             return span
         nl = text.find("\n", k, hi) if k < hi else -1
     return span
@@ -122,7 +123,7 @@ def _missing_brace_before_prose(text: str, span: BracketSpan, hi: int) -> Bracke
     head = rest.lstrip()
     gap = rest[: len(rest) - len(head)]
     if head[:1].isalpha() and ("\n" in gap or (gap and _outside_strings(text, span.start, last))):
-        return BracketSpan(span.start, last + 1, False, span.max_depth)
+        return BracketSpan(span.start, last + 1, False)
     return span
 
 
@@ -166,21 +167,17 @@ def _emit(
                 start = outer[0]
             if idx == len(spans) - 1:
                 end = outer[1]
-        kinds = base_kinds
-        if glued:
-            kinds = (*kinds, "concatenated")
         truncated = span.truncated and not closed
-        if truncated:
-            kinds = (*kinds, "truncated")
         out.append(
-            Candidate(
-                start=start,
-                end=end,
-                format=name,
-                raw=text[start:end],
-                kinds=kinds,
-                payload=text[span.start : span.end],
+            make_candidate(
+                text,
+                start,
+                end,
+                name,
                 truncated=truncated,
+                where=base_kinds,
+                extra=_GLUED if glued else (),
+                payload=text[span.start : span.end],
                 explicit=False,
             )
         )

@@ -89,14 +89,16 @@ class KimiFormat(ToolCallFormat):
                     break
             id_start = cb + len(_CALL_BEGIN)
             # the id runs to the argument marker; it is short and has no markup in it
-            j = id_start
+            limit = min(n, id_start + _MAX_ID + 1)
             arg_tok: str | None = None
-            while j < n and j - id_start <= _MAX_ID:
-                if text[j] == "<":
-                    arg_tok = _starts(text, j, _ARG_BEGIN)
-                    if arg_tok is not None or text.startswith("<|", j):
-                        break
-                j += 1
+            j = text.find("<", id_start, limit)
+            while j != -1:
+                arg_tok = _starts(text, j, _ARG_BEGIN)
+                if arg_tok is not None or text.startswith("<|", j):
+                    break
+                j = text.find("<", j + 1, limit)
+            if j == -1:
+                j = limit  # no markup within reach: the id ran on (to the end, or too long)
             call_id = text[id_start:j].strip()
             truncated = False
             arguments: str | dict[str, object]

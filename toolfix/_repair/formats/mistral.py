@@ -21,6 +21,7 @@ encode ``[TOOL_CALLS]`` name ``[CALL_ID]`` id ``[ARGS]`` arguments).
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from ..text import MarkerFinder, find_bracket_end, json_past_markers, skip_ws
@@ -32,6 +33,10 @@ BOT = "[TOOL_CALLS]"
 ARGS = "[ARGS]"
 CALL_ID = "[CALL_ID]"
 _NAME_EXTRA = "_-."
+#: A tool name: ``str.isalnum`` characters (what ``\w`` matches, besides ``_``) and
+#: :data:`_NAME_EXTRA`; a call id: ``str.isalnum`` characters. Both match the empty string.
+_NAME = re.compile(r"[\w.-]*")
+_ID = re.compile(r"[^\W_]*")
 _MAX_NAME = 256
 _MAX_ID = 64
 
@@ -118,20 +123,14 @@ class MistralFormat(ToolCallFormat):
             end, cut = self._json_end(text, first, stop, ctx)
             return self._make(text, start, end, cut, payload=text[first:end])
         # v11+: name, optional [CALL_ID]id, optional [ARGS], then the JSON arguments
-        j = first
-        limit = min(stop, first + _MAX_NAME)
-        while j < limit and (text[j].isalnum() or text[j] in _NAME_EXTRA):
-            j += 1
+        j = _NAME.match(text, first, min(stop, first + _MAX_NAME)).end()  # type: ignore[union-attr]
         if j == first:
             return None
         name = text[first:j]
         call_id: str | None = None
         if text.startswith(CALL_ID, j):
             k = j + len(CALL_ID)
-            id_end = k
-            id_limit = min(stop, k + _MAX_ID)
-            while id_end < id_limit and text[id_end].isalnum():
-                id_end += 1
+            id_end = _ID.match(text, k, min(stop, k + _MAX_ID)).end()  # type: ignore[union-attr]
             call_id = text[k:id_end] or None
             j = id_end
         had_args = text.startswith(ARGS, j)

@@ -33,6 +33,7 @@ import ast
 import math
 import re
 from dataclasses import dataclass, replace
+from keyword import iskeyword
 from typing import Any, ClassVar
 
 from ..._config import Limits
@@ -142,6 +143,9 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
             actual=len(src),
             raw=src[:200],
         )
+    simple = _simple_call(src.strip())
+    if simple is not None:
+        return simple
     notes: tuple[tuple[str, str], ...] = ()
     tree = _parse(src.strip())
     if tree is None:
@@ -171,6 +175,65 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
     except _Reject as exc:
         return PyCall(name, None, str(exc), notes)
     return PyCall(name, args, None, notes)
+
+
+#: ``name(`` of a call :func:`_simple_call` reads: a plain or dotted ASCII name.
+_SIMPLE_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\([ \t\n]*")
+#: One ``key=value`` argument (and the comma after it) whose value is a literal that
+#: reads the same in Python and by hand: a string without escapes, control characters
+#: or surrogates (which the parser refuses), a decimal integer or a plain decimal
+#: fraction of a few digits, or a constant name. Anything else (escapes, exponents,
+#: ``0x``, ``1_000``, ``5j``, containers...) is left to :func:`ast.parse`.
+_SIMPLE_ARG = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*=[ \t\n]*"
+    r"(?:\"([^\"\\\x00-\x1f\ud800-\udfff]*+)\""
+    r"|'([^'\\\x00-\x1f\ud800-\udfff]*+)'"
+    r"|(-?(?:0|[1-9][0-9]{0,15}))(?![0-9.eExXjJ_oObB])"
+    r"|(-?(?:0|[1-9][0-9]{0,15})\.[0-9]{1,15})(?![0-9eEjJ_])"
+    r"|(True|False|None|true|false|null)(?![A-Za-z0-9_]))"
+    r"[ \t\n]*(,[ \t\n]*)?"
+)
+_CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None, **_JSON_NAMES}
+
+
+def _simple_call(src: str) -> PyCall | None:
+    """``src`` read without the parser when it is a call whose arguments are all simple
+    literals (``get_weather(city="Paris", days=3)``, the common case; ``ast.parse``
+    costs far more); ``None`` when it is anything else (the parser then reads it). Gives
+    what :func:`parse_call` gives through the parser: the same name, values and order
+    (a repeated key keeps its first place and its last value)."""
+    head = _SIMPLE_HEAD.match(src)
+    if head is None:
+        return None
+    name = head.group(1)
+    if any(iskeyword(part) for part in name.split(".")):
+        return None
+    args: dict[str, Any] = {}
+    pos = head.end()
+    last = len(src) - 1
+    while pos < last:
+        m = _SIMPLE_ARG.match(src, pos, last)
+        if m is None:
+            return None
+        key, dq, sq, integer, fraction, constant, comma = m.groups()
+        if iskeyword(key):
+            return None
+        if dq is not None:
+            args[key] = dq
+        elif sq is not None:
+            args[key] = sq
+        elif integer is not None:
+            args[key] = int(integer)
+        elif fraction is not None:
+            args[key] = float(fraction)
+        else:
+            args[key] = _CONSTANTS[constant]
+        pos = m.end()
+        if comma is None:
+            break
+    if pos != last or src[last] != ")":
+        return None
+    return PyCall(name, args)
 
 
 def _parse(src: str) -> ast.Expression | None:

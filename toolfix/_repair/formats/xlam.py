@@ -14,12 +14,27 @@ message: an object quoted inside prose is checked by the interpreter first.
 
 from __future__ import annotations
 
+import re
+
 from ..text import find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["XlamFormat"]
 
 _KEYS = ('"tool_calls"', "'tool_calls'")
+#: What :func:`_list_in_object` looks for (at any depth), matched at a quote.
+_KEY_LIST = re.compile(r"(?:\"tool_calls\"|'tool_calls')\s*:\s*\[")
+
+
+def _has_key_list(text: str) -> bool:
+    """Does ``"tool_calls": [`` occur anywhere (without it there is no call)? Looked for
+    at the occurrences of the word (``str.find``), not by a search at every position."""
+    i = text.find("tool_calls", 1)
+    while i != -1:
+        if _KEY_LIST.match(text, i - 1) is not None:
+            return True
+        i = text.find("tool_calls", i + 10)
+    return False
 
 
 def _list_in_object(text: str, lo: int, hi: int) -> int:
@@ -62,6 +77,13 @@ class XlamFormat(ToolCallFormat):
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
+        if not _has_key_list(text) and (
+            text.count("{") + text.count("[") + text.count("(") <= ctx.limits.max_depth
+        ):
+            # no "tool_calls": [ anywhere, and too few brackets for a bracket scan to
+            # raise NestingTooDeepError: nothing the loop below would read (the marker
+            # also occurs in the JSON wrappers the generic scanner reads)
+            return out
         n = len(text)
         pos = 0
         whole = text.strip()
