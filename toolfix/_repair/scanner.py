@@ -82,7 +82,7 @@ class SpecScanner(ToolCallFormat):
         """A call begins at an opener (its wrapper tokens just before it are markup)."""
         if not self._groups:
             return False
-        at, _token = _OpenerFinder(text, self._groups).find(0)
+        at, _token = self._finder(text)(0)
         return at != -1 and at < pos
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
