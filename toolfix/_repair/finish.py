@@ -33,7 +33,7 @@ from .._messages import (
 from .._tools import ToolDescriptor, ToolRegistry
 from .coerce import coerce_arguments, decode_double_encoded
 from .formats import Candidate
-from .jsonparse import parse_lenient
+from .jsonparse import ParsedJson, parse_lenient
 from .names import NameMatch, edit_distance, normalise_name, resolve_name
 
 __all__ = [
@@ -134,15 +134,104 @@ class CallFinisher:
     def finish(self, s: CallShape, cand: Candidate | None, site: CallSite) -> CallPart:
         """The call part for one call shape: name resolved, arguments decoded, cut-off
         calls handled by the truncation policy, then coerced and validated."""
-        draft = _Draft.start(s, cand, site)
         name = s.name or ""  # shape() and the formats always set a name
         match = self._name_cache.get(name) or self.resolve(name)
+        parsed: ParsedJson | None = None
+        if (
+            match.repair is None
+            and match.name is not None
+            and cand is not None
+            and not cand.notes
+            and not s.flat
+            and not (site.last and (cand.truncated or K.TRUNCATED in site.kinds))
+        ):
+            # The commonest call: found in text, its name exact, nothing cut off. What
+            # the general path below would do comes down to :meth:`_plain_call`.
+            args = s.arguments
+            if type(args) is not dict and (
+                type(args) is not str
+                or cand.payload is not None
+                or cand.string_values
+                or cand.open_ended
+                or not args.strip()
+            ):
+                args = None  # (a text with records of its own, or no text: the general path)
+            elif type(args) is str:
+                try:
+                    parsed = parse_lenient(args, self.config.limits, cut=False)
+                except (LimitExceededError, MalformedToolCallError):
+                    parsed = None  # (the general path reports it)
+                    args = None
+                else:
+                    args = parsed.value if type(parsed.value) is dict else None
+            if args is not None:
+                tool = self._tools[match.name]
+                props = tool.properties
+                if not props or args.keys() <= props.keys():
+                    part = self._plain_call(tool, dict(args), s, cand, site, parsed)
+                    if part is not None:
+                        return part
+        return self._finish(s, cand, site, match, parsed)
+
+    def _plain_call(
+        self,
+        tool: ToolDescriptor,
+        args: dict[str, Any],
+        s: CallShape,
+        cand: Candidate,
+        site: CallSite,
+        parsed: ParsedJson | None,
+    ) -> ToolCallPart | None:
+        """The valid call :meth:`_finish` makes of a call found in text whose name is
+        exact, whose arguments are an object of declared keys (``args``, a fresh dict;
+        ``parsed`` their JSON text's reading, if they came as text) and which was not cut
+        off, built without a draft; ``None`` when it is invalid (:meth:`_finish` then
+        says why). The repairs and the id are those :meth:`validate` gives."""
+        cap = self._cap
+        string_values = cand.string_values
+        coerced: tuple[RepairRecord, ...] = ()
+        if string_values or not tool.is_valid(args, max_pattern_chars=cap):
+            if not (self._coerce or string_values):
+                return None
+            result = coerce_arguments(
+                args,
+                tool.parameters,
+                drop_extra_keys=self._drop_extra_keys,
+                string_values=string_values,
+            )
+            args = result.arguments
+            coerced = result.repairs
+            if not tool.is_valid(args, max_pattern_chars=cap):
+                return None
+        kinds = site.kinds
+        where = _where_records(kinds) if kinds else ()
+        if parsed is not None and parsed.repaired:
+            repairs = (*where, *s.repairs, rec(K.INVALID_JSON, parsed.note), *coerced)
+        else:
+            repairs = (*where, *s.repairs, *coerced)
+        arguments_raw = canonical_json(args)
+        call_id = s.id or derive_id(
+            site.seed, str(cand.start), str(site.index), s.name or "", arguments_raw
+        )
+        return recovered_call(call_id, tool.name, arguments_raw, args, repairs)
+
+    def _finish(
+        self,
+        s: CallShape,
+        cand: Candidate | None,
+        site: CallSite,
+        match: NameMatch,
+        parsed: ParsedJson | None,
+    ) -> CallPart:
+        """:meth:`finish`, step by step (``parsed``: the reading of the arguments' text,
+        when :meth:`finish` already has it)."""
+        draft = _Draft.start(s, cand, site)
         if match.name is None:
             return self._unknown_tool(s, match, draft)
         if match.repair is not None:
             draft.repairs.append(match.repair)
         tool = self._tools[match.name]
-        args = self._arguments(s.arguments, tool, cand, draft)
+        args = self._arguments(s.arguments, tool, cand, draft, parsed)
         if isinstance(args, InvalidToolCallPart):
             return args
         if draft.truncated:
@@ -161,12 +250,17 @@ class CallFinisher:
         )
 
     def _arguments(
-        self, args: Any, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
+        self,
+        args: Any,
+        tool: ToolDescriptor,
+        cand: Candidate | None,
+        draft: _Draft,
+        parsed: ParsedJson | None = None,
     ) -> dict[str, Any] | InvalidToolCallPart:
         """The arguments as a fresh dict: JSON text parsed, double encoding undone, markup
         taken out of keys; an invalid call when they are not an object (or never came)."""
         if type(args) is not dict:  # (a dict, the usual, needs none of what it does)
-            found = self._object(args, tool, cand, draft)
+            found = self._object(args, tool, cand, draft, parsed)
             if isinstance(found, InvalidToolCallPart):
                 return found
             args = found
@@ -179,7 +273,12 @@ class CallFinisher:
         return _rename_near_keys(fresh, tool, draft.repairs)
 
     def _object(
-        self, args: Any, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
+        self,
+        args: Any,
+        tool: ToolDescriptor,
+        cand: Candidate | None,
+        draft: _Draft,
+        parsed: ParsedJson | None = None,
     ) -> Mapping[str, Any] | InvalidToolCallPart:
         """Arguments that are not a dict as an object: JSON text parsed (an empty text is
         ``{}``), double encoding undone; an invalid call when they are no object."""
@@ -192,7 +291,7 @@ class CallFinisher:
                 args = {}
                 draft.repairs.append(rec(K.INVALID_JSON, "read an empty arguments string as {}"))
             else:
-                args = self._parse_arguments(args, tool, cand, draft)
+                args = self._parse_arguments(args, tool, cand, draft, parsed)
                 if isinstance(args, InvalidToolCallPart):
                     return args
         elif args is None:
@@ -212,14 +311,20 @@ class CallFinisher:
         return args
 
     def _parse_arguments(
-        self, text: str, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
+        self,
+        text: str,
+        tool: ToolDescriptor,
+        cand: Candidate | None,
+        draft: _Draft,
+        parsed: ParsedJson | None = None,
     ) -> Any:
         """Arguments given as JSON text, parsed (leniently); an invalid call if they are not
         JSON. A native arguments string (``openai``) may have been cut off: an open string
         or bracket at its end says so, as it has no markup to say where it ended."""
         native = cand is None or cand.open_ended
         try:
-            parsed = parse_lenient(text, self.config.limits, cut=draft.truncated or native)
+            if parsed is None:  # (else :meth:`finish` read it, as this would)
+                parsed = parse_lenient(text, self.config.limits, cut=draft.truncated or native)
         except (LimitExceededError, MalformedToolCallError) as exc:
             kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
             return draft.invalid(
