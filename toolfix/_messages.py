@@ -486,21 +486,37 @@ _TRUSTED = _trusted_agrees()
 
 def canonical_json(value: Any) -> str:
     """Compact JSON used for the ``arguments_raw`` of recovered calls (stable, unicode kept)."""
-    if _c_make_encoder is None:
+    if _FAST_ENCODE is None:
         return _CANONICAL_ENCODER.encode(value)
-    # What ``_CANONICAL_ENCODER.encode`` does, without its two Python-level calls: the C
-    # encoder with the same options (a new one per call, for its own circularity markers).
-    return "".join(
-        _c_make_encoder(
-            {}, _CANONICAL_ENCODER.default, _encode_str, None, ":", ",", False, False, True
-        )(value, 0)
-    )
+    # What ``_CANONICAL_ENCODER.encode`` does, without its two Python-level calls and
+    # without building a C encoder per call: one encoder made once, with no circularity
+    # markers (it keeps no other state between calls). A circular value makes it recurse
+    # until RecursionError; the checking encoder then gives the usual ValueError.
+    try:
+        return "".join(_FAST_ENCODE(value, 0))
+    except RecursionError:
+        return _CANONICAL_ENCODER.encode(value)
 
 
 #: One encoder for every call (``json.dumps`` with options builds a new one each time).
 _CANONICAL_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _c_make_encoder: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
-_encode_str = json.encoder.encode_basestring
+#: The C encoder with ``_CANONICAL_ENCODER``'s options and no circularity check.
+_FAST_ENCODE: Any = (
+    None
+    if _c_make_encoder is None
+    else _c_make_encoder(
+        None,
+        _CANONICAL_ENCODER.default,
+        json.encoder.encode_basestring,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        True,
+    )
+)
 
 
 def texts_of(parts: Sequence[Part]) -> str:
