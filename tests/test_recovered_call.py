@@ -71,3 +71,25 @@ def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_messages, "_CALL_DEFAULTS", defaults)
     monkeypatch.setattr(_messages, "_RECOVERED_FIELDS", ("id", "name"))
     assert not _messages._trusted_agrees()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": [1, 2.5, None, True, 'é\n"\u2028'], "b": {}, "c": 10**30},
+        [],
+        "x",
+        {1: 2, None: 3, 1.5: "k"},
+    ],
+)
+def test_canonical_json_matches_the_encoder(value: Any) -> None:
+    assert _messages.canonical_json(value) == _messages._CANONICAL_ENCODER.encode(value)
+
+
+def test_canonical_json_reports_a_circular_value_as_json_does() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular reference"):
+        _messages.canonical_json({"a": loop})
+    with pytest.raises(TypeError):
+        _messages.canonical_json({"a": object()})
