@@ -75,7 +75,7 @@ from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
 from .fastcheck import compile_checker
 
-__all__ = ["CoerceResult", "coerce_arguments", "decode_double_encoded"]
+__all__ = ["CoerceResult", "Coercer", "coerce_arguments", "decode_double_encoded", "schema_coercer"]
 
 _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union on every call
 _INT_OR_FLOAT = (int, float)
@@ -191,6 +191,30 @@ def coerce_arguments(
     if plan is not None:
         return CoerceResult(plan.coerce(arguments, walker, string_values), walker.records())
     return _walk_arguments(walker, arguments, schema, string_values)
+
+
+#: :func:`coerce_arguments` of one schema and ``drop_extra_keys``: ``(arguments,
+#: string_values) -> (coerced arguments, repairs)``.
+Coercer = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], tuple[RepairRecord, ...]]]
+
+
+def schema_coercer(
+    schema: Mapping[str, Any], drop_extra_keys: Literal["when_forbidden", "always", "never"]
+) -> Coercer:
+    """:func:`coerce_arguments` for one schema, its plan looked up once (the finisher
+    keeps one per tool) rather than on every call."""
+    plan = _plan(schema) if drop_extra_keys != "always" else None
+
+    def coerce(
+        arguments: Mapping[str, Any], string_values: bool
+    ) -> tuple[dict[str, Any], tuple[RepairRecord, ...]]:
+        walker = _Walker(schema, drop_extra_keys)
+        if plan is not None:
+            return plan.coerce(arguments, walker, string_values), walker.records()
+        result = _walk_arguments(walker, arguments, schema, string_values)
+        return result.arguments, result.repairs
+
+    return coerce
 
 
 def _walk_arguments(

@@ -31,7 +31,7 @@ from .._messages import (
     recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
-from .coerce import coerce_arguments, decode_double_encoded
+from .coerce import Coercer, decode_double_encoded, schema_coercer
 from .formats import Candidate
 from .jsonparse import ParsedJson, parse_lenient
 from .names import NameMatch, edit_distance, normalise_name, resolve_name
@@ -115,6 +115,8 @@ class CallFinisher:
         self._cap = config.limits.max_pattern_input_chars
         self._coerce = config.coerce_arguments
         self._drop_extra_keys = config.drop_extra_keys
+        #: each tool's coercion (:func:`schema_coercer`), made when first needed
+        self._coercers: dict[str, Coercer] = {}
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
@@ -130,6 +132,15 @@ class CallFinisher:
                 self._name_cache.clear()
             self._name_cache[name] = hit
         return hit
+
+    def _coercer(self, tool: ToolDescriptor) -> Coercer:
+        """The coercion of ``tool``'s arguments (made once per tool)."""
+        found = self._coercers.get(tool.name)
+        if found is None:
+            found = self._coercers[tool.name] = schema_coercer(
+                tool.parameters, self._drop_extra_keys
+            )
+        return found
 
     def finish(self, s: CallShape, cand: Candidate | None, site: CallSite) -> CallPart:
         """The call part for one call shape: name resolved, arguments decoded, cut-off
@@ -193,14 +204,7 @@ class CallFinisher:
         if string_values or not tool.is_valid(args, max_pattern_chars=cap):
             if not (self._coerce or string_values):
                 return None
-            result = coerce_arguments(
-                args,
-                tool.parameters,
-                drop_extra_keys=self._drop_extra_keys,
-                string_values=string_values,
-            )
-            args = result.arguments
-            coerced = result.repairs
+            args, coerced = self._coercer(tool)(args, string_values)
             if not tool.is_valid(args, max_pattern_chars=cap):
                 return None
         kinds = site.kinds
@@ -379,14 +383,8 @@ class CallFinisher:
         cap = self._cap
         if string_values or not tool.is_valid(args, max_pattern_chars=cap):
             if self._coerce or string_values:
-                result = coerce_arguments(
-                    args,
-                    tool.parameters,
-                    drop_extra_keys=self._drop_extra_keys,
-                    string_values=string_values,
-                )
-                args = result.arguments
-                draft.repairs.extend(result.repairs)
+                args, coerced = self._coercer(tool)(args, string_values)
+                draft.repairs.extend(coerced)
             # the full error list (jsonschema) only when the answer is "invalid"
             issues = (
                 []
