@@ -382,6 +382,9 @@ class Response(_Frozen):
 _setattr = object.__setattr__
 #: The fields :func:`recovered_call` sets, as the validating call sets them.
 _RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
+#: Copied for each part (``model_fields_set`` is a set of the part's own).
+_RECOVERED_SET = set(_RECOVERED_FIELDS)
+_new = BaseModel.__new__
 #: Field values (in field order) of a call as pydantic fills in defaults.
 _CALL_DEFAULTS: dict[str, Any] = dict(
     ToolCallPart(id="-", name="-", arguments_raw="", arguments=None).__dict__
@@ -407,15 +410,17 @@ def _trusted_call(
     arguments: dict[str, Any],
     repairs: tuple[RepairRecord, ...],
 ) -> ToolCallPart:
-    values = _CALL_DEFAULTS.copy()
-    values["id"] = call_id
-    values["name"] = name
-    values["arguments_raw"] = arguments_raw
-    values["arguments"] = arguments
-    values["repairs"] = repairs
-    model = ToolCallPart.__new__(ToolCallPart)
+    values = dict(
+        _CALL_DEFAULTS,
+        id=call_id,
+        name=name,
+        arguments_raw=arguments_raw,
+        arguments=arguments,
+        repairs=repairs,
+    )  # (the defaults' order, the fields replaced in place)
+    model = _new(ToolCallPart)
     _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", set(_RECOVERED_FIELDS))
+    _setattr(model, "__pydantic_fields_set__", _RECOVERED_SET.copy())
     _setattr(model, "__pydantic_extra__", None)
     _setattr(model, "__pydantic_private__", None)
     return model
