@@ -69,7 +69,7 @@ def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_messages, "_CALL_DEFAULTS", {**defaults, "provider_executed": True})
     assert not _messages._trusted_agrees()
     monkeypatch.setattr(_messages, "_CALL_DEFAULTS", defaults)
-    monkeypatch.setattr(_messages, "_RECOVERED_FIELDS", ("id", "name"))
+    monkeypatch.setattr(_messages, "_RECOVERED_SET", {"id", "name"})
     assert not _messages._trusted_agrees()
 
 
