@@ -102,14 +102,27 @@ class Interpreter:
                 repairs.append(rec(K.WRAPPER, f"unwrapped the call from {inner_key!r}"))
             else:
                 repairs.append(rec(K.WRAPPER, "unwrapped {'type': 'function', 'function': ...}"))
-        name_key = next((k for k in name_keys if isinstance(obj.get(k), str) and obj.get(k)), None)
-        if name_key is None:
+        name_key = name = None
+        for key in name_keys:
+            value = obj.get(key)
+            if isinstance(value, str) and value:
+                name_key, name = key, value
+                break
+        if name_key is None or name is None:
             return None
-        name = obj[name_key]
         if name_key != name_keys[0]:
             repairs.append(rec(K.KEY_ALIAS, f"read the tool name from {name_key!r}"))
-        args_key = next((k for k in self._argument_keys if k in obj and k != name_key), None)
-        call_id = next((str(obj[k]) for k in id_keys if isinstance(obj.get(k), _STR_OR_INT)), None)
+        args_key = None
+        for key in self._argument_keys:
+            if key in obj and key != name_key:
+                args_key = key
+                break
+        call_id = None
+        for key in id_keys:
+            value = obj.get(key)
+            if isinstance(value, _STR_OR_INT):
+                call_id = str(value)
+                break
         if args_key is not None:
             if args_key not in (self._argument_keys[0], canonical_args):
                 repairs.append(rec(K.KEY_ALIAS, f"read the arguments from {args_key!r}"))
@@ -124,8 +137,8 @@ class Interpreter:
             inner = obj.get(wk)
             if (
                 _is_mapping(inner)
-                and any(k in inner for k in self._name_keys)
-                and all(k in allowed for k in obj)
+                and not inner.keys().isdisjoint(self._name_keys)
+                and obj.keys() <= allowed
             ):
                 return wk
         return None
