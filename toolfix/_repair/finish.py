@@ -102,6 +102,9 @@ def rec(kind: str, detail: str) -> RepairRecord:
     return RepairRecord(kind=kind, detail=detail)
 
 
+_GIVEN_AS_STRING = rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON string")
+
+
 class CallFinisher:
     """Finishes call shapes into call parts, for one registry and configuration."""
 
@@ -160,21 +163,21 @@ class CallFinisher:
             # the general path below would do comes down to :meth:`_plain_call`.
             args = s.arguments
             if type(args) is not dict and (
-                type(args) is not str
-                or cand.payload is not None
-                or cand.string_values
-                or cand.open_ended
-                or not args.strip()
+                type(args) is not str or cand.string_values or not args.strip()
             ):
-                args = None  # (a text with records of its own, or no text: the general path)
+                args = None  # (untyped text, or no text: the general path)
             elif type(args) is str:
+                # read as :meth:`_parse_arguments` reads it (cut off only when no markup
+                # says where it ends)
                 try:
-                    parsed = parse_lenient(args, self.config.limits, cut=False)
+                    parsed = parse_lenient(args, self.config.limits, cut=cand.open_ended)
                 except (LimitExceededError, MalformedToolCallError):
                     parsed = None  # (the general path reports it)
                     args = None
                 else:
-                    args = parsed.value if type(parsed.value) is dict else None
+                    value = parsed.value
+                    cut = cand.open_ended and parsed.truncated
+                    args = value if type(value) is dict and not cut else None
             if args is not None:
                 tool = self._tools[match.name]
                 props = tool.properties
@@ -209,10 +212,13 @@ class CallFinisher:
                 return None
         kinds = site.kinds
         where = _where_records(kinds) if kinds else ()
-        if parsed is not None and parsed.repaired:
-            repairs = (*where, *s.repairs, rec(K.INVALID_JSON, parsed.note), *coerced)
-        else:
+        if parsed is None:
             repairs = (*where, *s.repairs, *coerced)
+        else:  # the records :meth:`_parse_arguments` leaves
+            read: tuple[RepairRecord, ...] = (_GIVEN_AS_STRING,) if cand.payload is not None else ()
+            if parsed.repaired:
+                read = (*read, rec(K.INVALID_JSON, parsed.note))
+            repairs = (*where, *s.repairs, *read, *coerced)
         arguments_raw = canonical_json(args)
         call_id = s.id or derive_id(
             site.seed, str(cand.start), str(site.index), s.name or "", arguments_raw
@@ -335,7 +341,7 @@ class CallFinisher:
                 f"arguments are not JSON: {exc}", kind, tool.name, raw=draft.raw or text
             )
         if cand is None or cand.payload is not None or cand.string_values:
-            draft.repairs.append(rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON string"))
+            draft.repairs.append(_GIVEN_AS_STRING)
         # else: the markup gave the name, the arguments came as JSON text (no double encoding)
         if parsed.repaired:
             draft.repairs.append(rec(K.INVALID_JSON, parsed.note))
