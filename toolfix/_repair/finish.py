@@ -51,6 +51,7 @@ _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union o
 K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
 _RAW_PREVIEW = 2000
+_TRUNCATED = K.TRUNCATED  # (read on every call: an enum member's lookup costs more)
 
 
 def _id_text(arguments: Any) -> str:
@@ -157,7 +158,7 @@ class CallFinisher:
             and cand is not None
             and not cand.notes
             and not s.flat
-            and not (site.last and (cand.truncated or K.TRUNCATED in site.kinds))
+            and not (site.last and (cand.truncated or _TRUNCATED in site.kinds))
         ):
             # The commonest call: found in text, its name exact, nothing cut off. What
             # the general path below would do comes down to :meth:`_plain_call`.
