@@ -93,3 +93,17 @@ def test_canonical_json_reports_a_circular_value_as_json_does() -> None:
         _messages.canonical_json({"a": loop})
     with pytest.raises(TypeError):
         _messages.canonical_json({"a": object()})
+
+
+@pytest.mark.parametrize("kind", list(_messages.FailureKind))
+def test_repair_record_is_the_validated_record(kind: _messages.FailureKind) -> None:
+    built = _messages.repair_record(kind, "'days': \"5\" → 5 (integer)")
+    assert _state(built) == _state(RepairRecord(kind=kind.value, detail=built.detail))
+    assert built.model_fields_set == {"kind", "detail"}
+    assert hash(built) == hash(RepairRecord(kind=kind, detail=built.detail))
+
+
+def test_repair_record_validates_what_it_cannot_trust() -> None:
+    assert _messages.repair_record("custom", "d").kind == "custom"  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="detail"):
+        _messages.repair_record(_messages.FailureKind.WRAPPER, 3)  # type: ignore[arg-type]

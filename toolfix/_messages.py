@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Iterable, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -418,12 +418,34 @@ def _trusted_call(
         arguments=arguments,
         repairs=repairs,
     )  # (the defaults' order, the fields replaced in place)
-    model = _new(ToolCallPart)
+    return trusted_model(ToolCallPart, values, _RECOVERED_SET)
+
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def trusted_model(cls: type[_Model], values: dict[str, Any], fields_set: set[str]) -> _Model:
+    """A model of ``cls`` holding ``values`` (every field, in field order) with
+    ``fields_set`` (copied) as set, stored as ``model_construct`` stores one: for values
+    already checked, behind an import-time check that it agrees with validation."""
+    model = _new(cls)
     _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", _RECOVERED_SET.copy())
+    _setattr(model, "__pydantic_fields_set__", fields_set.copy())
     _setattr(model, "__pydantic_extra__", None)
     _setattr(model, "__pydantic_private__", None)
     return model
+
+
+_RECORD_SET = {"kind", "detail"}
+
+
+def repair_record(kind: FailureKind, detail: str) -> RepairRecord:
+    """``RepairRecord(kind=kind, detail=detail)`` for a failure class of toolfix's own
+    and a detail string, without validating them again."""
+    if _TRUSTED and type(kind) is FailureKind and type(detail) is str:
+        values = {"kind": kind, "detail": detail, "llm_calls": 0, "usage": None}
+        return trusted_model(RepairRecord, values, _RECORD_SET)
+    return RepairRecord(kind=kind, detail=detail)
 
 
 def recovered_call(
@@ -476,6 +498,11 @@ def _trusted_agrees() -> bool:
     if not all(isinstance(v, immutable) for v in _CALL_DEFAULTS.values()):
         return False  # a shared mutable default would be shared between parts
     try:
+        for kind in (FailureKind.CODE_FENCE, FailureKind.EXTRA_KEYS):
+            values = {"kind": kind, "detail": "'a': 1", "llm_calls": 0, "usage": None}
+            record = trusted_model(RepairRecord, values, _RECORD_SET)
+            if not _same_model(record, RepairRecord(kind=kind.value, detail="'a': 1")):
+                return False
         records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
         for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
             built = _trusted_call("c", "n", "{}", dict(args), repairs)

@@ -70,7 +70,7 @@ import jsonschema
 from jsonschema import Draft202012Validator
 
 from .._cache import WeightedLRU, estimate_weight
-from .._messages import FailureKind, RepairRecord
+from .._messages import FailureKind, RepairRecord, repair_record
 from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
 from .fastcheck import compile_checker
@@ -643,13 +643,12 @@ class _Walker:
         """The repairs as records; those past :data:`MAX_RECORDS` summed up per kind."""
         if not self.repairs:
             return ()
-        out = [RepairRecord(kind=k.value, detail=d) for k, d in self.repairs[:MAX_RECORDS]]
+        out = [repair_record(k, d) for k, d in self.repairs[:MAX_RECORDS]]
         rest: dict[FailureKind, int] = {}
         for kind, _ in self.repairs[MAX_RECORDS:]:
             rest[kind] = rest.get(kind, 0) + 1
         out.extend(
-            RepairRecord(kind=k.value, detail=f"{n} more {k.value} repairs not listed")
-            for k, n in rest.items()
+            repair_record(k, f"{n} more {k.value} repairs not listed") for k, n in rest.items()
         )
         return tuple(out)
 
