@@ -385,8 +385,18 @@ def _keep_text(text: str) -> Any:
     return text
 
 
-def _text_as_number(text: str, *, integer: bool) -> Any:
-    number = _parse_number(text.strip(), integer)
+def _text_as_integer(text: str) -> Any:
+    """The text read as an integer, or as it is; plain ASCII digits read at once."""
+    s = text.strip()
+    if s.isdigit() and s.isascii() and len(s) <= MAX_NUMBER_CHARS:
+        return int(s)  # what _parse_number gives such a text
+    number = _parse_number(s, True)
+    return text if number is _NO_VALUE else number
+
+
+def _text_as_float(text: str) -> Any:
+    """The text read as a number, or as it is."""
+    number = _parse_number(text.strip(), False)
     return text if number is _NO_VALUE else number
 
 
@@ -403,8 +413,8 @@ def _text_as_null(text: str) -> Any:
 #: annotations (no record, as there): the text read as that type, or as it is.
 _TEXT_READERS: dict[str, Callable[[str], Any]] = {
     "string": _keep_text,
-    "integer": partial(_text_as_number, integer=True),
-    "number": partial(_text_as_number, integer=False),
+    "integer": _text_as_integer,
+    "number": _text_as_float,
     "boolean": _text_as_boolean,
     "null": _text_as_null,
 }
