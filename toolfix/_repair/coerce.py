@@ -110,7 +110,7 @@ _FitValidator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class CoerceResult:
     """Coerced arguments (a new dict) and the repairs made, in walk order."""
 

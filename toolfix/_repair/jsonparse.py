@@ -75,7 +75,7 @@ def _take_decoded(text: str) -> tuple[bool, Any]:
     return True, value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class ParsedJson:
     """A parsed value, plus what it took: ``repaired`` (json-repair ran), ``trailing``
     (a complete value was followed by more text), ``note`` a human-readable detail."""

@@ -136,17 +136,19 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
                 # A call reported on an earlier pass (same derived id) is not reported twice:
                 # repairing a repaired response changes nothing (promise 7).
-                parts = [
-                    p
-                    for p in parts
-                    if not (isinstance(p, InvalidToolCallPart) and p.id in existing_ids)
-                ]
+                if existing_ids:
+                    parts = [
+                        p
+                        for p in parts
+                        if not (isinstance(p, InvalidToolCallPart) and p.id in existing_ids)
+                    ]
                 if parts == [part]:
                     parts = [part]
                 if len(parts) != 1 or parts[0] is not part:
                     changed = True
                 new_parts.extend(parts)
-                extra_repairs.extend(r for r in recs if r not in response.repairs)
+                if recs:
+                    extra_repairs.extend(r for r in recs if r not in response.repairs)
             else:
                 new_parts.append(part)
         policy = self.config.reasoning_calls

@@ -46,7 +46,7 @@ _NUMBER_TAIL = re.compile(r"[0-9.eE+-]*")
 _WORD_TAIL = re.compile(r"[A-Za-z0-9_$-]*")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class QuickFix:
     """The rewritten text and what was changed (empty ``fixes``: nothing to do)."""
 

@@ -41,7 +41,7 @@ _OPEN = {"{": "}", "[": "]", "(": ")"}
 _CLOSE = {"}", "]", ")"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class BracketSpan:
     """``text[start:end]`` is the bracketed value; ``truncated`` when it never closed."""
 
@@ -404,7 +404,7 @@ def line_start_before(text: str, i: int, lo: int = 0) -> bool:
     return j < lo or text[j] == "\n"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class Fence:
     """A Markdown code fence: ``text[start:end]`` including the backticks."""
 

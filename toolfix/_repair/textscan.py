@@ -148,13 +148,22 @@ class TextScanner:
         ctx = interp.scan_context
         # the regex's alternatives are literals, none overlapping another: the last match
         # starts at the last occurrence of one of them
-        last = max(text.rfind(token) for token in _SPLIT_TOKENS)
+        last = max(map(text.rfind, _SPLIT_TOKENS))
         # channel families' spans matter only for think markup (their tokens are headers)
-        think = any(token in text for token in _THINK_TOKENS)
-        for fmt in self._formats:
+        think = any(map(text.__contains__, _THINK_TOKENS))
+        short = len(text) < _Markers.MIN_CHARS
+        for fmt, own_markers, _generic in self._detectors:
             if fmt.channel_markup and not think:
                 continue
-            if not markers.detect(fmt) or not fmt.may_open_before(text, last):
+            if own_markers and short:  # the base class's substring test, inlined
+                for marker in own_markers:
+                    if marker in text:
+                        break
+                else:
+                    continue
+            elif not markers.detect(fmt):
+                continue
+            if not fmt.may_open_before(text, last):
                 continue
             try:
                 found = found_by[fmt] = fmt.extract(text, ctx)
@@ -255,19 +264,27 @@ class TextScanner:
         hard: _Spans | None = None
         cands: list[Candidate] = []
         short = len(content) < _Markers.MIN_CHARS
-        fences = (  # once per text
-            find_fences(content) if markers.has("```") or markers.has("~~~") else None
+        has_fence = (
+            ("```" in content or "~~~" in content)
+            if short
+            else (markers.has("```") or markers.has("~~~"))
         )
+        fences = find_fences(content) if has_fence else None  # once per text
         fence_starts = [f.start for f in fences] if fences else []
-        for fmt, own_markers in self._detectors:
-            if fmt.priority >= _GENERIC_PRIORITY and taken.starts:
-                if taken.covers(content):
+        outside: _Outside | None = None  # the text outside the spans, once they change
+        for fmt, own_markers, generic in self._detectors:
+            if generic and taken.starts:
+                if outside is None:
+                    outside = _Outside(content, taken, taken if hard is None else hard)
+                if outside.covered:
                     break  # only whitespace left: the generic scanners have nothing to read
-                hard_spans = taken if hard is None else hard
-                if not _may_start_outside(content, hard_spans, fmt.span_openers):
+                if not outside.may_start(fmt.span_openers):
                     continue  # whatever it finds lies inside a call's span: text of that call
-            if own_markers and short:  # the base class's substring test, inlined (C loop)
-                if not any(map(content.__contains__, own_markers)):
+            if own_markers and short:  # the base class's substring test, inlined
+                for marker in own_markers:
+                    if marker in content:
+                        break
+                else:
                     continue
             elif not markers.detect(fmt):
                 continue
@@ -286,6 +303,7 @@ class TextScanner:
             for c in found:
                 if taken.crosses(c.start, c.end):
                     continue  # straddles a span found first: the earlier format wins
+                outside = None
                 if _in_inline_code(content, c) or (
                     c.explicit and fences and _in_example_fence(content, c, fences, fence_starts)
                 ):
@@ -351,10 +369,18 @@ class TextScanner:
 @functools.lru_cache(maxsize=64)
 def _detectors(
     formats: tuple[ToolCallFormat, ...],
-) -> tuple[tuple[ToolCallFormat, tuple[str, ...]], ...]:
+) -> tuple[tuple[ToolCallFormat, tuple[str, ...], bool], ...]:
     """Each format with its markers when it detects by them (the base class's substring
-    test, which the scan inlines), else with none (its own ``detect`` is asked)."""
-    return tuple((f, f.markers if type(f).detect is ToolCallFormat.detect else ()) for f in formats)
+    test, which the scan inlines), else with none (its own ``detect`` is asked), and
+    whether it is a generic format (it reads free text, not markup)."""
+    return tuple(
+        (
+            f,
+            f.markers if type(f).detect is ToolCallFormat.detect else (),
+            f.priority >= _GENERIC_PRIORITY,
+        )
+        for f in formats
+    )
 
 
 def _over_limit(
@@ -505,19 +531,34 @@ def _occurrences(text: str, ch: str, most: int) -> list[int] | None:
 _GENERIC_PRIORITY = 60
 
 
-def _may_start_outside(content: str, hard: _Spans, openers: str | None) -> bool:
-    """False when none of ``openers`` occurs outside the ``hard`` spans (explicit calls,
-    quoted markup), nor at a hard span's first character: then every span a generic
-    format could find starts inside one of them, and is text of that call (a candidate
-    inside a call's span is never a call, docs/design.md#promise-9)."""
-    if openers is None or not hard.starts:
-        return True
-    pos = 0
-    for s, e in zip(hard.starts, hard.ends, strict=True):
-        if content[s] in openers or any(content.find(ch, pos, s) != -1 for ch in openers):
+class _Outside:
+    """What lies outside the spans found so far, for the generic formats' two questions:
+    is it all whitespace (``covered``: ``taken`` covers the text), and may a span of
+    theirs start there (:meth:`may_start`). Built once per change of the spans."""
+
+    __slots__ = ("_any", "_firsts", "_gaps", "covered")
+
+    def __init__(self, content: str, taken: _Spans, hard: _Spans) -> None:
+        self.covered = taken.covers(content)
+        self._any = not hard.starts  # no hard span: a span may start anywhere
+        gaps: list[str] = []
+        pos = 0
+        for s, e in zip(hard.starts, hard.ends, strict=True):
+            gaps.append(content[pos:s])
+            pos = max(pos, e)
+        gaps.append(content[pos:])
+        self._gaps = "".join(gaps)
+        self._firsts = "".join(content[s] for s in hard.starts)
+
+    def may_start(self, openers: str | None) -> bool:
+        """False when none of ``openers`` occurs outside the ``hard`` spans (explicit
+        calls, quoted markup), nor at a hard span's first character: then every span a
+        generic format could find starts inside one of them, and is text of that call
+        (a candidate inside a call's span is never a call, docs/design.md#promise-9)."""
+        if openers is None or self._any:
             return True
-        pos = max(pos, e)
-    return any(content.find(ch, pos) != -1 for ch in openers)
+        gaps, firsts = self._gaps, self._firsts
+        return any(ch in gaps or ch in firsts for ch in openers)
 
 
 def _same(s: str) -> str:
@@ -536,6 +577,8 @@ def _only_spans(text: str, cands: list[Candidate]) -> bool:
 
 class _Spans:
     """The outermost spans found so far, disjoint and sorted (found by binary search)."""
+
+    __slots__ = ("ends", "starts")
 
     def __init__(self) -> None:
         self.starts: list[int] = []
@@ -626,6 +669,8 @@ def _remove_spans(text: str, spans: list[int]) -> str:
 
 class _PrefixDigest:
     """Digests of ``text[:end]`` for growing ``end`` (one pass over the text)."""
+
+    __slots__ = ("_hash", "_pos", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text

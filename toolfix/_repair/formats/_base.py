@@ -24,7 +24,7 @@ from ..text import find_bracket_end
 __all__ = ["Candidate", "ScanContext", "ToolCallFormat", "arguments_before", "make_candidate"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class Candidate:
     """A span of text that holds one or more tool calls, as a format found it.
 
