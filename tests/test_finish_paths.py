@@ -70,7 +70,7 @@ _ARGUMENTS: list[Any] = [
     ],
 )
 @pytest.mark.parametrize("open_ended", [False, True])
-@pytest.mark.parametrize("name", ["get_weather", "ping"])
+@pytest.mark.parametrize("name", ["get_weather", "ping", "getWeather", "get_wether"])
 @pytest.mark.parametrize("coerce", [True, False])
 def test_plain_path_gives_what_the_general_path_gives(
     arguments: Any, options: dict[str, Any], open_ended: bool, name: str, coerce: bool

@@ -153,14 +153,13 @@ class CallFinisher:
         match = self._name_cache.get(name) or self.resolve(name)
         parsed: ParsedJson | None = None
         if (
-            match.repair is None
-            and match.name is not None
+            match.name is not None
             and cand is not None
             and not cand.notes
             and not s.flat
             and not (site.last and (cand.truncated or _TRUNCATED in site.kinds))
         ):
-            # The commonest call: found in text, its name exact, nothing cut off. What
+            # The commonest call: found in text, its tool known, nothing cut off. What
             # the general path below would do comes down to :meth:`_plain_call`.
             args = s.arguments
             if type(args) is not dict and (
@@ -183,7 +182,7 @@ class CallFinisher:
                 tool = self._tools[match.name]
                 props = tool.properties
                 if not props or args.keys() <= props.keys():
-                    part = self._plain_call(tool, dict(args), s, cand, site, parsed)
+                    part = self._plain_call(tool, dict(args), s, cand, site, match, parsed)
                     if part is not None:
                         return part
         return self._finish(s, cand, site, match, parsed)
@@ -195,13 +194,15 @@ class CallFinisher:
         s: CallShape,
         cand: Candidate,
         site: CallSite,
+        match: NameMatch,
         parsed: ParsedJson | None,
     ) -> ToolCallPart | None:
-        """The valid call :meth:`_finish` makes of a call found in text whose name is
-        exact, whose arguments are an object of declared keys (``args``, a fresh dict;
-        ``parsed`` their JSON text's reading, if they came as text) and which was not cut
-        off, built without a draft; ``None`` when it is invalid (:meth:`_finish` then
-        says why). The repairs and the id are those :meth:`validate` gives."""
+        """The valid call :meth:`_finish` makes of a call found in text whose tool is
+        known (``match``), whose arguments are an object of declared keys (``args``, a
+        fresh dict; ``parsed`` their JSON text's reading, if they came as text) and which
+        was not cut off, built without a draft; ``None`` when it is invalid
+        (:meth:`_finish` then says why). The repairs and the id are those
+        :meth:`validate` gives."""
         cap = self._cap
         string_values = cand.string_values
         coerced: tuple[RepairRecord, ...] = ()
@@ -213,13 +214,14 @@ class CallFinisher:
                 return None
         kinds = site.kinds
         where = _where_records(kinds) if kinds else ()
+        named = () if match.repair is None else (match.repair,)
         if parsed is None:
-            repairs = (*where, *s.repairs, *coerced)
+            repairs = (*where, *s.repairs, *named, *coerced)
         else:  # the records :meth:`_parse_arguments` leaves
             read: tuple[RepairRecord, ...] = (_GIVEN_AS_STRING,) if cand.payload is not None else ()
             if parsed.repaired:
                 read = (*read, rec(K.INVALID_JSON, parsed.note))
-            repairs = (*where, *s.repairs, *read, *coerced)
+            repairs = (*where, *s.repairs, *named, *read, *coerced)
         arguments_raw = canonical_json(args)
         call_id = s.id or derive_id(
             site.seed, str(cand.start), str(site.index), s.name or "", arguments_raw
