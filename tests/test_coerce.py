@@ -816,3 +816,27 @@ def test_the_plans_converters_are_the_walk(type_name: str) -> None:
         got = value if found is None else planned.convert(value, *found, "a")
         assert repr(got) == repr(walked), value
         assert planned.records() == walker.records(), value
+
+
+@pytest.mark.parametrize("depth", [1, 63, 64, 65, 66, 3000])
+def test_decode_double_encoded_depth_limit(depth: int) -> None:
+    """JSON decoded strictly is held to the same depth limit as text that needs repair."""
+    from toolfix._repair.coerce import MAX_DEPTH
+
+    wanted = depth <= MAX_DEPTH
+    assert decode_double_encoded("[" * depth + "]" * depth)[1] is wanted
+    assert decode_double_encoded('{"a":' * depth + '"[{"' + "}" * depth)[1] is wanted
+    assert decode_double_encoded("[" * depth + "1," * 70 + "2" + "]" * depth)[1] is wanted
+    # the repaired reading (missing closer) keeps the limit too
+    assert decode_double_encoded("[" * depth + "1" + "]" * (depth - 1))[1] is wanted
+
+
+@pytest.mark.parametrize(
+    "text", ["5", " 12 ", "007", "5.0", "1e3", "-3", "", " ", "٣", "０", "5" * 401, "5" * 400, "x"]
+)
+def test_untyped_text_read_as_an_integer_as_the_walk_reads_it(text: str) -> None:
+    from toolfix._repair.coerce import _NO_VALUE, _parse_number, _text_as_integer
+
+    number = _parse_number(text.strip(), True)
+    assert _text_as_integer(text) == (text if number is _NO_VALUE else number)
+    assert type(_text_as_integer(text)) is type(text if number is _NO_VALUE else number)

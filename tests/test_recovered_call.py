@@ -69,5 +69,41 @@ def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_messages, "_CALL_DEFAULTS", {**defaults, "provider_executed": True})
     assert not _messages._trusted_agrees()
     monkeypatch.setattr(_messages, "_CALL_DEFAULTS", defaults)
-    monkeypatch.setattr(_messages, "_RECOVERED_FIELDS", ("id", "name"))
+    monkeypatch.setattr(_messages, "_RECOVERED_SET", {"id", "name"})
     assert not _messages._trusted_agrees()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": [1, 2.5, None, True, 'é\n"\u2028'], "b": {}, "c": 10**30},
+        [],
+        "x",
+        {1: 2, None: 3, 1.5: "k"},
+    ],
+)
+def test_canonical_json_matches_the_encoder(value: Any) -> None:
+    assert _messages.canonical_json(value) == _messages._CANONICAL_ENCODER.encode(value)
+
+
+def test_canonical_json_reports_a_circular_value_as_json_does() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular reference"):
+        _messages.canonical_json({"a": loop})
+    with pytest.raises(TypeError):
+        _messages.canonical_json({"a": object()})
+
+
+@pytest.mark.parametrize("kind", list(_messages.FailureKind))
+def test_repair_record_is_the_validated_record(kind: _messages.FailureKind) -> None:
+    built = _messages.repair_record(kind, "'days': \"5\" → 5 (integer)")
+    assert _state(built) == _state(RepairRecord(kind=kind.value, detail=built.detail))
+    assert built.model_fields_set == {"kind", "detail"}
+    assert hash(built) == hash(RepairRecord(kind=kind, detail=built.detail))
+
+
+def test_repair_record_validates_what_it_cannot_trust() -> None:
+    assert _messages.repair_record("custom", "d").kind == "custom"  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="detail"):
+        _messages.repair_record(_messages.FailureKind.WRAPPER, 3)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Iterable, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -382,6 +382,9 @@ class Response(_Frozen):
 _setattr = object.__setattr__
 #: The fields :func:`recovered_call` sets, as the validating call sets them.
 _RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
+#: Copied for each part (``model_fields_set`` is a set of the part's own).
+_RECOVERED_SET = set(_RECOVERED_FIELDS)
+_new = BaseModel.__new__
 #: Field values (in field order) of a call as pydantic fills in defaults.
 _CALL_DEFAULTS: dict[str, Any] = dict(
     ToolCallPart(id="-", name="-", arguments_raw="", arguments=None).__dict__
@@ -407,18 +410,42 @@ def _trusted_call(
     arguments: dict[str, Any],
     repairs: tuple[RepairRecord, ...],
 ) -> ToolCallPart:
-    values = _CALL_DEFAULTS.copy()
-    values["id"] = call_id
-    values["name"] = name
-    values["arguments_raw"] = arguments_raw
-    values["arguments"] = arguments
-    values["repairs"] = repairs
-    model = ToolCallPart.__new__(ToolCallPart)
+    values = dict(
+        _CALL_DEFAULTS,
+        id=call_id,
+        name=name,
+        arguments_raw=arguments_raw,
+        arguments=arguments,
+        repairs=repairs,
+    )  # (the defaults' order, the fields replaced in place)
+    return trusted_model(ToolCallPart, values, _RECOVERED_SET)
+
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def trusted_model(cls: type[_Model], values: dict[str, Any], fields_set: set[str]) -> _Model:
+    """A model of ``cls`` holding ``values`` (every field, in field order) with
+    ``fields_set`` (copied) as set, stored as ``model_construct`` stores one: for values
+    already checked, behind an import-time check that it agrees with validation."""
+    model = _new(cls)
     _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", set(_RECOVERED_FIELDS))
+    _setattr(model, "__pydantic_fields_set__", fields_set.copy())
     _setattr(model, "__pydantic_extra__", None)
     _setattr(model, "__pydantic_private__", None)
     return model
+
+
+_RECORD_SET = {"kind", "detail"}
+
+
+def repair_record(kind: FailureKind, detail: str) -> RepairRecord:
+    """``RepairRecord(kind=kind, detail=detail)`` for a failure class of toolfix's own
+    and a detail string, without validating them again."""
+    if _TRUSTED and type(kind) is FailureKind and type(detail) is str:
+        values = {"kind": kind, "detail": detail, "llm_calls": 0, "usage": None}
+        return trusted_model(RepairRecord, values, _RECORD_SET)
+    return RepairRecord(kind=kind, detail=detail)
 
 
 def recovered_call(
@@ -471,6 +498,11 @@ def _trusted_agrees() -> bool:
     if not all(isinstance(v, immutable) for v in _CALL_DEFAULTS.values()):
         return False  # a shared mutable default would be shared between parts
     try:
+        for kind in (FailureKind.CODE_FENCE, FailureKind.EXTRA_KEYS):
+            values = {"kind": kind, "detail": "'a': 1", "llm_calls": 0, "usage": None}
+            record = trusted_model(RepairRecord, values, _RECORD_SET)
+            if not _same_model(record, RepairRecord(kind=kind.value, detail="'a': 1")):
+                return False
         records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
         for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
             built = _trusted_call("c", "n", "{}", dict(args), repairs)
@@ -486,21 +518,37 @@ _TRUSTED = _trusted_agrees()
 
 def canonical_json(value: Any) -> str:
     """Compact JSON used for the ``arguments_raw`` of recovered calls (stable, unicode kept)."""
-    if _c_make_encoder is None:
+    if _FAST_ENCODE is None:
         return _CANONICAL_ENCODER.encode(value)
-    # What ``_CANONICAL_ENCODER.encode`` does, without its two Python-level calls: the C
-    # encoder with the same options (a new one per call, for its own circularity markers).
-    return "".join(
-        _c_make_encoder(
-            {}, _CANONICAL_ENCODER.default, _encode_str, None, ":", ",", False, False, True
-        )(value, 0)
-    )
+    # What ``_CANONICAL_ENCODER.encode`` does, without its two Python-level calls and
+    # without building a C encoder per call: one encoder made once, with no circularity
+    # markers (it keeps no other state between calls). A circular value makes it recurse
+    # until RecursionError; the checking encoder then gives the usual ValueError.
+    try:
+        return "".join(_FAST_ENCODE(value, 0))
+    except RecursionError:
+        return _CANONICAL_ENCODER.encode(value)
 
 
 #: One encoder for every call (``json.dumps`` with options builds a new one each time).
 _CANONICAL_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _c_make_encoder: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
-_encode_str = json.encoder.encode_basestring
+#: The C encoder with ``_CANONICAL_ENCODER``'s options and no circularity check.
+_FAST_ENCODE: Any = (
+    None
+    if _c_make_encoder is None
+    else _c_make_encoder(
+        None,
+        _CANONICAL_ENCODER.default,
+        json.encoder.encode_basestring,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        True,
+    )
+)
 
 
 def texts_of(parts: Sequence[Part]) -> str:

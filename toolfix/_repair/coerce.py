@@ -70,12 +70,12 @@ import jsonschema
 from jsonschema import Draft202012Validator
 
 from .._cache import WeightedLRU, estimate_weight
-from .._messages import FailureKind, RepairRecord
+from .._messages import FailureKind, RepairRecord, repair_record
 from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
 from .fastcheck import compile_checker
 
-__all__ = ["CoerceResult", "coerce_arguments", "decode_double_encoded"]
+__all__ = ["CoerceResult", "Coercer", "coerce_arguments", "decode_double_encoded", "schema_coercer"]
 
 _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union on every call
 _INT_OR_FLOAT = (int, float)
@@ -129,20 +129,39 @@ def decode_double_encoded(value: Any) -> tuple[Any, bool]:
     if not isinstance(value, str):
         return value, False
     text = value.strip()
-    if not text or text[0] not in "{[" or _nesting(text) > MAX_DEPTH:
+    if not text or text[0] not in "{[":
         return value, False
+    # The strict decoder first: for JSON, the depth of the value it gives is the depth
+    # of the text, told by counting brackets (at C speed) rather than by the linear scan.
     try:
         decoded = json.loads(text)
     except (ValueError, RecursionError):
-        if len(text) >= MAX_REPAIR_CHARS:
+        if _nesting(text) > MAX_DEPTH or len(text) >= MAX_REPAIR_CHARS:
             return value, False
         try:
             decoded = json_repair.loads(text)
         except (ValueError, RecursionError, TypeError):
             return value, False
+    else:
+        if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(decoded, MAX_DEPTH):
+            return value, False
     if isinstance(decoded, _DICT_OR_LIST):
         return decoded, True
     return value, False
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value``, decoded from JSON, nests containers more than ``limit`` deep:
+    what :func:`_nesting` says of its text (one walk over its containers only)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        for child in item.values() if type(item) is dict else item:
+            if type(child) is dict or type(child) is list:
+                stack.append((child, depth + 1))
+    return False
 
 
 def _nesting(text: str) -> int:
@@ -191,6 +210,30 @@ def coerce_arguments(
     if plan is not None:
         return CoerceResult(plan.coerce(arguments, walker, string_values), walker.records())
     return _walk_arguments(walker, arguments, schema, string_values)
+
+
+#: :func:`coerce_arguments` of one schema and ``drop_extra_keys``: ``(arguments,
+#: string_values) -> (coerced arguments, repairs)``.
+Coercer = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], tuple[RepairRecord, ...]]]
+
+
+def schema_coercer(
+    schema: Mapping[str, Any], drop_extra_keys: Literal["when_forbidden", "always", "never"]
+) -> Coercer:
+    """:func:`coerce_arguments` for one schema, its plan looked up once (the finisher
+    keeps one per tool) rather than on every call."""
+    plan = _plan(schema) if drop_extra_keys != "always" else None
+
+    def coerce(
+        arguments: Mapping[str, Any], string_values: bool
+    ) -> tuple[dict[str, Any], tuple[RepairRecord, ...]]:
+        walker = _Walker(schema, drop_extra_keys)
+        if plan is not None:
+            return plan.coerce(arguments, walker, string_values), walker.records()
+        result = _walk_arguments(walker, arguments, schema, string_values)
+        return result.arguments, result.repairs
+
+    return coerce
 
 
 def _walk_arguments(
@@ -342,8 +385,18 @@ def _keep_text(text: str) -> Any:
     return text
 
 
-def _text_as_number(text: str, *, integer: bool) -> Any:
-    number = _parse_number(text.strip(), integer)
+def _text_as_integer(text: str) -> Any:
+    """The text read as an integer, or as it is; plain ASCII digits read at once."""
+    s = text.strip()
+    if s.isdigit() and s.isascii() and len(s) <= MAX_NUMBER_CHARS:
+        return int(s)  # what _parse_number gives such a text
+    number = _parse_number(s, True)
+    return text if number is _NO_VALUE else number
+
+
+def _text_as_float(text: str) -> Any:
+    """The text read as a number, or as it is."""
+    number = _parse_number(text.strip(), False)
     return text if number is _NO_VALUE else number
 
 
@@ -360,8 +413,8 @@ def _text_as_null(text: str) -> Any:
 #: annotations (no record, as there): the text read as that type, or as it is.
 _TEXT_READERS: dict[str, Callable[[str], Any]] = {
     "string": _keep_text,
-    "integer": partial(_text_as_number, integer=True),
-    "number": partial(_text_as_number, integer=False),
+    "integer": _text_as_integer,
+    "number": _text_as_float,
     "boolean": _text_as_boolean,
     "null": _text_as_null,
 }
@@ -600,13 +653,12 @@ class _Walker:
         """The repairs as records; those past :data:`MAX_RECORDS` summed up per kind."""
         if not self.repairs:
             return ()
-        out = [RepairRecord(kind=k.value, detail=d) for k, d in self.repairs[:MAX_RECORDS]]
+        out = [repair_record(k, d) for k, d in self.repairs[:MAX_RECORDS]]
         rest: dict[FailureKind, int] = {}
         for kind, _ in self.repairs[MAX_RECORDS:]:
             rest[kind] = rest.get(kind, 0) + 1
         out.extend(
-            RepairRecord(kind=k.value, detail=f"{n} more {k.value} repairs not listed")
-            for k, n in rest.items()
+            repair_record(k, f"{n} more {k.value} repairs not listed") for k, n in rest.items()
         )
         return tuple(out)
 

@@ -31,9 +31,9 @@ from .._messages import (
     recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
-from .coerce import coerce_arguments, decode_double_encoded
+from .coerce import Coercer, decode_double_encoded, schema_coercer
 from .formats import Candidate
-from .jsonparse import parse_lenient
+from .jsonparse import ParsedJson, parse_lenient
 from .names import NameMatch, edit_distance, normalise_name, resolve_name
 
 __all__ = [
@@ -51,6 +51,7 @@ _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union o
 K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
 _RAW_PREVIEW = 2000
+_TRUNCATED = K.TRUNCATED  # (read on every call: an enum member's lookup costs more)
 
 
 def _id_text(arguments: Any) -> str:
@@ -102,6 +103,9 @@ def rec(kind: str, detail: str) -> RepairRecord:
     return RepairRecord(kind=kind, detail=detail)
 
 
+_GIVEN_AS_STRING = rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON string")
+
+
 class CallFinisher:
     """Finishes call shapes into call parts, for one registry and configuration."""
 
@@ -115,6 +119,8 @@ class CallFinisher:
         self._cap = config.limits.max_pattern_input_chars
         self._coerce = config.coerce_arguments
         self._drop_extra_keys = config.drop_extra_keys
+        #: each tool's coercion (:func:`schema_coercer`), made when first needed
+        self._coercers: dict[str, Coercer] = {}
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
@@ -131,18 +137,114 @@ class CallFinisher:
             self._name_cache[name] = hit
         return hit
 
+    def _coercer(self, tool: ToolDescriptor) -> Coercer:
+        """The coercion of ``tool``'s arguments (made once per tool)."""
+        found = self._coercers.get(tool.name)
+        if found is None:
+            found = self._coercers[tool.name] = schema_coercer(
+                tool.parameters, self._drop_extra_keys
+            )
+        return found
+
     def finish(self, s: CallShape, cand: Candidate | None, site: CallSite) -> CallPart:
         """The call part for one call shape: name resolved, arguments decoded, cut-off
         calls handled by the truncation policy, then coerced and validated."""
-        draft = _Draft.start(s, cand, site)
         name = s.name or ""  # shape() and the formats always set a name
         match = self._name_cache.get(name) or self.resolve(name)
+        parsed: ParsedJson | None = None
+        if (
+            match.name is not None
+            and cand is not None
+            and not cand.notes
+            and not s.flat
+            and not (site.last and (cand.truncated or _TRUNCATED in site.kinds))
+        ):
+            # The commonest call: found in text, its tool known, nothing cut off. What
+            # the general path below would do comes down to :meth:`_plain_call`.
+            args = s.arguments
+            if type(args) is not dict and (
+                type(args) is not str or cand.string_values or not args.strip()
+            ):
+                args = None  # (untyped text, or no text: the general path)
+            elif type(args) is str:
+                # read as :meth:`_parse_arguments` reads it (cut off only when no markup
+                # says where it ends)
+                try:
+                    parsed = parse_lenient(args, self.config.limits, cut=cand.open_ended)
+                except (LimitExceededError, MalformedToolCallError):
+                    parsed = None  # (the general path reports it)
+                    args = None
+                else:
+                    value = parsed.value
+                    cut = cand.open_ended and parsed.truncated
+                    args = value if type(value) is dict and not cut else None
+            if args is not None:
+                tool = self._tools[match.name]
+                props = tool.properties
+                if not props or args.keys() <= props.keys():
+                    part = self._plain_call(tool, dict(args), s, cand, site, match, parsed)
+                    if part is not None:
+                        return part
+        return self._finish(s, cand, site, match, parsed)
+
+    def _plain_call(
+        self,
+        tool: ToolDescriptor,
+        args: dict[str, Any],
+        s: CallShape,
+        cand: Candidate,
+        site: CallSite,
+        match: NameMatch,
+        parsed: ParsedJson | None,
+    ) -> ToolCallPart | None:
+        """The valid call :meth:`_finish` makes of a call found in text whose tool is
+        known (``match``), whose arguments are an object of declared keys (``args``, a
+        fresh dict; ``parsed`` their JSON text's reading, if they came as text) and which
+        was not cut off, built without a draft; ``None`` when it is invalid
+        (:meth:`_finish` then says why). The repairs and the id are those
+        :meth:`validate` gives."""
+        cap = self._cap
+        string_values = cand.string_values
+        coerced: tuple[RepairRecord, ...] = ()
+        if string_values or not tool.is_valid(args, max_pattern_chars=cap):
+            if not (self._coerce or string_values):
+                return None
+            args, coerced = self._coercer(tool)(args, string_values)
+            if not tool.is_valid(args, max_pattern_chars=cap):
+                return None
+        kinds = site.kinds
+        where = _where_records(kinds) if kinds else ()
+        named = () if match.repair is None else (match.repair,)
+        if parsed is None:
+            repairs = (*where, *s.repairs, *named, *coerced)
+        else:  # the records :meth:`_parse_arguments` leaves
+            read: tuple[RepairRecord, ...] = (_GIVEN_AS_STRING,) if cand.payload is not None else ()
+            if parsed.repaired:
+                read = (*read, rec(K.INVALID_JSON, parsed.note))
+            repairs = (*where, *s.repairs, *named, *read, *coerced)
+        arguments_raw = canonical_json(args)
+        call_id = s.id or derive_id(
+            site.seed, str(cand.start), str(site.index), s.name or "", arguments_raw
+        )
+        return recovered_call(call_id, tool.name, arguments_raw, args, repairs)
+
+    def _finish(
+        self,
+        s: CallShape,
+        cand: Candidate | None,
+        site: CallSite,
+        match: NameMatch,
+        parsed: ParsedJson | None,
+    ) -> CallPart:
+        """:meth:`finish`, step by step (``parsed``: the reading of the arguments' text,
+        when :meth:`finish` already has it)."""
+        draft = _Draft.start(s, cand, site)
         if match.name is None:
             return self._unknown_tool(s, match, draft)
         if match.repair is not None:
             draft.repairs.append(match.repair)
         tool = self._tools[match.name]
-        args = self._arguments(s.arguments, tool, cand, draft)
+        args = self._arguments(s.arguments, tool, cand, draft, parsed)
         if isinstance(args, InvalidToolCallPart):
             return args
         if draft.truncated:
@@ -161,12 +263,17 @@ class CallFinisher:
         )
 
     def _arguments(
-        self, args: Any, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
+        self,
+        args: Any,
+        tool: ToolDescriptor,
+        cand: Candidate | None,
+        draft: _Draft,
+        parsed: ParsedJson | None = None,
     ) -> dict[str, Any] | InvalidToolCallPart:
         """The arguments as a fresh dict: JSON text parsed, double encoding undone, markup
         taken out of keys; an invalid call when they are not an object (or never came)."""
         if type(args) is not dict:  # (a dict, the usual, needs none of what it does)
-            found = self._object(args, tool, cand, draft)
+            found = self._object(args, tool, cand, draft, parsed)
             if isinstance(found, InvalidToolCallPart):
                 return found
             args = found
@@ -179,7 +286,12 @@ class CallFinisher:
         return _rename_near_keys(fresh, tool, draft.repairs)
 
     def _object(
-        self, args: Any, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
+        self,
+        args: Any,
+        tool: ToolDescriptor,
+        cand: Candidate | None,
+        draft: _Draft,
+        parsed: ParsedJson | None = None,
     ) -> Mapping[str, Any] | InvalidToolCallPart:
         """Arguments that are not a dict as an object: JSON text parsed (an empty text is
         ``{}``), double encoding undone; an invalid call when they are no object."""
@@ -192,7 +304,7 @@ class CallFinisher:
                 args = {}
                 draft.repairs.append(rec(K.INVALID_JSON, "read an empty arguments string as {}"))
             else:
-                args = self._parse_arguments(args, tool, cand, draft)
+                args = self._parse_arguments(args, tool, cand, draft, parsed)
                 if isinstance(args, InvalidToolCallPart):
                     return args
         elif args is None:
@@ -212,21 +324,27 @@ class CallFinisher:
         return args
 
     def _parse_arguments(
-        self, text: str, tool: ToolDescriptor, cand: Candidate | None, draft: _Draft
+        self,
+        text: str,
+        tool: ToolDescriptor,
+        cand: Candidate | None,
+        draft: _Draft,
+        parsed: ParsedJson | None = None,
     ) -> Any:
         """Arguments given as JSON text, parsed (leniently); an invalid call if they are not
         JSON. A native arguments string (``openai``) may have been cut off: an open string
         or bracket at its end says so, as it has no markup to say where it ended."""
         native = cand is None or cand.open_ended
         try:
-            parsed = parse_lenient(text, self.config.limits, cut=draft.truncated or native)
+            if parsed is None:  # (else :meth:`finish` read it, as this would)
+                parsed = parse_lenient(text, self.config.limits, cut=draft.truncated or native)
         except (LimitExceededError, MalformedToolCallError) as exc:
             kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
             return draft.invalid(
                 f"arguments are not JSON: {exc}", kind, tool.name, raw=draft.raw or text
             )
         if cand is None or cand.payload is not None or cand.string_values:
-            draft.repairs.append(rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON string"))
+            draft.repairs.append(_GIVEN_AS_STRING)
         # else: the markup gave the name, the arguments came as JSON text (no double encoding)
         if parsed.repaired:
             draft.repairs.append(rec(K.INVALID_JSON, parsed.note))
@@ -274,14 +392,8 @@ class CallFinisher:
         cap = self._cap
         if string_values or not tool.is_valid(args, max_pattern_chars=cap):
             if self._coerce or string_values:
-                result = coerce_arguments(
-                    args,
-                    tool.parameters,
-                    drop_extra_keys=self._drop_extra_keys,
-                    string_values=string_values,
-                )
-                args = result.arguments
-                draft.repairs.extend(result.repairs)
+                args, coerced = self._coercer(tool)(args, string_values)
+                draft.repairs.extend(coerced)
             # the full error list (jsonschema) only when the answer is "invalid"
             issues = (
                 []

@@ -102,14 +102,27 @@ class Interpreter:
                 repairs.append(rec(K.WRAPPER, f"unwrapped the call from {inner_key!r}"))
             else:
                 repairs.append(rec(K.WRAPPER, "unwrapped {'type': 'function', 'function': ...}"))
-        name_key = next((k for k in name_keys if isinstance(obj.get(k), str) and obj.get(k)), None)
-        if name_key is None:
+        name_key = name = None
+        for key in name_keys:
+            value = obj.get(key)
+            if isinstance(value, str) and value:
+                name_key, name = key, value
+                break
+        if name_key is None or name is None:
             return None
-        name = obj[name_key]
         if name_key != name_keys[0]:
             repairs.append(rec(K.KEY_ALIAS, f"read the tool name from {name_key!r}"))
-        args_key = next((k for k in self._argument_keys if k in obj and k != name_key), None)
-        call_id = next((str(obj[k]) for k in id_keys if isinstance(obj.get(k), _STR_OR_INT)), None)
+        args_key = None
+        for key in self._argument_keys:
+            if key in obj and key != name_key:
+                args_key = key
+                break
+        call_id = None
+        for key in id_keys:
+            value = obj.get(key)
+            if isinstance(value, _STR_OR_INT):
+                call_id = str(value)
+                break
         if args_key is not None:
             if args_key not in (self._argument_keys[0], canonical_args):
                 repairs.append(rec(K.KEY_ALIAS, f"read the arguments from {args_key!r}"))
@@ -124,8 +137,8 @@ class Interpreter:
             inner = obj.get(wk)
             if (
                 _is_mapping(inner)
-                and any(k in inner for k in self._name_keys)
-                and all(k in allowed for k in obj)
+                and not inner.keys().isdisjoint(self._name_keys)
+                and obj.keys() <= allowed
             ):
                 return wk
         return None
@@ -144,11 +157,9 @@ class Interpreter:
         if cand.error is not None:
             return [_known_invalid(cand, seed)]
         if cand.payload is None:
-            shape = CallShape(
-                cand.name, cand.arguments if cand.arguments is not None else {}, cand.id
-            )
-            shape.has_args_key = True
-            return [self.finish(shape, cand, CallSite(seed, kinds=cand.kinds))]
+            args = cand.arguments
+            shape = CallShape(cand.name, args if args is not None else {}, cand.id, [], True)
+            return [self.finish(shape, cand, CallSite(seed, 0, cand.kinds))]
         try:
             parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
         except (LimitExceededError, MalformedToolCallError) as exc:
@@ -165,6 +176,7 @@ class Interpreter:
         if not shapes:
             return [_candidate_invalid(cand, seed, "no tool call in the markup", K.INVALID_JSON)]
         out: list[CallPart] = []
+        last = len(shapes) - 1
         for i, s in enumerate(shapes):
             if s is None:
                 error = "the call object has no tool name"
@@ -172,13 +184,8 @@ class Interpreter:
                 continue
             s.repairs[:0] = extra
             # Only the last call of a cut-off span can itself be cut off.
-            site = CallSite(
-                seed,
-                index=i,
-                kinds=cand.kinds,
-                last=i == len(shapes) - 1,
-                prefix_safe=parsed.complete_prefix,
-            )
+            # (seed, index, kinds, last, prefix_safe)
+            site = CallSite(seed, i, cand.kinds, i == last, parsed.complete_prefix)
             part = self.finish(s, cand, site)
             if not cand.explicit and not alone and self._prose_mention(s, part):
                 return None  # prose that mentions a tool: prose is prose
