@@ -126,13 +126,14 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         changed = False
         existing_ids = {p.id for p in response.parts if isinstance(p, CallPart)}
         native: NativeCallFixer | None = None
+        has_tools = bool(registry)
         for idx, part in enumerate(response.parts):
             if isinstance(part, ToolCallPart):
                 native = native or NativeCallFixer(self._text, interp, registry)
                 fixed = native.fix(part, f"{seed}:{idx}")
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)
-            elif isinstance(part, TextPart) and registry:
+            elif isinstance(part, TextPart) and has_tools:
                 parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
                 # A call reported on an earlier pass (same derived id) is not reported twice:
                 # repairing a repaired response changes nothing (promise 7).
@@ -152,7 +153,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
             else:
                 new_parts.append(part)
         policy = self.config.reasoning_calls
-        if registry and (
+        if has_tools and (
             policy == "promote" or (policy == "when_no_answer" and _no_answer(new_parts))
         ):
             promoted = self._promote_from_reasoning(

@@ -545,7 +545,6 @@ class _Outside:
     __slots__ = ("_any", "_firsts", "_gaps", "covered")
 
     def __init__(self, content: str, taken: _Spans, hard: _Spans) -> None:
-        self.covered = taken.covers(content)
         self._any = not hard.starts  # no hard span: a span may start anywhere
         gaps: list[str] = []
         pos = 0
@@ -554,7 +553,9 @@ class _Outside:
             pos = max(pos, e)
         gaps.append(content[pos:])
         self._gaps = "".join(gaps)
-        self._firsts = "".join(content[s] for s in hard.starts)
+        self._firsts = "".join([content[s] for s in hard.starts])
+        # the same spans (no quoted markup, no bare JSON yet): the gaps tell at once
+        self.covered = not self._gaps.strip() if hard is taken else taken.covers(content)
 
     def may_start(self, openers: str | None) -> bool:
         """False when none of ``openers`` occurs outside the ``hard`` spans (explicit
@@ -677,6 +678,9 @@ def _remove_spans(text: str, spans: list[int]) -> str:
     return "\n".join(p for p in kept if p)
 
 
+_EMPTY_DIGEST = hashlib.sha256(b"").hexdigest()[:24]
+
+
 class _PrefixDigest:
     """Digests of ``text[:end]`` for growing ``end`` (one pass over the text)."""
 
@@ -688,6 +692,8 @@ class _PrefixDigest:
         self._pos = 0
 
     def upto(self, end: int) -> str:
+        if end == 0:
+            return _EMPTY_DIGEST  # (a call at the very start: common, and a constant)
         if end < self._pos:  # not in order (never, with candidates sorted by start)
             data = self._text[:end].encode("utf-8", "surrogatepass")
             return hashlib.sha256(data).hexdigest()[:24]
