@@ -124,3 +124,12 @@ def test_long_text_reasoning_split_by_the_fixer(opener: str, closer: str) -> Non
     assert [r.text for r in reasoning] == [prose.strip()]
     assert out.text == "The answer."
     assert [r.kind for r in out.repairs] == ["in_reasoning"]
+
+
+def test_every_reasoning_token_holds_think() -> None:
+    """The scan skips split_reasoning on a short text without "think" / "THINK": that
+    test must answer for every token split_reasoning reads."""
+    from toolfix._repair.textscan import _REASONING_TOKENS
+
+    assert len(_REASONING_TOKENS) == 8
+    assert all("think" in t or "THINK" in t for t in _REASONING_TOKENS)

@@ -463,8 +463,10 @@ def _may_hold_split_markup(markers: _Markers) -> bool:
 
 def _may_hold_reasoning(markers: _Markers) -> bool:
     """False when :func:`split_reasoning` would return the text unchanged (no think markup)."""
-    if len(markers.text) < _Markers.MIN_CHARS:
-        return True  # split_reasoning's own substring tests are as cheap
+    text = markers.text
+    if len(text) < _Markers.MIN_CHARS:
+        # every reasoning token holds "think" or "THINK": two tests answer for eight
+        return "think" in text or "THINK" in text
     return any(markers.has(token) for token in _REASONING_TOKENS)
 
 
