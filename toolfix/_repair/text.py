@@ -174,9 +174,13 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
     except RecursionError:
         value, end = None, -1
     if 0 < end <= end_at and (
-        # the openers (strings' included) are counted at C speed: no more of them than
-        # the limit, and the value is not walked for its depth
-        text.count("{", start, end) + text.count("[", start, end) <= max_depth
+        # on a short span the openers (strings' included) are counted at C speed: no
+        # more of them than the limit, and the value is not walked for its depth; a long
+        # span (a long string argument) is walked: few containers, many characters
+        (
+            end - start < _COUNT_MAX_CHARS
+            and text.count("{", start, end) + text.count("[", start, end) <= max_depth
+        )
         or _depth(value, max_depth) <= max_depth
     ):
         if end - start >= MEMO_MIN_CHARS:
@@ -191,6 +195,8 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
     return None
 
 
+#: Longest span whose openers :func:`_json_value_span` counts instead of walking it.
+_COUNT_MAX_CHARS = 4096
 #: Failed fast decodes allowed per text (see :func:`_json_value_span`).
 _DECODE_MISSES = 64
 
