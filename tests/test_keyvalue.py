@@ -44,3 +44,35 @@ def test_key_value_call_name(body: str, name: str | None) -> None:
 
 def test_a_name_stops_at_a_quote_or_bracket() -> None:
     assert _name('f"x') is None  # the name "f", then text that is no key
+
+
+_ALPHABET = " \t\n\u3000\u00a0<>{}[]\"'/_=:fkxa"
+
+
+@pytest.mark.parametrize("bare", [False, True])
+def test_the_scanner_skips_only_what_the_reader_refuses(bare: bool) -> None:
+    """The family scanner does not ask the key/value readers when what follows the
+    opener can begin no name (scanner._NO_NAME): the reader refuses every such text."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from toolfix._repair.scanner import _NO_NAME
+
+    g = KeyValueCalls(
+        call=("<tool_call>", "</tool_call>"),
+        key=("<arg_key>", "</arg_key>"),
+        value=("<arg_value>", "</arg_value>"),
+        bare_name_is_tool=bare,
+    )
+    skipped: list[str] = []
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.text(alphabet=_ALPHABET, max_size=12), st.sampled_from(["", "</tool_call>"]))
+    def check(after: str, tail: str) -> None:
+        text = f"<tool_call>{after}{tail}"
+        if _NO_NAME.match(text, len("<tool_call>")) is not None:
+            skipped.append(text)
+            assert read_key_value_call(text, 0, g, _CTX, "glm") is None
+
+    check()
+    assert skipped  # the property did meet texts the scanner skips

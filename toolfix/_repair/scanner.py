@@ -68,6 +68,12 @@ class SpecScanner(ToolCallFormat):
             for token, readers in table.items()
         }
         self._groups = _groups(table)
+        # openers whose every reader wants a tool name right after them (key/value calls)
+        self._named = frozenset(
+            token
+            for token, readers in table.items()
+            if all(isinstance(g, KeyValueCalls) for _s, g, _e in readers)
+        )
         self._opener_re = re.compile(_trie_pattern(table))
         self._drop = tuple(dict.fromkeys(t for s in self.specs for t in s.drop))
 
@@ -104,10 +110,13 @@ class SpecScanner(ToolCallFormat):
                 if at == -1:
                     return out
             found = None
-            for spec, g, ends in table[token]:
-                found = _read(text, at, token, spec.name, g, ends, ctx, budget)
-                if found:
-                    break
+            if token in self._named and _NO_NAME.match(text, at + len(token)) is not None:
+                pass  # JSON or a tag where the name goes (Hermes, Qwen): no reader takes it
+            else:
+                for spec, g, ends in table[token]:
+                    found = _read(text, at, token, spec.name, g, ends, ctx, budget)
+                    if found:
+                        break
             if not found:
                 pos = at + 1
                 continue
@@ -146,6 +155,12 @@ class SpecScanner(ToolCallFormat):
         if lead and out and original.startswith(out[:32], len(lead)):
             return lead + out
         return out
+
+
+#: What after a key/value call's opener and its blanks begins no tool name: the name
+#: runs up to ``<``, a bracket or a quote (``keyvalue._NAME_RUN``), so it would be
+#: empty, as at the end of the text (``\s`` is ``str.isspace``'s test, as in skip_ws).
+_NO_NAME = re.compile(r"\s*(?:[<{}\[\]\"']|\Z)")
 
 
 def _read(
