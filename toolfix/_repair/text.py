@@ -100,18 +100,20 @@ _MAX_DEPTH = Limits().max_depth
 def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: str) -> BracketSpan:
     """:func:`find_bracket_end` by one Python pass (any text, broken JSON included).
 
-    One compiled search jumps to the next bracket, a whole double-quoted string (its
-    body and escapes skipped inside the regex engine) or a single quote."""
-    tokens = _TOKENS_BOTH if "'" in quotes else _TOKENS_DQ if '"' in quotes else _SPECIAL_NONE
+    A character-class search (C speed, the engine skips ahead by its first-character
+    test) jumps to the next bracket or quote; one anchored match skips a whole
+    double-quoted string there (its body and escapes read inside the regex engine)."""
+    special = _SPECIAL_BOTH if "'" in quotes else _SPECIAL_DQ if '"' in quotes else _SPECIAL_NONE
     stack: list[str] = []  # the open brackets, innermost last (its length: the depth)
     i = start
-    search = tokens.search
+    search = special.search
+    string = _DQ_STRING_RE.match
     while True:
         m = search(text, i, end_at)
         if m is None:
             return BracketSpan(start, end_at, True)
         k = m.start()
-        i = m.end()
+        i = k + 1
         ch = text[k]
         if ch in _OPEN:
             stack.append(ch)
@@ -134,8 +136,10 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
             if not stack:
                 return BracketSpan(start, i, False)
         elif ch == '"':
-            if i - k == 1:  # a lone quote: the string never ends
+            whole = string(text, k, end_at)
+            if whole is None:  # a lone quote: the string never ends
                 return BracketSpan(start, end_at, True)
+            i = whole.end()
         else:  # a single quote: a string only where an apostrophe cannot be
             j = k - 1
             while j >= start and text[j].isspace():
@@ -224,12 +228,12 @@ def _last_index(stack: list[str], opener: str) -> int:
     return k
 
 
-#: A bracket, a double-quoted string that ends (escapes skipped), else a lone quote
-#: (a string that never ends); with single quotes, a single quote too. Possessive
-#: loops: nothing is given back, so an unterminated string costs one pass.
-_DQ_STRING = r'"(?:[^"\\]++|\\.)*+"'
-_TOKENS_BOTH = re.compile(rf"[\[\]{{}}()]|{_DQ_STRING}|[\"']", re.DOTALL)
-_TOKENS_DQ = re.compile(rf"[\[\]{{}}()]|{_DQ_STRING}|\"", re.DOTALL)
+#: What the bracket scan stops at: brackets, and the quotes it reads strings by.
+_SPECIAL_BOTH = re.compile(r"[\[\]{}()\"']")
+_SPECIAL_DQ = re.compile(r"[\[\]{}()\"]")
+#: A double-quoted string that ends (escapes skipped). Possessive loops: nothing is
+#: given back, so an unterminated string costs one pass.
+_DQ_STRING_RE = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _SPECIAL_NONE = re.compile(r"[\[\]{}()]")
 _SQ_BODY = re.compile(r"['\\\n]")
 
@@ -411,7 +415,8 @@ def read_identifier(text: str, i: int, *, extra: str = "_", max_len: int = 256) 
     n = len(text)
     if i >= n or not (text[i].isalpha() or text[i] == "_"):
         return i
-    return _identifier_tail(extra).match(text, i + 1, min(n, i + max_len)).end()  # type: ignore[union-attr]
+    tail = _WORD_TAIL if extra == "_" else _identifier_tail(extra)
+    return tail.match(text, i + 1, min(n, i + max_len)).end()  # type: ignore[union-attr]
 
 
 @functools.lru_cache(maxsize=16)
@@ -422,6 +427,9 @@ def _identifier_tail(extra: str) -> re.Pattern[str]:
     if "_" in extra:
         return re.compile(rf"[\w{chars}]*")
     return re.compile(rf"(?:[^\W_]|[{chars}])*" if chars else r"[^\W_]*")
+
+
+_WORD_TAIL = _identifier_tail("_")
 
 
 def line_start_before(text: str, i: int, lo: int = 0) -> bool:
