@@ -240,6 +240,8 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     def _cap_calls(self, parts: list[Part]) -> list[Part]:
         """Keep at most ``Limits.max_calls`` calls; the rest become one invalid record."""
         limit = self.config.limits.max_calls
+        if len(parts) <= limit:
+            return parts  # no more calls than parts
         n = 0
         out: list[Part] = []
         dropped: list[str] = []
