@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from ._config import Limits
 from ._errors import NestingTooDeepError, UnsupportedInputError
@@ -37,6 +37,8 @@ from ._messages import (
     ToolResultPart,
     Usage,
     canonical_json,
+    same_model,
+    trusted_model,
 )
 
 __all__ = [
@@ -197,11 +199,10 @@ _READ_UNLESS_NULL = ("function_call", "reasoning_content", "reasoning", "thinkin
 # constructors are used, unless a sample built both ways agrees in every attribute
 # (checked at import, so a pydantic release that stores models otherwise is noticed).
 
-_setattr = object.__setattr__
 #: The fields the general reader (``response_from_openai``) sets, so both give the very
 #: same models, down to ``model_fields_set``.
-_CALL_FIELDS = ("id", "name", "arguments_raw", "arguments", "provider_data")
-_RESPONSE_FIELDS = ("parts", "id", "model", "finish_reason", "usage", "provider_data")
+_CALL_SET = {"id", "name", "arguments_raw", "arguments", "provider_data"}
+_RESPONSE_SET = {"parts", "id", "model", "finish_reason", "usage", "provider_data"}
 #: Field values (in field order) of a call and a response as pydantic fills in defaults.
 _CALL_DEFAULTS: dict[str, Any] = dict(
     ToolCallPart(id="-", name="-", arguments_raw="", arguments=None).__dict__
@@ -231,26 +232,13 @@ def _trusted_call(
     values["name"] = name
     values["arguments_raw"] = raw
     values["arguments"] = arguments
-    return _built(ToolCallPart, values, _CALL_FIELDS)
+    return trusted_model(ToolCallPart, values, _CALL_SET)
 
 
 def _trusted_response(parts: tuple[Part, ...]) -> Response:
     values = _RESPONSE_DEFAULTS.copy()
     values["parts"] = parts
-    return _built(Response, values, _RESPONSE_FIELDS)
-
-
-_Model = TypeVar("_Model", ToolCallPart, Response)
-
-
-def _built(cls: type[_Model], values: dict[str, Any], fields: tuple[str, ...]) -> _Model:
-    """A model of ``cls`` holding ``values``, as ``model_construct`` stores one."""
-    model = cls.__new__(cls)
-    _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", set(fields))
-    _setattr(model, "__pydantic_extra__", None)
-    _setattr(model, "__pydantic_private__", None)
-    return model
+    return trusted_model(Response, values, _RESPONSE_SET)
 
 
 def _replaced(response: Response, parts: tuple[Part, ...], repairs: tuple[Any, ...]) -> Response:
@@ -258,12 +246,7 @@ def _replaced(response: Response, parts: tuple[Part, ...], repairs: tuple[Any, .
     values = response.__dict__.copy()
     values["parts"] = parts
     values["repairs"] = repairs
-    model = Response.__new__(Response)
-    _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", response.__pydantic_fields_set__ | _UPDATED)
-    _setattr(model, "__pydantic_extra__", None)
-    _setattr(model, "__pydantic_private__", None)
-    return model
+    return trusted_model(Response, values, response.__pydantic_fields_set__ | _UPDATED)
 
 
 _UPDATED = frozenset({"parts", "repairs"})
@@ -280,20 +263,6 @@ def response_with(
     return _replaced(response, parts, repairs)
 
 
-def _same_model(a: Any, b: Any) -> bool:
-    return (
-        type(a) is type(b)
-        and a == b
-        and a.__dict__ == b.__dict__
-        and list(a.__dict__) == list(b.__dict__)
-        and a.model_fields_set == b.model_fields_set
-        and a.__pydantic_extra__ == b.__pydantic_extra__
-        and a.__pydantic_private__ == b.__pydantic_private__
-        and repr(a) == repr(b)
-        and a.model_dump() == b.model_dump()
-    )
-
-
 def _trusted_agrees() -> bool:
     """Whether the trusted builders give what the validating ones give."""
     immutable = (str, int, float, bool, tuple, type(None))
@@ -305,13 +274,13 @@ def _trusted_agrees() -> bool:
         for args in ({"a": [1, {"b": None}]}, None):
             call = _checked_call("c", "n", "{}", args)
             trusted = _trusted_call("c", "n", "{}", args)
-            if not _same_model(trusted, call):
+            if not same_model(trusted, call):
                 return False
-            if not _same_model(_trusted_response((trusted,)), _checked_response((call,))):
+            if not same_model(_trusted_response((trusted,)), _checked_response((call,))):
                 return False
             base = Response(id="r", model="m", parts=(call,), finish_reason="stop")
             update = {"parts": (call, call), "repairs": ()}
-            if not _same_model(_replaced(base, (call, call), ()), base.model_copy(update=update)):
+            if not same_model(_replaced(base, (call, call), ()), base.model_copy(update=update)):
                 return False
     except Exception:  # an attribute pydantic no longer has
         return False

@@ -476,7 +476,8 @@ def recovered_call(
     return _trusted_call(call_id, name, arguments_raw, arguments, repairs)
 
 
-def _same_model(a: Any, b: Any) -> bool:
+def same_model(a: Any, b: Any) -> bool:
+    """Two models alike in every way a user can see (values, types, fields set, dumps)."""
     return (
         type(a) is type(b)
         and a == b
@@ -501,12 +502,12 @@ def _trusted_agrees() -> bool:
         for kind in (FailureKind.CODE_FENCE, FailureKind.EXTRA_KEYS):
             values = {"kind": kind, "detail": "'a': 1", "llm_calls": 0, "usage": None}
             record = trusted_model(RepairRecord, values, _RECORD_SET)
-            if not _same_model(record, RepairRecord(kind=kind.value, detail="'a': 1")):
+            if not same_model(record, RepairRecord(kind=kind.value, detail="'a': 1")):
                 return False
         records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
         for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
             built = _trusted_call("c", "n", "{}", dict(args), repairs)
-            if not _same_model(built, _validated_call("c", "n", "{}", dict(args), repairs)):
+            if not same_model(built, _validated_call("c", "n", "{}", dict(args), repairs)):
                 return False
     except Exception:  # an attribute pydantic no longer has
         return False

@@ -151,19 +151,10 @@ class TextScanner:
         last = max(map(text.rfind, _SPLIT_TOKENS))
         # channel families' spans matter only for think markup (their tokens are headers)
         think = any(map(text.__contains__, _THINK_TOKENS))
-        short = len(text) < _Markers.MIN_CHARS
-        for fmt, own_markers, _generic in self._detectors:
+        for fmt in self._formats:
             if fmt.channel_markup and not think:
                 continue
-            if own_markers and short:  # the base class's substring test, inlined
-                for marker in own_markers:
-                    if marker in text:
-                        break
-                else:
-                    continue
-            elif not markers.detect(fmt):
-                continue
-            if not fmt.may_open_before(text, last):
+            if not markers.detect(fmt) or not fmt.may_open_before(text, last):
                 continue
             try:
                 found = found_by[fmt] = fmt.extract(text, ctx)

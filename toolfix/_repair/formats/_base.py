@@ -259,24 +259,23 @@ class ToolCallFormat(ABC):
         notes: tuple[tuple[str, str], ...] = (),
     ) -> Candidate:
         """A candidate of this format for ``text[start:end]`` (see :func:`make_candidate`)."""
-        # :func:`make_candidate`, inlined: every call read costs one candidate
-        return Candidate(
+        return make_candidate(
+            text,
             start,
             end,
             self.name,
-            text[start:end],
-            _kinds(where, extra, truncated),
-            payload,
-            name,
-            arguments,
-            string_values,
-            call_id,
-            truncated,
-            explicit,
-            self.args_key,
-            False,  # open_ended
-            error,
-            notes,
+            truncated=truncated,
+            where=where,
+            extra=extra,
+            payload=payload,
+            name=name,
+            arguments=arguments,
+            string_values=string_values,
+            call_id=call_id,
+            error=error,
+            args_key=self.args_key,
+            explicit=explicit,
+            notes=notes,
         )
 
     def detect(self, text: str) -> bool:
