@@ -155,12 +155,12 @@ def test_the_trusted_builders_are_in_use_with_this_pydantic() -> None:
 
 def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _convert._trusted_agrees()
-    defaults = dict(_convert._CALL_DEFAULTS)
-    monkeypatch.setitem(_convert._CALL_DEFAULTS, "repairs", [])  # a shared mutable default
+    defaults = dict(_convert.CALL_DEFAULTS)
+    monkeypatch.setitem(_convert.CALL_DEFAULTS, "repairs", [])  # a shared mutable default
     assert not _convert._trusted_agrees()
-    monkeypatch.setattr(_convert, "_CALL_DEFAULTS", {**defaults, "provider_executed": True})
+    monkeypatch.setattr(_convert, "CALL_DEFAULTS", {**defaults, "provider_executed": True})
     assert not _convert._trusted_agrees()
-    monkeypatch.setattr(_convert, "_CALL_DEFAULTS", defaults)
+    monkeypatch.setattr(_convert, "CALL_DEFAULTS", defaults)
     monkeypatch.setattr(_convert, "_RESPONSE_DEFAULTS", {"parts": ()})  # fields missing
     assert not _convert._trusted_agrees()
 

@@ -52,11 +52,11 @@ _ALPHABET = " \t\n\u3000\u00a0<>{}[]\"'/_=:fkxa"
 @pytest.mark.parametrize("bare", [False, True])
 def test_the_scanner_skips_only_what_the_reader_refuses(bare: bool) -> None:
     """The family scanner does not ask the key/value readers when what follows the
-    opener can begin no name (scanner._NO_NAME): the reader refuses every such text."""
+    opener can begin no name (keyvalue.NO_NAME): the reader refuses every such text."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from toolfix._repair.scanner import _NO_NAME
+    from toolfix._repair.keyvalue import NO_NAME
 
     g = KeyValueCalls(
         call=("<tool_call>", "</tool_call>"),
@@ -70,7 +70,7 @@ def test_the_scanner_skips_only_what_the_reader_refuses(bare: bool) -> None:
     @given(st.text(alphabet=_ALPHABET, max_size=12), st.sampled_from(["", "</tool_call>"]))
     def check(after: str, tail: str) -> None:
         text = f"<tool_call>{after}{tail}"
-        if _NO_NAME.match(text, len("<tool_call>")) is not None:
+        if NO_NAME.match(text, len("<tool_call>")) is not None:
             skipped.append(text)
             assert read_key_value_call(text, 0, g, _CTX, "glm") is None
 

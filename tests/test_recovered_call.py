@@ -63,12 +63,12 @@ def test_the_trusted_builder_is_in_use_with_this_pydantic() -> None:
 
 def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _messages._trusted_agrees()
-    defaults = dict(_messages._CALL_DEFAULTS)
-    monkeypatch.setitem(_messages._CALL_DEFAULTS, "provider_data", {})  # shared mutable default
+    defaults = dict(_messages.CALL_DEFAULTS)
+    monkeypatch.setitem(_messages.CALL_DEFAULTS, "provider_data", {})  # shared mutable default
     assert not _messages._trusted_agrees()
-    monkeypatch.setattr(_messages, "_CALL_DEFAULTS", {**defaults, "provider_executed": True})
+    monkeypatch.setattr(_messages, "CALL_DEFAULTS", {**defaults, "provider_executed": True})
     assert not _messages._trusted_agrees()
-    monkeypatch.setattr(_messages, "_CALL_DEFAULTS", defaults)
+    monkeypatch.setattr(_messages, "CALL_DEFAULTS", defaults)
     monkeypatch.setattr(_messages, "_RECOVERED_SET", {"id", "name"})
     assert not _messages._trusted_agrees()
 

@@ -26,6 +26,7 @@ from typing import Any
 from ._config import Limits
 from ._errors import NestingTooDeepError, UnsupportedInputError
 from ._messages import (
+    CALL_DEFAULTS,
     Message,
     Part,
     Prompt,
@@ -203,10 +204,7 @@ _READ_UNLESS_NULL = ("function_call", "reasoning_content", "reasoning", "thinkin
 #: same models, down to ``model_fields_set``.
 _CALL_SET = {"id", "name", "arguments_raw", "arguments", "provider_data"}
 _RESPONSE_SET = {"parts", "id", "model", "finish_reason", "usage", "provider_data"}
-#: Field values (in field order) of a call and a response as pydantic fills in defaults.
-_CALL_DEFAULTS: dict[str, Any] = dict(
-    ToolCallPart(id="-", name="-", arguments_raw="", arguments=None).__dict__
-)
+#: Field values (in field order) of a response as pydantic fills in defaults.
 _RESPONSE_DEFAULTS: dict[str, Any] = dict(Response().__dict__)
 
 
@@ -227,7 +225,7 @@ def _checked_response(parts: tuple[Part, ...]) -> Response:
 def _trusted_call(
     call_id: str, name: str, raw: str, arguments: dict[str, Any] | None
 ) -> ToolCallPart:
-    values = _CALL_DEFAULTS.copy()
+    values = CALL_DEFAULTS.copy()
     values["id"] = call_id
     values["name"] = name
     values["arguments_raw"] = raw
@@ -267,7 +265,7 @@ def _trusted_agrees() -> bool:
     """Whether the trusted builders give what the validating ones give."""
     immutable = (str, int, float, bool, tuple, type(None))
     if not all(
-        isinstance(v, immutable) for v in (*_CALL_DEFAULTS.values(), *_RESPONSE_DEFAULTS.values())
+        isinstance(v, immutable) for v in (*CALL_DEFAULTS.values(), *_RESPONSE_DEFAULTS.values())
     ):
         return False  # a shared mutable default would be shared between parts
     try:

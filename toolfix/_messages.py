@@ -385,8 +385,9 @@ _RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
 #: Copied for each part (``model_fields_set`` is a set of the part's own).
 _RECOVERED_SET = set(_RECOVERED_FIELDS)
 _new = BaseModel.__new__
-#: Field values (in field order) of a call as pydantic fills in defaults.
-_CALL_DEFAULTS: dict[str, Any] = dict(
+#: Field values (in field order) of a call as pydantic fills in defaults (``_convert``
+#: builds its plain native calls from them too).
+CALL_DEFAULTS: dict[str, Any] = dict(
     ToolCallPart(id="-", name="-", arguments_raw="", arguments=None).__dict__
 )
 
@@ -411,7 +412,7 @@ def _trusted_call(
     repairs: tuple[RepairRecord, ...],
 ) -> ToolCallPart:
     values = dict(
-        _CALL_DEFAULTS,
+        CALL_DEFAULTS,
         id=call_id,
         name=name,
         arguments_raw=arguments_raw,
@@ -496,7 +497,7 @@ def same_model(a: Any, b: Any) -> bool:
 def _trusted_agrees() -> bool:
     """Whether the trusted builder gives what the validating constructor gives."""
     immutable = (str, int, float, bool, tuple, type(None))
-    if not all(isinstance(v, immutable) for v in _CALL_DEFAULTS.values()):
+    if not all(isinstance(v, immutable) for v in CALL_DEFAULTS.values()):
         return False  # a shared mutable default would be shared between parts
     try:
         for kind in (FailureKind.CODE_FENCE, FailureKind.EXTRA_KEYS):

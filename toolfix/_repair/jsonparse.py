@@ -35,8 +35,9 @@ __all__ = ["ParsedJson", "check_limits", "parse_lenient"]
 _TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[\[\]{}()]|\d+')
 _DECODER = json.JSONDecoder()
 #: ``raw_decode`` without its Python frame (the C scanner it calls; not in the stubs):
-#: raises ``StopIteration`` where ``raw_decode`` raises ``JSONDecodeError``.
-_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+#: raises ``StopIteration`` where no value starts, where ``raw_decode`` raises
+#: ``JSONDecodeError``. The one copy the manual fixer's modules share.
+scan_json: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 #: Below this size a second parse costs less than remembering the first one.
 MEMO_MIN_CHARS = 65_536
@@ -193,7 +194,7 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     # (prose, a stray closer, a second object). ``stripped`` starts with no whitespace.
     if not known_broken(stripped):
         try:
-            value, end = _SCAN(stripped, 0)
+            value, end = scan_json(stripped, 0)
         except RecursionError as exc:
             raise _too_deep("parse", stripped, limits) from exc
         except (ValueError, StopIteration):
@@ -210,7 +211,7 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
         # ``json.loads`` without its Python frames: blanks, a whole value, then blanks
         fixed = quick.text
         try:
-            value, end = _SCAN(fixed, len(fixed) - len(fixed.lstrip(" \t\n\r")))
+            value, end = scan_json(fixed, len(fixed) - len(fixed.lstrip(" \t\n\r")))
         except (ValueError, StopIteration, RecursionError):
             end = -1
         if end != -1 and (end == len(fixed) or not fixed[end:].strip(" \t\n\r")):

@@ -20,7 +20,7 @@ from .formats._base import Candidate, ScanContext, make_candidate
 from .spec import KeyValueCalls
 from .text import skip_ws
 
-__all__ = ["read_key_value_call"]
+__all__ = ["NO_NAME", "read_key_value_call"]
 
 _MAX_NAME = 256
 #: Value tags read inside one value before the simple reading wins (keeps it linear).
@@ -30,6 +30,9 @@ _MAX_TAGS = 64
 _NAME_RUN = re.compile(r"[^<\n{}\[\]\"']*")
 #: Whitespace as ``str.isspace`` sees it (the same Unicode test, at C speed).
 _SPACE = re.compile(r"\s")
+#: What, after the opener and its blanks, begins no name (:data:`_NAME_RUN` would be
+#: empty, as at the end of the text): the family scanner asks it before the readers.
+NO_NAME = re.compile(r"\s*(?:[<{}\[\]\"']|\Z)")
 
 
 def read_key_value_call(

@@ -39,10 +39,8 @@ from .._tools import ToolRegistry
 from .finish import CallShape, CallSite
 from .formats import Candidate
 from .interpret import Interpreter
-from .jsonparse import parse_lenient
+from .jsonparse import parse_lenient, scan_json
 from .textscan import TextScanner
-
-_DECODER = json.JSONDecoder()
 
 __all__ = ["NativeCallFixer"]
 
@@ -270,8 +268,8 @@ def _glued_objects(raw: str, interp: Interpreter) -> list[Any] | None:
         if raw[pos] != "{" or len(out) > limits.max_calls:
             return None
         try:
-            value, pos = _DECODER.raw_decode(raw, pos)
-        except (ValueError, RecursionError):
+            value, pos = scan_json(raw, pos)
+        except (ValueError, StopIteration, RecursionError):
             return None
         out.append(value)
     return out if len(out) > 1 else None

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from .formats._base import Candidate, ScanContext, ToolCallFormat, respan
-from .keyvalue import read_key_value_call
+from .keyvalue import NO_NAME, read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
 from .tags import read_tagged_call
@@ -110,7 +110,7 @@ class SpecScanner(ToolCallFormat):
                 if at == -1:
                     return out
             found = None
-            if token in self._named and _NO_NAME.match(text, at + len(token)) is not None:
+            if token in self._named and NO_NAME.match(text, at + len(token)) is not None:
                 pass  # JSON or a tag where the name goes (Hermes, Qwen): no reader takes it
             else:
                 for spec, g, ends in table[token]:
@@ -155,12 +155,6 @@ class SpecScanner(ToolCallFormat):
         if lead and out and original.startswith(out[:32], len(lead)):
             return lead + out
         return out
-
-
-#: What after a key/value call's opener and its blanks begins no tool name: the name
-#: runs up to ``<``, a bracket or a quote (``keyvalue._NAME_RUN``), so it would be
-#: empty, as at the end of the text (``\s`` is ``str.isspace``'s test, as in skip_ws).
-_NO_NAME = re.compile(r"\s*(?:[<{}\[\]\"']|\Z)")
 
 
 def _read(

@@ -8,14 +8,13 @@ depth is checked as it goes (docs/design.md#promise-2).
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from .._config import Limits
 from .._errors import NestingTooDeepError
-from .jsonparse import MEMO_MIN_CHARS, decode_memo
+from .jsonparse import MEMO_MIN_CHARS, decode_memo, scan_json
 
 __all__ = [
     "ANCHOR_MIN_CHARS",
@@ -151,9 +150,6 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
 
 
 _MATCH = {"}": "{", "]": "[", ")": "("}
-_DECODER = json.JSONDecoder()
-#: ``raw_decode`` without its Python frame (the C scanner it calls; not in the stubs).
-_SCAN: Callable[[str, int], tuple[object, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> BracketSpan | None:
@@ -172,7 +168,7 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
         return None
     broken = False
     try:
-        value, end = _SCAN(text, start)
+        value, end = scan_json(text, start)
     except (ValueError, StopIteration):
         value, end, broken = None, -1, True
     except RecursionError:

@@ -236,16 +236,11 @@ class TextScanner:
             return [], content
         remaining = _remove_spans(content, used)
         tidies = self._tidies
-        for c in cands:
-            if c.format in tidies:
-                break
-        else:
-            return calls, remaining  # (no candidate of a format that tidies)
-        taken = set(zip(used[::2], used[1::2], strict=True))
-        for fmt in dict.fromkeys(
-            tidies[c.format] for c in cands if c.format in tidies and (c.start, c.end) in taken
-        ):
-            remaining = fmt.tidy(remaining)  # the formats' own channel tokens
+        tidied = [c for c in cands if c.format in tidies]  # (usually none)
+        if tidied:
+            taken = set(zip(used[::2], used[1::2], strict=True))
+            for fmt in dict.fromkeys(tidies[c.format] for c in tidied if (c.start, c.end) in taken):
+                remaining = fmt.tidy(remaining)  # the formats' own channel tokens
         return calls, remaining
 
     def _candidates(
