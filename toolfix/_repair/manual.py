@@ -31,7 +31,6 @@ from .._messages import (
     ReasoningPart,
     RepairRecord,
     Response,
-    TextPart,
     ToolCallPart,
 )
 from .._pipeline.processor import (
@@ -78,6 +77,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         self._interpreters: WeightedLRU[int, tuple[ToolRegistry, Interpreter]] = WeightedLRU(
             INTERPRETER_CACHE_BUDGET
         )
+        self._last: tuple[ToolRegistry, Interpreter] | None = None  # the last one asked for
 
     def __repr__(self) -> str:
         return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
@@ -124,7 +124,11 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         new_parts: list[Part] = []
         extra_repairs: list[RepairRecord] = []
         changed = False
-        existing_ids = {p.id for p in response.parts if isinstance(p, CallPart)}
+        # (the parts' ``type`` tags, not isinstance: a failed isinstance on a pydantic
+        # model goes through ABCMeta, and this runs on every part of every response)
+        existing_ids = {
+            p.id for p in response.parts if p.type == "tool_call" or p.type == "invalid_tool_call"
+        }
         native: NativeCallFixer | None = None
         has_tools = bool(registry)
         for idx, part in enumerate(response.parts):
@@ -133,7 +137,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 fixed = native.fix(part, f"{seed}:{idx}")
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)
-            elif isinstance(part, TextPart) and has_tools:
+            elif part.type == "text" and has_tools:
                 parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
                 # A call reported on an earlier pass (same derived id) is not reported twice:
                 # repairing a repaired response changes nothing (promise 7).
@@ -179,7 +183,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         keep_reasoning = self.config.reasoning_calls == "ignore"  # else reasoning is scanned
         cap = self.config.limits.max_pattern_input_chars
         for part in response.parts:
-            if isinstance(part, ToolCallPart):
+            if part.type == "tool_call":
                 if part.provider_executed:
                     continue
                 tool = lookup(part.name)
@@ -187,8 +191,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 if tool is None or args is None or not tool.is_valid(args, max_pattern_chars=cap):
                     return False
             elif not (
-                isinstance(part, InvalidToolCallPart)
-                or (keep_reasoning and isinstance(part, ReasoningPart))
+                part.type == "invalid_tool_call" or (keep_reasoning and part.type == "reasoning")
             ):
                 return False
         return True
@@ -197,13 +200,16 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         return tools_or(tools, self.registry)
 
     def _interpreter(self, registry: ToolRegistry) -> Interpreter:
+        last = self._last
+        if last is not None and last[0] is registry:
+            return last[1]  # (an agent loop repairs with the same tools every step)
         key = id(registry)
         cached = self._interpreters.get(key)
-        if cached is not None and cached[0] is registry:
-            return cached[1]
-        interp = Interpreter(registry, self.config)
-        self._interpreters.put(key, (registry, interp), registry.weight)
-        return interp
+        if cached is None or cached[0] is not registry:
+            cached = (registry, Interpreter(registry, self.config))
+            self._interpreters.put(key, cached, registry.weight)
+        self._last = cached  # one reference assignment: safe across threads
+        return cached[1]
 
     def _promote_from_reasoning(
         self,
@@ -266,6 +272,9 @@ class ManualToolCallFixProcessor(ResponseProcessor):
 
 def _no_answer(parts: list[Part]) -> bool:
     """No call and no visible text: the model's only output was its reasoning."""
-    return not any(
-        isinstance(p, CallPart) or (isinstance(p, TextPart) and p.text.strip()) for p in parts
-    )
+    for p in parts:
+        if p.type == "tool_call" or p.type == "invalid_tool_call":
+            return False
+        if p.type == "text" and p.text.strip():
+            return False
+    return True

@@ -227,7 +227,7 @@ class TextScanner:
     ) -> tuple[list[CallPart], str]:
         quoted: list[tuple[int, int]] = list(protected or ())
         cands = self._candidates(content, interp.scan_context, quoted, found_by, markers)
-        if isinstance(cands, InvalidToolCallPart):
+        if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
             return [cands], content
         if not cands:
             return [], content
@@ -658,6 +658,9 @@ def _remove_spans(text: str, spans: list[int]) -> str:
     stripped and joined by newlines; the leading whitespace of the text before the
     first span is kept (it is what a stream has already sent, and what ``repair()`` of a
     message with no call keeps)."""
+    if len(spans) == 2:  # one call (the common case): the same, without the lists
+        head, tail = text[: spans[0]].rstrip(), text[spans[1] :].strip()
+        return f"{head}\n{tail}" if head and tail else head or tail
     pieces: list[str] = []
     pos = 0
     for s, e in zip(spans[::2], spans[1::2], strict=True):
@@ -680,7 +683,7 @@ class _PrefixDigest:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._hash = hashlib.sha256()
+        self._hash: hashlib._Hash | None = None  # made at the first call not at the start
         self._pos = 0
 
     def upto(self, end: int) -> str:
@@ -689,6 +692,10 @@ class _PrefixDigest:
         if end < self._pos:  # not in order (never, with candidates sorted by start)
             data = self._text[:end].encode("utf-8", "surrogatepass")
             return hashlib.sha256(data).hexdigest()[:24]
-        self._hash.update(self._text[self._pos : end].encode("utf-8", "surrogatepass"))
+        data = self._text[self._pos : end].encode("utf-8", "surrogatepass")
+        if self._hash is None:
+            self._hash = hashlib.sha256(data)
+        else:
+            self._hash.update(data)
         self._pos = end
         return self._hash.copy().hexdigest()[:24]
