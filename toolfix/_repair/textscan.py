@@ -83,7 +83,7 @@ class TextScanner:
             markers = _Markers(content)
         split = None
         for f in self._channels:
-            if any(map(markers.has, f.channel_markers)):
+            if markers.has_any(f.channel_markers):
                 split = f.split_channels(content)
                 if split is not None:
                     break
@@ -235,12 +235,19 @@ class TextScanner:
         if not used:
             return [], content
         remaining = _remove_spans(content, used)
+        # the formats' own channel tokens, by each format that read a call (once each)
         tidies = self._tidies
-        tidied = [c for c in cands if c.format in tidies]  # (usually none)
-        if tidied:
-            taken = set(zip(used[::2], used[1::2], strict=True))
-            for fmt in dict.fromkeys(tidies[c.format] for c in tidied if (c.start, c.end) in taken):
-                remaining = fmt.tidy(remaining)  # the formats' own channel tokens
+        done: list[ToolCallFormat] = []
+        taken: set[tuple[int, int]] | None = None
+        for c in cands:
+            fmt = tidies.get(c.format)
+            if fmt is None or fmt in done:
+                continue  # (usually: most formats have nothing to tidy)
+            if taken is None:
+                taken = set(zip(used[::2], used[1::2], strict=True))
+            if (c.start, c.end) in taken:
+                done.append(fmt)
+                remaining = fmt.tidy(remaining)
         return calls, remaining
 
     def _candidates(
@@ -446,9 +453,11 @@ _SPLIT_TOKENS = (
 def _may_hold_split_markup(markers: _Markers) -> bool:
     """False when :data:`_SPLIT_MARKUP_RE` cannot match (substring tests first: on a long
     text the regex engine tries every position, a substring search skips ahead)."""
-    return (
-        markers.has("think>") or markers.has("THINK]") or markers.has("<|")
-    ) and _SPLIT_MARKUP_RE.search(markers.text) is not None
+    return markers.has_any(_SPLIT_ANCHORS) and _SPLIT_MARKUP_RE.search(markers.text) is not None
+
+
+#: What every split token holds (a reasoning tag, a channel token).
+_SPLIT_ANCHORS = ("think>", "THINK]", "<|")
 
 
 def _may_hold_reasoning(markers: _Markers) -> bool:
@@ -496,6 +505,16 @@ class _Markers:
             return False
         return any(self.has(m) for m in markers)
 
+    def has_any(self, markers: tuple[str, ...]) -> bool:
+        """``any(marker in text for marker in markers)``."""
+        text = self.text
+        if len(text) < self.MIN_CHARS:
+            for marker in markers:  # noqa: SIM110 - a plain loop: runs on every text
+                if marker in text:
+                    return True
+            return False
+        return any(self.has(m) for m in markers)
+
     def has(self, marker: str) -> bool:
         """``marker in text``."""
         text = self.text
@@ -532,31 +551,39 @@ _GENERIC_PRIORITY = 60
 class _Outside:
     """What lies outside the spans found so far, for the generic formats' two questions:
     is it all whitespace (``covered``: ``taken`` covers the text), and may a span of
-    theirs start there (:meth:`may_start`). Built once per change of the spans."""
+    theirs start there (:meth:`may_start`). Built once per change of the spans; the
+    text outside the hard spans is gathered at the first :meth:`may_start` (when the
+    spans cover the text, the scan stops before asking)."""
 
-    __slots__ = ("_any", "_firsts", "_gaps", "covered")
+    __slots__ = ("_content", "_firsts", "_gaps", "_hard", "covered")
 
     def __init__(self, content: str, taken: _Spans, hard: _Spans) -> None:
-        self._any = not hard.starts  # no hard span: a span may start anywhere
-        gaps: list[str] = []
-        pos = 0
-        for s, e in zip(hard.starts, hard.ends, strict=True):
-            gaps.append(content[pos:s])
-            pos = max(pos, e)
-        gaps.append(content[pos:])
-        self._gaps = "".join(gaps)
-        self._firsts = "".join([content[s] for s in hard.starts])
-        # the same spans (no quoted markup, no bare JSON yet): the gaps tell at once
-        self.covered = not self._gaps.strip() if hard is taken else taken.covers(content)
+        self._content = content
+        self._hard = hard
+        self._gaps: str | None = None
+        self._firsts = ""
+        self.covered = taken.covers(content)
 
     def may_start(self, openers: str | None) -> bool:
         """False when none of ``openers`` occurs outside the ``hard`` spans (explicit
         calls, quoted markup), nor at a hard span's first character: then every span a
         generic format could find starts inside one of them, and is text of that call
         (a candidate inside a call's span is never a call, docs/design.md#promise-9)."""
-        if openers is None or self._any:
-            return True
-        gaps, firsts = self._gaps, self._firsts
+        hard = self._hard
+        if openers is None or not hard.starts:
+            return True  # no hard span: a span may start anywhere
+        gaps = self._gaps
+        if gaps is None:
+            content = self._content
+            pieces: list[str] = []
+            pos = 0
+            for s, e in zip(hard.starts, hard.ends, strict=True):
+                pieces.append(content[pos:s])
+                pos = max(pos, e)
+            pieces.append(content[pos:])
+            gaps = self._gaps = "".join(pieces)
+            self._firsts = "".join([content[s] for s in hard.starts])
+        firsts = self._firsts
         return any(ch in gaps or ch in firsts for ch in openers)
 
 
