@@ -283,14 +283,17 @@ class TextScanner:
                     break  # only whitespace left: the generic scanners have nothing to read
                 if not outside.may_start(fmt.span_openers):
                     continue  # whatever it finds lies inside a call's span: text of that call
-            if own_markers and short:  # the base class's substring test, inlined
-                for marker in own_markers:
-                    if marker in content:
-                        break
-                else:
+            if own_markers:
+                if short:  # the base class's substring test, inlined
+                    for marker in own_markers:
+                        if marker in content:
+                            break
+                    else:
+                        continue
+                elif not markers.detect(fmt):
                     continue
-            elif not markers.detect(fmt):
-                continue
+            elif own_markers is not None and not markers.detect(fmt):
+                continue  # (None: the format reads every text)
             known = found_by.get(fmt)
             try:
                 found = fmt.extract(content, ctx) if known is None else known
@@ -372,18 +375,18 @@ class TextScanner:
 @functools.lru_cache(maxsize=64)
 def _detectors(
     formats: tuple[ToolCallFormat, ...],
-) -> tuple[tuple[ToolCallFormat, tuple[str, ...], bool], ...]:
-    """Each format with its markers when it detects by them (the base class's substring
-    test, which the scan inlines), else with none (its own ``detect`` is asked), and
-    whether it is a generic format (it reads free text, not markup)."""
-    return tuple(
-        (
-            f,
-            f.markers if type(f).detect is ToolCallFormat.detect else (),
-            f.priority >= _GENERIC_PRIORITY,
-        )
-        for f in formats
-    )
+) -> tuple[tuple[ToolCallFormat, tuple[str, ...] | None, bool], ...]:
+    """Each format with its markers (:func:`_own_markers`) and whether it is a generic
+    format (it reads free text, not markup)."""
+    return tuple((f, _own_markers(f), f.priority >= _GENERIC_PRIORITY) for f in formats)
+
+
+def _own_markers(fmt: ToolCallFormat) -> tuple[str, ...] | None:
+    """The markers the base class's ``detect`` looks for; ``()`` when the format has its
+    own ``detect`` (it is asked), ``None`` when it has no marker (it reads every text)."""
+    if type(fmt).detect is not ToolCallFormat.detect:
+        return ()
+    return fmt.markers or None
 
 
 def _over_limit(
@@ -725,4 +728,4 @@ class _PrefixDigest:
         else:
             self._hash.update(data)
         self._pos = end
-        return self._hash.copy().hexdigest()[:24]
+        return self._hash.hexdigest()[:24]  # (a digest does not end the hash: no copy)
