@@ -243,9 +243,13 @@ class TextScanner:
             fmt = tidies.get(c.format)
             if fmt is None or fmt in done:
                 continue  # (usually: most formats have nothing to tidy)
-            if taken is None:
-                taken = set(zip(used[::2], used[1::2], strict=True))
-            if (c.start, c.end) in taken:
+            if len(used) == 2:  # one call taken (the common case): no set to build
+                took = used[0] == c.start and used[1] == c.end
+            else:
+                if taken is None:
+                    taken = set(zip(used[::2], used[1::2], strict=True))
+                took = (c.start, c.end) in taken
+            if took:
                 done.append(fmt)
                 remaining = fmt.tidy(remaining)
         return calls, remaining
@@ -338,7 +342,7 @@ class TextScanner:
         (flat start, end pairs). A candidate inside a call's span (markup written in one
         of its argument values) is never a call (docs/design.md#promise-9); an outer span
         that turns out not to be a call (JSON in prose) leaves the spans inside it free."""
-        if not _in_span_order(cands):
+        if len(cands) > 1 and not _in_span_order(cands):
             cands.sort(key=lambda c: (c.start, -c.end))
         quoted.sort()
         alone = _only_spans(content, cands)
@@ -640,6 +644,8 @@ class _Spans:
 
     def covers(self, text: str) -> bool:
         """True when every character outside the spans is whitespace."""
+        if len(self.starts) == 1:  # (the common case: one call)
+            return not text[: self.starts[0]].strip() and not text[self.ends[0] :].strip()
         pos = 0
         for s, e in zip(self.starts, self.ends, strict=True):
             if text[pos:s].strip():
