@@ -117,7 +117,9 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
         registry = self._registry_for(tools)
-        if self._all_valid(response, registry):
+        given = response.parts
+        # (a text part first: there is text to scan; the test is spared)
+        if (not given or given[0].type != "text") and self._all_valid(response, registry):
             return response  # the fast path: nothing to scan, every call valid
         interp = self._interpreter(registry)
         seed = response.id or ""
@@ -127,12 +129,12 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         # (the parts' ``type`` tags, not isinstance: a failed isinstance on a pydantic
         # model goes through ABCMeta, and this runs on every part of every response)
         existing_ids = {
-            p.id for p in response.parts if p.type == "tool_call" or p.type == "invalid_tool_call"
+            p.id for p in given if p.type == "tool_call" or p.type == "invalid_tool_call"
         }
         native: NativeCallFixer | None = None
         has_tools = bool(registry)
-        for idx, part in enumerate(response.parts):
-            if isinstance(part, ToolCallPart):
+        for idx, part in enumerate(given):
+            if part.type == "tool_call":
                 native = native or NativeCallFixer(self._text, interp, registry)
                 fixed = native.fix(part, f"{seed}:{idx}")
                 changed |= len(fixed) != 1 or fixed[0] is not part
