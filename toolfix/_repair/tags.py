@@ -25,7 +25,7 @@ from .formats._base import Candidate, ScanContext, make_candidate
 from .spec import TaggedCalls, TagSyntax
 from .text import find_bracket_end, skip_ws
 
-__all__ = ["read_elements", "read_tagged_call"]
+__all__ = ["call_opener", "read_elements", "read_tagged_call"]
 
 _MAX_ATTRS = 1024
 #: How many argument closers written as text one value may hold before the first wins.
@@ -197,6 +197,12 @@ def _tags_for(grammar: TaggedCalls) -> _Tags:
     tags = _Tags(grammar)
     _BY_GRAMMAR[id(grammar)] = (grammar, tags)
     return tags
+
+
+def call_opener(grammar: TaggedCalls) -> re.Pattern[str]:
+    """What :func:`read_tagged_call` needs at its start: the grammar's call tag opening
+    (a superset of what it reads, as in a glued syntax)."""
+    return _tags_for(grammar)._open_rx[grammar.call]
 
 
 def _unescape(value: str) -> str:
