@@ -51,7 +51,17 @@ class _Tags:
     same order (``tests/test_tag_paths.py`` checks that both agree).
     """
 
-    __slots__ = ("_attrs_rx", "_close_rx", "_open_rx", "g", "s")
+    __slots__ = (
+        "_attrs_rx",
+        "_close_rx",
+        "_heads",
+        "_heads_span",
+        "_open_rx",
+        "follow",
+        "g",
+        "s",
+        "step",
+    )
 
     def __init__(self, grammar: TaggedCalls) -> None:
         self.g = grammar
@@ -63,6 +73,25 @@ class _Tags:
             w: re.compile(re.escape(s.close) + prefixes + re.escape(w + s.end)) for w in words
         }
         self._attrs_rx = _attrs_pattern(s)
+        # what a closer of any word starts with, reversed: the first prefix (in order)
+        # written before a word is the first branch the reversed text before it takes
+        heads = [s.close + p for p in s.prefixes]
+        self._heads_span = max(len(h) for h in heads)
+        self._heads = (
+            re.compile("|".join(re.escape(h[::-1]) for h in heads)) if len(heads) > 1 else None
+        )
+        #: In a body of argument tags (``param`` set, the glued syntax aside, whose
+        #: openers the loop decides): ``step`` reads the blanks and then the call's
+        #: closer (group 2) or an argument's opener (group 3), what :func:`_body` tests
+        #: in that order; ``follow`` is what may come after a value's closer (blanks,
+        #: then the end of the text, an argument's opener or the call's closer).
+        self.step: re.Pattern[str] | None = None
+        self.follow: re.Pattern[str] | None = None
+        if grammar.param and not s.glued:
+            close_call = self._close_rx[grammar.call].pattern
+            open_param = self._open_rx[grammar.param].pattern
+            self.step = re.compile(rf"(\s*+)(?:({close_call})|({open_param}))?")
+            self.follow = re.compile(rf"\s*+(?:\Z|{open_param}|{close_call})")
 
     def open_at(self, text: str, k: int, word: str) -> int:
         """Index just past ``<prefix word`` when such an opening tag starts at ``k``
@@ -118,10 +147,17 @@ class _Tags:
         """The first ``</prefix word>`` at or after ``pos``: (start, end), or (-1, -1)."""
         target = word + self.s.end
         close = self.s.close
+        heads = self._heads
         while True:
             k = text.find(target, pos, stop)
             if k == -1:
                 return -1, -1
+            if heads is not None:
+                m = heads.match(text[max(0, k - self._heads_span) : k][::-1])
+                if m is not None:
+                    return k - m.end(), k + len(target)
+                pos = k + 1
+                continue
             for prefix in self.s.prefixes:
                 start = k - len(prefix) - len(close)
                 if start >= 0 and text.startswith(close + prefix, start):
@@ -318,13 +354,25 @@ def _body(
     params: dict[str, Any] = {}
     untyped = False
     pos = lo
+    step = tags.step
     while True:
-        k = skip_ws(text, pos)
-        if tags.close_at(text, k, g.call) != -1:
-            return params, untyped, tags.close_at(text, k, g.call)
+        if step is not None:
+            m = step.match(text, pos)
+            which = m.lastindex  # type: ignore[union-attr]
+            if which == 2:
+                return params, untyped, m.end()  # type: ignore[union-attr]
+            k = m.end(1)  # type: ignore[union-attr]
+            word, key_end = (g.param, m.end()) if which == 3 else ("", -1)  # type: ignore
+        else:
+            k = skip_ws(text, pos)
+            ce = tags.close_at(text, k, g.call)
+            if ce != -1:
+                return params, untyped, ce
+            word, key_end = "", -1
         if ends and text.startswith(ends, k):
             return params, untyped, k  # the section closed: the call's closer was left out
-        word, key_end = _param_at(text, k, tags)
+        if step is None:
+            word, key_end = _param_at(text, k, tags)
         if key_end == -1:
             # not where the template writes the next tag: the first closer ends the call
             cs, ce = tags.find_close(text, g.call, pos, n)
@@ -418,8 +466,13 @@ def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
             break
         if first[0] == -1:
             first = (vs, ve)
-        k = skip_ws(text, ve)
-        ends = k >= n or _param_at(text, k, tags)[1] != -1 or tags.close_at(text, k, g.call) != -1
+        if tags.follow is not None:
+            ends = tags.follow.match(text, ve) is not None
+        else:
+            k = skip_ws(text, ve)
+            ends = (
+                k >= n or _param_at(text, k, tags)[1] != -1 or tags.close_at(text, k, g.call) != -1
+            )
         if ends and _balanced(text, pos, vs, tags, word):
             return vs, ve
         p = ve
