@@ -20,7 +20,7 @@ from .keyvalue import NO_NAME, read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
 from .tags import call_opener, read_tagged_call
-from .text import ANCHOR_MIN_CHARS, ExtendBudget, line_start_before, marker_search, skip_ws
+from .text import ANCHOR_MIN_CHARS, ExtendBudget, line_start_before, marker_search
 
 __all__ = ["SpecScanner", "openers"]
 

@@ -257,7 +257,8 @@ def _open_pattern(s: TagSyntax, prefixes: str, word: str) -> re.Pattern[str]:
         stops.append("[" + re.escape(s.spaces) + "]")
     if s.glued:
         stops.append(r"[^\W\d_]")
-    return re.compile(re.escape(s.open) + prefixes + re.escape(word) + "(?=" + "|".join(stops) + ")")
+    follow = "(?=" + "|".join(stops) + ")"
+    return re.compile(re.escape(s.open) + prefixes + re.escape(word) + follow)
 
 
 def _attrs_pattern(s: TagSyntax) -> re.Pattern[str] | None:
@@ -277,8 +278,17 @@ def _attrs_pattern(s: TagSyntax) -> re.Pattern[str] | None:
     blank = "[" + r"\s" + re.escape(s.spaces) + "]*"
     attr = blank + r"([A-Za-z_][\w:-]*)=(?:\"([^\"]*)\"|'([^']*)')"
     return re.compile(
-        "(?:" + attr + "(?:" + attr + ")?)?" + blank + "(" + re.escape(s.self_closing) + ")?"
-        + r"\s*" + re.escape(s.end)
+        "(?:"
+        + attr
+        + "(?:"
+        + attr
+        + ")?)?"
+        + blank
+        + "("
+        + re.escape(s.self_closing)
+        + ")?"
+        + r"\s*"
+        + re.escape(s.end)
     )
 
 
@@ -355,14 +365,15 @@ def _body(
     untyped = False
     pos = lo
     step = tags.step
+    param = g.param or ""
     while True:
         if step is not None:
-            m = step.match(text, pos)
+            m = step.match(text, pos)  # (never None: every part is optional)
             which = m.lastindex  # type: ignore[union-attr]
             if which == 2:
                 return params, untyped, m.end()  # type: ignore[union-attr]
             k = m.end(1)  # type: ignore[union-attr]
-            word, key_end = (g.param, m.end()) if which == 3 else ("", -1)  # type: ignore
+            word, key_end = (param, m.end()) if which == 3 else ("", -1)  # type: ignore[union-attr]
         else:
             k = skip_ws(text, pos)
             ce = tags.close_at(text, k, g.call)
