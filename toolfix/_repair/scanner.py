@@ -12,7 +12,6 @@ the opener is text.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -20,8 +19,8 @@ from .formats._base import Candidate, ScanContext, ToolCallFormat, respan
 from .keyvalue import NO_NAME, read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
-from .tags import read_tagged_call
-from .text import ANCHOR_MIN_CHARS, ExtendBudget, line_start_before, marker_search, skip_ws
+from .tags import call_opener, read_tagged_call
+from .text import ANCHOR_MIN_CHARS, ExtendBudget, line_start_before, marker_search
 
 __all__ = ["SpecScanner", "openers"]
 
@@ -43,6 +42,14 @@ def openers(spec: FormatSpec) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for g in grammars for t in _grammar_openers(g)))
 
 
+#: One family's reader at an opener: the calls it reads there, ``None`` when the text
+#: there is not its markup.
+_Reader = Callable[[str, int, ScanContext, ExtendBudget], "list[Candidate] | None"]
+#: At one opener: what must follow it for any reader to take it (see :func:`_precheck`),
+#: its readers in priority order, the wrapper tokens that may be written around.
+_Opener = tuple["re.Pattern[str] | None", tuple[_Reader, ...], "_Wrappers | None"]
+
+
 class SpecScanner(ToolCallFormat):
     """Every declared family in one left-to-right pass (docs/formats.md)."""
 
@@ -60,20 +67,23 @@ class SpecScanner(ToolCallFormat):
             for g in (spec.grammar, *spec.alternatives):
                 for token in _grammar_openers(g):
                     table.setdefault(token, []).append((spec, g, ends))
-        self._table = table
-        # wrappers of every family that shares an opener: whichever family reads the
-        # call, the tokens written around it go with it
-        self._wrappers = {
-            token: tuple(dict.fromkeys(w for s, _g, _e in readers for w in s.wrappers))
-            for token, readers in table.items()
-        }
+        wrap_cache: dict[tuple[tuple[str, str], ...], _Wrappers] = {}
+        self._table: dict[str, _Opener] = {}
+        for token, readers in table.items():
+            # wrappers of every family that shares an opener: whichever family reads the
+            # call, the tokens written around it go with it
+            wrappers = tuple(dict.fromkeys(w for s, _g, _e in readers for w in s.wrappers))
+            wrap = None
+            if wrappers:
+                wrap = wrap_cache.get(wrappers) or wrap_cache.setdefault(
+                    wrappers, _Wrappers(wrappers)
+                )
+            self._table[token] = (
+                _precheck(token, [g for _s, g, _e in readers]),
+                tuple(_reader(s, g, token, e) for s, g, e in readers),
+                wrap,
+            )
         self._groups = _groups(table)
-        # openers whose every reader wants a tool name right after them (key/value calls)
-        self._named = frozenset(
-            token
-            for token, readers in table.items()
-            if all(isinstance(g, KeyValueCalls) for _s, g, _e in readers)
-        )
         self._opener_re = re.compile(_trie_pattern(table))
         self._drop = tuple(dict.fromkeys(t for s in self.specs for t in s.drop))
 
@@ -95,33 +105,51 @@ class SpecScanner(ToolCallFormat):
         out: list[Candidate] = []
         if not self._groups:
             return out
-        if len(text) < ANCHOR_MIN_CHARS and self._opener_re.search(text) is None:
-            return out  # (the common case: no opener of any family, nothing built)
-        find = self._finder(text)
-        at, token = find(0)
-        if at == -1:
-            return out
+        # a short text is searched by one compiled alternation (C speed, a few times
+        # faster than the groups' ``str.find`` loop there); a long one by
+        # :class:`_OpenerFinder` (``memchr``-fast on prose, where the alternation costs
+        # several ms per MB)
+        search = finder = None
+        if len(text) < ANCHOR_MIN_CHARS:
+            search = self._opener_re.search
+            m = search(text)
+            if m is None:
+                return out  # (the common case: no opener of any family, nothing built)
+            at, token = m.start(), m.group()
+        else:
+            finder = _OpenerFinder(text, self._groups)
+            at, token = finder.find(0)
+            if at == -1:
+                return out
         budget = ExtendBudget()
         table = self._table
+        max_calls = ctx.limits.max_calls
         pos = floor = 0
         while True:
             if at < pos:
-                at, token = find(pos)
-                if at == -1:
-                    return out
+                if search is not None:
+                    m = search(text, pos)
+                    if m is None:
+                        return out
+                    at, token = m.start(), m.group()
+                else:
+                    at, token = finder.find(pos)  # type: ignore[union-attr]
+                    if at == -1:
+                        return out
+            pre, readers, wrap = table[token]
             found = None
-            if token in self._named and NO_NAME.match(text, at + len(token)) is not None:
-                pass  # JSON or a tag where the name goes (Hermes, Qwen): no reader takes it
-            else:
-                for spec, g, ends in table[token]:
-                    found = _read(text, at, token, spec.name, g, ends, ctx, budget)
+            if pre is None or pre.match(text, at) is not None:
+                for read in readers:
+                    found = read(text, at, ctx, budget)
                     if found:
                         break
             if not found:
                 pos = at + 1
                 continue
-            self.check_call_count(len(out), ctx, text, at)
-            found = _wrap(text, found, floor, self._wrappers[token])
+            if len(out) >= max_calls:
+                self.check_call_count(len(out), ctx, text, at)
+            if wrap is not None:
+                found = wrap.around(text, found, floor)
             out.extend(found)
             pos = floor = found[-1].end
 
@@ -145,6 +173,8 @@ class SpecScanner(ToolCallFormat):
         """The text left once calls are taken, without the families' channel tokens."""
         if not self._drop:
             return remaining
+        if not remaining or remaining.isspace():
+            return ""  # (what the steps below make of it: no token is white space)
         original = remaining
         for token in self._drop:
             if token in remaining:
@@ -157,77 +187,125 @@ class SpecScanner(ToolCallFormat):
         return out
 
 
-def _read(
-    text: str,
-    at: int,
-    token: str,
-    fmt: str,
-    g: Grammar,
-    ends: tuple[str, ...],
-    ctx: ScanContext,
-    budget: ExtendBudget,
-) -> list[Candidate] | None:
-    """The calls grammar ``g`` reads at ``at`` (``None``: not this grammar's markup)."""
+def _reader(spec: FormatSpec, g: Grammar, token: str, ends: tuple[str, ...]) -> _Reader:
+    """The reader of grammar ``g`` of ``spec`` at ``token``, bound once per scanner."""
+    fmt = spec.name
     if isinstance(g, TaggedCalls):
-        cand = read_tagged_call(text, at, g, ctx, fmt, ends)
-        return None if cand is None else [cand]
+        tagged = g
+
+        def read_tagged(
+            text: str, at: int, ctx: ScanContext, budget: ExtendBudget
+        ) -> list[Candidate] | None:
+            cand = read_tagged_call(text, at, tagged, ctx, fmt, ends)
+            return None if cand is None else [cand]
+
+        return read_tagged
     if isinstance(g, KeyValueCalls):
-        kv = read_key_value_call(text, at, g, ctx, fmt)
-        return None if kv is None else [kv]
-    if g.line_start and not line_start_before(text, at):
-        return None
-    return read_section(text, at, token, g, ctx, fmt, budget)
+        kv = g
+
+        def read_pairs(
+            text: str, at: int, ctx: ScanContext, budget: ExtendBudget
+        ) -> list[Candidate] | None:
+            cand = read_key_value_call(text, at, kv, ctx, fmt)
+            return None if cand is None else [cand]
+
+        return read_pairs
+    section = g
+
+    def read(text: str, at: int, ctx: ScanContext, budget: ExtendBudget) -> list[Candidate] | None:
+        if section.line_start and not line_start_before(text, at):
+            return None
+        return read_section(text, at, token, section, ctx, fmt, budget)
+
+    return read
 
 
-def _wrap(
-    text: str, found: list[Candidate], floor: int, wrappers: tuple[tuple[str, str], ...]
-) -> list[Candidate]:
-    """The calls with the wrapper tokens written right around them taken into their
-    spans: openers before the first call (back to ``floor``), closers after the last."""
-    if not wrappers:
-        return found
-    opens, closes = _wrapper_tokens(wrappers)
-    first, last = found[0], found[-1]
-    start = first.start
-    for _ in range(_MAX_WRAPPERS):
-        head = text[floor:start].rstrip()
-        hit = _first_end(head, opens)
-        if hit is None and first.name and head.endswith(first.name):
-            # the wrapper may repeat the tool's name (Step3: ``...<｜tool_sep｜>f\n<invoke``)
-            named = head[: -len(first.name)].rstrip()
-            hit = _first_end(named, opens)
-            if hit is not None:
-                head = named
-        if hit is None:
-            break
-        start = floor + len(head) - len(hit)
-    end = last.end
-    if not last.truncated and closes:
-        for _ in range(_MAX_WRAPPERS):
-            k = skip_ws(text, end)
-            if not text.startswith(closes, k):
-                break
-            end = k + len(next(c for c in closes if text.startswith(c, k)))
-    if start == first.start and end == last.end:
-        return found
-    out = list(found)
-    out[0] = respan(first, start, first.end, text[start : first.end])
-    last = out[-1]
-    out[-1] = respan(last, last.start, end, text[last.start : end])
-    return out
+def _precheck(token: str, grammars: list[Grammar]) -> re.Pattern[str] | None:
+    """What must follow at an opener for any of ``grammars`` to read a call there (one
+    C-speed ``match`` that passes over the opener when none can, as at Qwen XML's
+    ``<function=``, which shares MiniCPM's opener); ``None`` when some grammar has no
+    such test (a JSON section reads its body)."""
+    parts: list[str] = []
+    for g in grammars:
+        if isinstance(g, TaggedCalls):
+            # read_tagged_call reads nothing unless its call tag opens here
+            parts.append(call_opener(g).pattern)
+        elif isinstance(g, KeyValueCalls):
+            # nor read_key_value_call when JSON or a tag is where the name goes
+            parts.append(re.escape(token) + "(?!" + NO_NAME.pattern + ")")
+        else:
+            return None
+    return re.compile("|".join(f"(?:{p})" for p in parts))
 
 
-def _first_end(head: str, opens: tuple[str, ...]) -> str | None:
-    """The first of ``opens`` that ``head`` ends with (one C-speed test when none does)."""
-    if not opens or not head.endswith(opens):
-        return None
-    return next(o for o in opens if head.endswith(o))
+class _Wrappers:
+    """The wrapper tokens that may be written around the calls read at one opener,
+    with patterns that find which one is there in one C-speed ``match``."""
 
+    __slots__ = ("_closes", "_opens", "_reversed_opens", "_span")
 
-@functools.lru_cache(maxsize=64)
-def _wrapper_tokens(wrappers: tuple[tuple[str, str], ...]) -> tuple[tuple[str, ...], ...]:
-    """The non-empty openers and closers of ``wrappers``, each in their order."""
-    return tuple(o for o, _c in wrappers if o), tuple(c for _o, c in wrappers if c)
+    def __init__(self, wrappers: tuple[tuple[str, str], ...]) -> None:
+        opens = tuple(o for o, _c in wrappers if o)
+        closes = tuple(c for _o, c in wrappers if c)
+        self._opens = opens
+        self._span = max((len(o) for o in opens), default=0)
+        # an alternation tries its branches in order: the first of the openers that a
+        # text ends with is the first whose reversal the reversed text starts with
+        self._reversed_opens = re.compile("|".join(re.escape(o[::-1]) for o in opens))
+        # white space, then a closer (possessive: no closer starts with white space, so
+        # this is skip_ws and then the first closer in order)
+        self._closes = (
+            re.compile(r"\s*+(?:" + "|".join(re.escape(c) for c in closes) + ")")
+            if closes
+            else None
+        )
+
+    def _first_end(self, head: str) -> int:
+        """The length of the first opener that ``head`` ends with, 0 for none (one
+        C-speed test when none does)."""
+        if not head.endswith(self._opens):
+            return 0
+        m = self._reversed_opens.match(head[-self._span :][::-1])
+        return 0 if m is None else m.end()
+
+    def around(self, text: str, found: list[Candidate], floor: int) -> list[Candidate]:
+        """The calls with the wrapper tokens written right around them taken into their
+        spans: openers before the first call (back to ``floor``), closers after the
+        last."""
+        first, last = found[0], found[-1]
+        start = first.start
+        if self._opens:
+            for _ in range(_MAX_WRAPPERS):
+                head = text[floor:start].rstrip()
+                if not head:
+                    break
+                hit = self._first_end(head)
+                if not hit and first.name and head.endswith(first.name):
+                    # the wrapper may repeat the tool's name (Step3:
+                    # ``...<｜tool_sep｜>f\n<invoke``)
+                    named = head[: -len(first.name)].rstrip()
+                    hit = self._first_end(named)
+                    if hit:
+                        head = named
+                if not hit:
+                    break
+                start = floor + len(head) - hit
+        end = last.end
+        closes = self._closes
+        if closes is not None and not last.truncated:
+            for _ in range(_MAX_WRAPPERS):
+                m = closes.match(text, end)
+                if m is None:
+                    break
+                end = m.end()
+        if start == first.start and end == last.end:
+            return found
+        if len(found) == 1:
+            return [respan(first, start, end, text[start:end])]
+        out = list(found)
+        out[0] = respan(first, start, first.end, text[start : first.end])
+        out[-1] = respan(last, last.start, end, text[last.start : end])
+        return out
 
 
 def _trie_pattern(tokens: Iterable[str]) -> str:

@@ -22,10 +22,10 @@ from collections import Counter
 from typing import Any
 
 from .formats._base import Candidate, ScanContext, make_candidate
-from .spec import TaggedCalls
+from .spec import TaggedCalls, TagSyntax
 from .text import find_bracket_end, skip_ws
 
-__all__ = ["read_elements", "read_tagged_call"]
+__all__ = ["call_opener", "read_elements", "read_tagged_call"]
 
 _MAX_ATTRS = 1024
 #: How many argument closers written as text one value may hold before the first wins.
@@ -40,17 +40,76 @@ _ESCAPES = (("&quot;", '"'), ("&apos;", "'"), ("&lt;", "<"), ("&gt;", ">"), ("&a
 
 
 class _Tags:
-    """Tag lookups for one grammar (its syntax and prefixes)."""
+    """Tag lookups for one grammar (its syntax and prefixes).
 
-    __slots__ = ("g", "s")
+    The tags of the grammar's own words (its call and argument tags) and the usual
+    attribute lists are matched by patterns compiled once per grammar: one C-speed
+    ``match`` where the loops below build and test each prefix's spelling in turn
+    (nine in DSML) and step through attributes a character at a time. The loops define
+    the behaviour and read everything the patterns leave (other words, MiniMax M3's
+    elements; three or more attributes); the patterns try the same spellings in the
+    same order (``tests/test_tag_paths.py`` checks that both agree).
+    """
+
+    __slots__ = (
+        "_attrs_rx",
+        "_close_rx",
+        "_heads",
+        "_heads_span",
+        "_open_rx",
+        "follow",
+        "g",
+        "s",
+        "step",
+    )
 
     def __init__(self, grammar: TaggedCalls) -> None:
         self.g = grammar
-        self.s = grammar.syntax
+        self.s = s = grammar.syntax
+        words = [w for w in (grammar.call, grammar.param) if w]
+        prefixes = "(?:" + "|".join(map(re.escape, s.prefixes)) + ")"
+        self._open_rx = {w: _open_pattern(s, prefixes, w) for w in words}
+        self._close_rx = {
+            w: re.compile(re.escape(s.close) + prefixes + re.escape(w + s.end)) for w in words
+        }
+        self._attrs_rx = _attrs_pattern(s)
+        # what a closer of any word starts with, reversed: the first prefix (in order)
+        # written before a word is the first branch the reversed text before it takes
+        heads = [s.close + p for p in s.prefixes]
+        self._heads_span = max(len(h) for h in heads)
+        self._heads = (
+            re.compile("|".join(re.escape(h[::-1]) for h in heads)) if len(heads) > 1 else None
+        )
+        #: In a body of argument tags (``param`` set, the glued syntax aside, whose
+        #: openers the loop decides): ``step`` reads the blanks and then the call's
+        #: closer (group 2) or an argument's opener (group 3), what :func:`_body` tests
+        #: in that order; ``follow`` is what may come after a value's closer (blanks,
+        #: then the end of the text, an argument's opener or the call's closer).
+        self.step: re.Pattern[str] | None = None
+        self.follow: re.Pattern[str] | None = None
+        if grammar.param and not s.glued:
+            close_call = self._close_rx[grammar.call].pattern
+            open_param = self._open_rx[grammar.param].pattern
+            self.step = re.compile(rf"(\s*+)(?:({close_call})|({open_param}))?")
+            self.follow = re.compile(rf"\s*+(?:\Z|{open_param}|{close_call})")
 
     def open_at(self, text: str, k: int, word: str) -> int:
         """Index just past ``<prefix word`` when such an opening tag starts at ``k``
         (followed by white space, the tag's end or a self-closing mark), else -1."""
+        rx = self._open_rx.get(word)
+        if rx is None:
+            return self._open_loop(text, k, word)
+        m = rx.match(text, k)
+        if m is None:
+            return -1
+        e = m.end()
+        if self.s.glued and e < len(text) and text[e].isalnum() and not text[e].isalpha():
+            # the pattern's glued test also takes numerals that are no decimal digits
+            # (``²``): the loop decides
+            return self._open_loop(text, k, word)
+        return e
+
+    def _open_loop(self, text: str, k: int, word: str) -> int:
         s = self.s
         if not text.startswith(s.open, k):
             return -1
@@ -70,6 +129,10 @@ class _Tags:
 
     def close_at(self, text: str, k: int, word: str) -> int:
         """Index just past ``</prefix word>`` when it starts at ``k``, else -1."""
+        rx = self._close_rx.get(word)
+        if rx is not None:
+            m = rx.match(text, k)
+            return -1 if m is None else m.end()
         s = self.s
         if not text.startswith(s.close, k):
             return -1
@@ -84,10 +147,17 @@ class _Tags:
         """The first ``</prefix word>`` at or after ``pos``: (start, end), or (-1, -1)."""
         target = word + self.s.end
         close = self.s.close
+        heads = self._heads
         while True:
             k = text.find(target, pos, stop)
             if k == -1:
                 return -1, -1
+            if heads is not None:
+                m = heads.match(text[max(0, k - self._heads_span) : k][::-1])
+                if m is not None:
+                    return k - m.end(), k + len(target)
+                pos = k + 1
+                continue
             for prefix in self.s.prefixes:
                 start = k - len(prefix) - len(close)
                 if start >= 0 and text.startswith(close + prefix, start):
@@ -97,6 +167,23 @@ class _Tags:
     def attrs(self, text: str, i: int) -> tuple[dict[str, str], int, bool] | None:
         """The attributes from ``i`` to the tag's end: (attributes, index past the end,
         self-closing). Quoted values may hold the end token. ``None``: no end nearby."""
+        rx = self._attrs_rx
+        m = None if rx is None else rx.match(text, i, i + _MAX_ATTRS)
+        if m is None:
+            return self._attrs_loop(text, i)
+        k1, d1, s1, k2, d2, s2, closing = m.groups()
+        out: dict[str, str] = {}
+        if k1 is not None:
+            out[k1] = d1 if d1 is not None else s1
+            if k2 is not None:
+                out[k2] = d2 if d2 is not None else s2
+            if self.g.unescape_attrs:
+                for key, value in out.items():
+                    if "&" in value:
+                        out[key] = _unescape(value)
+        return out, m.end(), closing is not None
+
+    def _attrs_loop(self, text: str, i: int) -> tuple[dict[str, str], int, bool] | None:
         end = self.s.end
         n = min(len(text), i + _MAX_ATTRS)
         out: dict[str, str] = {}
@@ -119,8 +206,7 @@ class _Tags:
                         return None
                     value = text[k + 2 : close]
                     if self.g.unescape_attrs:
-                        for esc, plain in _ESCAPES:
-                            value = value.replace(esc, plain)
+                        value = _unescape(value)
                     out[key] = value
                     j = close + 1
                     continue
@@ -128,6 +214,82 @@ class _Tags:
                 continue
             j += 1
         return None
+
+
+#: The lookups of each grammar read so far, by identity (the entry keeps its grammar
+#: alive, so an id is never reused while it is here); cleared past a bound.
+_BY_GRAMMAR: dict[int, tuple[TaggedCalls, _Tags]] = {}
+_MAX_GRAMMARS = 256
+
+
+def _tags_for(grammar: TaggedCalls) -> _Tags:
+    """The grammar's lookups, compiled once (a dataclass hash would cost more than
+    the identity lookup)."""
+    hit = _BY_GRAMMAR.get(id(grammar))
+    if hit is not None and hit[0] is grammar:
+        return hit[1]
+    if len(_BY_GRAMMAR) >= _MAX_GRAMMARS:
+        _BY_GRAMMAR.clear()
+    tags = _Tags(grammar)
+    _BY_GRAMMAR[id(grammar)] = (grammar, tags)
+    return tags
+
+
+def call_opener(grammar: TaggedCalls) -> re.Pattern[str]:
+    """What :func:`read_tagged_call` needs at its start: the grammar's call tag opening
+    (a superset of what it reads, as in a glued syntax)."""
+    return _tags_for(grammar)._open_rx[grammar.call]
+
+
+def _unescape(value: str) -> str:
+    for esc, plain in _ESCAPES:
+        value = value.replace(esc, plain)
+    return value
+
+
+def _open_pattern(s: TagSyntax, prefixes: str, word: str) -> re.Pattern[str]:
+    """``<prefix word`` followed by what :meth:`_Tags._open_loop` accepts after the word:
+    the end of the text, white space (``\\s`` is ``str.isspace``), a space character of
+    the syntax, the tag's end or ``/``; in a glued syntax also a letter (``[^\\W\\d_]``:
+    the letters and a few numerals, which :meth:`_Tags.open_at` hands to the loop)."""
+    stops = [r"\Z", r"\s", re.escape(s.end), "/"]
+    if s.spaces:
+        stops.append("[" + re.escape(s.spaces) + "]")
+    if s.glued:
+        stops.append(r"[^\W\d_]")
+    follow = "(?=" + "|".join(stops) + ")"
+    return re.compile(re.escape(s.open) + prefixes + re.escape(word) + follow)
+
+
+def _attrs_pattern(s: TagSyntax) -> re.Pattern[str] | None:
+    """Up to two ``key="value"`` attributes, then the tag's end: what
+    :meth:`_Tags._attrs_loop` reads the same way (white space and the syntax's space
+    characters between them, a self-closing mark before the end and only white space
+    after it, which ``str.rstrip`` takes as the loop does). Keys start with an
+    ASCII letter or ``_``; anything else takes the loop. ``None`` when the syntax's
+    tokens could be read differently by the loop (an end that starts like a key or a
+    blank, an empty self-closing mark)."""
+    first = s.end[:1]
+    if not first or not s.self_closing or first.isalnum() or first in "_\"'=" or first.isspace():
+        return None
+    sc = s.self_closing[0]
+    if first in s.spaces or first == sc or sc in s.spaces or sc.isalpha() or sc.isspace():
+        return None
+    blank = "[" + r"\s" + re.escape(s.spaces) + "]*"
+    attr = blank + r"([A-Za-z_][\w:-]*)=(?:\"([^\"]*)\"|'([^']*)')"
+    return re.compile(
+        "(?:"
+        + attr
+        + "(?:"
+        + attr
+        + ")?)?"
+        + blank
+        + "("
+        + re.escape(s.self_closing)
+        + ")?"
+        + r"\s*"
+        + re.escape(s.end)
+    )
 
 
 def read_tagged_call(
@@ -141,7 +303,7 @@ def read_tagged_call(
     """The call whose opening tag starts at ``at``, or ``None`` when it is not one
     (no name attribute, no tag end). ``ends``: the closers of the section around the
     call, which also end a call whose own closer was left out."""
-    tags = _Tags(grammar)
+    tags = _tags_for(grammar)
     word_end = tags.open_at(text, at, grammar.call)
     if word_end == -1:
         return None
@@ -202,13 +364,26 @@ def _body(
     params: dict[str, Any] = {}
     untyped = False
     pos = lo
+    step = tags.step
+    param = g.param or ""
     while True:
-        k = skip_ws(text, pos)
-        if tags.close_at(text, k, g.call) != -1:
-            return params, untyped, tags.close_at(text, k, g.call)
+        if step is not None:
+            m = step.match(text, pos)  # (never None: every part is optional)
+            which = m.lastindex  # type: ignore[union-attr]
+            if which == 2:
+                return params, untyped, m.end()  # type: ignore[union-attr]
+            k = m.end(1)  # type: ignore[union-attr]
+            word, key_end = (param, m.end()) if which == 3 else ("", -1)  # type: ignore[union-attr]
+        else:
+            k = skip_ws(text, pos)
+            ce = tags.close_at(text, k, g.call)
+            if ce != -1:
+                return params, untyped, ce
+            word, key_end = "", -1
         if ends and text.startswith(ends, k):
             return params, untyped, k  # the section closed: the call's closer was left out
-        word, key_end = _param_at(text, k, tags)
+        if step is None:
+            word, key_end = _param_at(text, k, tags)
         if key_end == -1:
             # not where the template writes the next tag: the first closer ends the call
             cs, ce = tags.find_close(text, g.call, pos, n)
@@ -302,8 +477,13 @@ def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
             break
         if first[0] == -1:
             first = (vs, ve)
-        k = skip_ws(text, ve)
-        ends = k >= n or _param_at(text, k, tags)[1] != -1 or tags.close_at(text, k, g.call) != -1
+        if tags.follow is not None:
+            ends = tags.follow.match(text, ve) is not None
+        else:
+            k = skip_ws(text, ve)
+            ends = (
+                k >= n or _param_at(text, k, tags)[1] != -1 or tags.close_at(text, k, g.call) != -1
+            )
         if ends and _balanced(text, pos, vs, tags, word):
             return vs, ve
         p = ve

@@ -297,12 +297,14 @@ def json_past_markers(
     return None
 
 
+#: A run of white space (``\s`` is the ``str.isspace`` test, at C speed).
+_BLANK_RUN = re.compile(r"\s+")
+
+
 def skip_ws(text: str, i: int) -> int:
-    """Index of the first non-whitespace character at or after ``i``."""
-    n = len(text)
-    while i < n and text[i].isspace():
-        i += 1
-    return i
+    """Index of the first non-whitespace character at or after ``i`` (``i >= 0``)."""
+    m = _BLANK_RUN.match(text, i)
+    return i if m is None else m.end()
 
 
 def occurrences(text: str, sub: str, most: int) -> list[int]:

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..text import (
+    ANCHOR_MIN_CHARS,
     ExtendBudget,
     MarkerFinder,
     find_bracket_end,
@@ -79,13 +80,16 @@ class HermesFormat(ToolCallFormat):
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         """Every ``<tool_call>`` body that holds a call, in order."""
         out: list[Candidate] = []
-        finder = MarkerFinder(text)
+        # a short text is searched again from each position (a few C-speed passes over
+        # at most ANCHOR_MIN_CHARS characters cost less than the cache's lookups); a
+        # long one through the cache, which keeps the scan linear
+        find = text.find if len(text) < ANCHOR_MIN_CHARS else MarkerFinder(text).find
         budget = ExtendBudget()
         n = len(text)
         pos = 0
         while pos < n:
-            open_at = finder.find(OPEN, pos)
-            close_at = finder.find(CLOSE, pos)
+            open_at = find(OPEN, pos)
+            close_at = find(CLOSE, pos)
             if close_at != -1 and (open_at == -1 or close_at < open_at):
                 cand = self._lone_close(text, pos, close_at, ctx)
                 if cand is not None:
@@ -95,8 +99,8 @@ class HermesFormat(ToolCallFormat):
             if open_at == -1:
                 break
             body_start = open_at + len(OPEN)
-            next_open = finder.find(OPEN, body_start)
-            close_at = finder.find(CLOSE, body_start)
+            next_open = find(OPEN, body_start)
+            close_at = find(CLOSE, body_start)
             first = skip_ws(text, body_start)
             marker = n  # the first of the next opener, the closer and the end
             if next_open != -1:

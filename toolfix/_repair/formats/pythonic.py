@@ -182,18 +182,33 @@ _SIMPLE_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*
 #: One ``key=value`` argument (and the comma after it) whose value is a literal that
 #: reads the same in Python and by hand: a string without escapes, control characters
 #: or surrogates (which the parser refuses), a decimal integer or a plain decimal
-#: fraction of a few digits, or a constant name. Anything else (escapes, exponents,
-#: ``0x``, ``1_000``, ``5j``, containers...) is left to :func:`ast.parse`.
-_SIMPLE_ARG = re.compile(
-    r"([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*=[ \t\n]*"
+#: fraction of a few digits, or a constant name; lists and string-keyed dicts of them
+#: are read by :func:`_simple_container`. Anything else (escapes, exponents, ``0x``,
+#: ``1_000``, ``5j``, tuples, sets, expressions...) is left to :func:`ast.parse`.
+_LITERAL = (
     r"(?:\"([^\"\\\x00-\x1f\ud800-\udfff]*+)\""
     r"|'([^'\\\x00-\x1f\ud800-\udfff]*+)'"
     r"|(-?(?:0|[1-9][0-9]{0,15}))(?![0-9.eExXjJ_oObB])"
     r"|(-?(?:0|[1-9][0-9]{0,15})\.[0-9]{1,15})(?![0-9eEjJ_])"
     r"|(True|False|None|true|false|null)(?![A-Za-z0-9_]))"
-    r"[ \t\n]*(,[ \t\n]*)?"
 )
+_SIMPLE_ARG = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*=[ \t\n]*" + _LITERAL + r"[ \t\n]*(,[ \t\n]*)?"
+)
+#: One such literal alone (inside a list or dict).
+_SIMPLE_SCALAR = re.compile(_LITERAL)
 _CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None, **_JSON_NAMES}
+#: ``key=`` before a list or dict value (the value is read by :func:`_simple_container`).
+_SIMPLE_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*=[ \t\n]*(?=[\[{])")
+#: Blanks, then what may follow a value inside a list or dict: a comma (and blanks) or
+#: the closer.
+_SIMPLE_SEP = re.compile(r"[ \t\n]*(?:(,)[ \t\n]*)?")
+#: Blanks (inside brackets, where the parser also takes line breaks).
+_SIMPLE_BLANKS = re.compile(r"[ \t\n]*")
+#: Blanks, then ``:`` and blanks (between a dict's key and its value).
+_SIMPLE_COLON = re.compile(r"[ \t\n]*:[ \t\n]*")
+#: Nesting :func:`_simple_container` reads (deeper values go to the parser).
+_SIMPLE_DEPTH = 8
 
 
 def _simple_call(src: str) -> PyCall | None:
@@ -214,26 +229,96 @@ def _simple_call(src: str) -> PyCall | None:
     while pos < last:
         m = _SIMPLE_ARG.match(src, pos, last)
         if m is None:
-            return None
+            # a list or dict of such literals (``steps=[]``, ``address={'city': 'X'}``)
+            k = _SIMPLE_KEY.match(src, pos, last)
+            if k is None or iskeyword(k.group(1)):
+                return None
+            got = _simple_container(src, k.end(), last, 0)
+            if got is None:
+                return None
+            args[k.group(1)], pos = got
+            sep = _SIMPLE_SEP.match(src, pos, last)
+            pos = sep.end()  # type: ignore[union-attr]
+            if sep.group(1) is None:  # type: ignore[union-attr]
+                break
+            continue
         key, dq, sq, integer, fraction, constant, comma = m.groups()
         if iskeyword(key):
             return None
-        if dq is not None:
-            args[key] = dq
-        elif sq is not None:
-            args[key] = sq
-        elif integer is not None:
-            args[key] = int(integer)
-        elif fraction is not None:
-            args[key] = float(fraction)
-        else:
-            args[key] = _CONSTANTS[constant]
+        args[key] = _scalar(dq, sq, integer, fraction, constant)
         pos = m.end()
         if comma is None:
             break
     if pos != last or src[last] != ")":
         return None
     return PyCall(name, args)
+
+
+def _scalar(
+    dq: str | None, sq: str | None, integer: str | None, fraction: str | None, constant: str
+) -> Any:
+    """The value of one literal matched by :data:`_SIMPLE_SCALAR` (its groups)."""
+    if dq is not None:
+        return dq
+    if sq is not None:
+        return sq
+    if integer is not None:
+        return int(integer)
+    if fraction is not None:
+        return float(fraction)
+    return _CONSTANTS[constant]
+
+
+def _simple_container(src: str, pos: int, end: int, depth: int) -> tuple[Any, int] | None:
+    """The list or dict at ``src[pos]`` (before ``end``) when it holds only simple
+    literals, lists and string-keyed dicts, as the parser and :func:`_value` read it
+    (a trailing comma allowed, a repeated dict key keeping its first place and its last
+    value): ``(value, index past it)``; ``None`` for anything else (a tuple, a set, a
+    non-string key, an expression), which the parser then reads."""
+    if depth >= _SIMPLE_DEPTH:
+        return None
+    is_list = src[pos] == "["
+    closer = "]" if is_list else "}"
+    items: list[Any] = []
+    members: dict[str, Any] = {}
+    p = _SIMPLE_BLANKS.match(src, pos + 1, end).end()  # type: ignore[union-attr]
+    while True:
+        if p >= end:
+            return None
+        if src[p] == closer:
+            return (items if is_list else members), p + 1
+        if is_list:
+            got = _simple_item(src, p, end, depth)
+            if got is None:
+                return None
+            value, p = got
+            items.append(value)
+        else:
+            key = _SIMPLE_SCALAR.match(src, p, end)
+            if key is None or (key.group(1) is None and key.group(2) is None):
+                return None  # a dict key is a string
+            colon = _SIMPLE_COLON.match(src, key.end(), end)
+            if colon is None:
+                return None
+            got = _simple_item(src, colon.end(), end, depth)
+            if got is None:
+                return None
+            value, p = got
+            members[key.group(1) if key.group(1) is not None else key.group(2)] = value
+        sep = _SIMPLE_SEP.match(src, p, end)
+        p = sep.end()  # type: ignore[union-attr]
+        if sep.group(1) is None and (p >= end or src[p] != closer):  # type: ignore[union-attr]
+            return None  # no comma and no closer: some expression goes on
+
+
+def _simple_item(src: str, p: int, end: int, depth: int) -> tuple[Any, int] | None:
+    """One value inside a list or dict: a literal, or a list or dict of them."""
+    if p < end and src[p] in "[{":
+        return _simple_container(src, p, end, depth + 1)
+    m = _SIMPLE_SCALAR.match(src, p, end)
+    if m is None:
+        return None
+    return _scalar(*m.groups()), m.end()
 
 
 def _parse(src: str) -> ast.Expression | None:

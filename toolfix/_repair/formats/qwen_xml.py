@@ -57,16 +57,13 @@ _LINE_ENDS = tuple("\n" + tag for tag in _VALUE_ENDS)
 
 def _tag_name(text: str, i: int, stop: int) -> int:
     """Index of the ``>`` closing ``<function=NAME>`` / ``<parameter=NAME>``, or -1."""
-    limit = min(stop, i + _MAX_TAG_NAME)
-    m = _TAG_NAME_RUN.match(text, i, limit)
-    if m is None:
-        return -1  # (``limit`` before ``i``)
-    j = m.end()
-    return j if j < limit and text[j] == ">" else -1
+    m = _TAG_NAME_RUN.match(text, i, min(stop, i + _MAX_TAG_NAME))
+    return -1 if m is None else m.end()  # (None too when the limit is before ``i``)
 
 
-#: The characters of a tag's name: up to its ``>`` (a ``<`` or a line break: no tag).
-_TAG_NAME_RUN = re.compile(r"[^<>\n]*")
+#: The characters of a tag's name, followed by its ``>`` before the limit (a ``<`` or a
+#: line break first: no tag).
+_TAG_NAME_RUN = re.compile(r"[^<>\n]*(?=>)")
 #: White space (``\s`` is ``str.isspace``).
 _SPACE = re.compile(r"\s")
 
@@ -191,11 +188,9 @@ class QwenXmlFormat(ToolCallFormat):
     @staticmethod
     def _wrapper_start(text: str, at: int, lo: int) -> int:
         """Include a ``<tool_call>`` (and whitespace) just before ``<function=``."""
-        j = at
-        while j > lo and text[j - 1].isspace():
-            j -= 1
+        j = lo + len(text[lo:at].rstrip())  # (``str.rstrip`` strips what isspace() is)
         for wrap in (WRAP_OPEN, SEED_OPEN):
-            if j - len(wrap) >= lo and text.startswith(wrap, j - len(wrap)):
+            if text.endswith(wrap, lo, j):
                 return j - len(wrap)
         return at
 
