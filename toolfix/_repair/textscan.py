@@ -591,7 +591,10 @@ class _Outside:
             gaps = self._gaps = "".join(pieces)
             self._firsts = "".join([content[s] for s in hard.starts])
         firsts = self._firsts
-        return any(ch in gaps or ch in firsts for ch in openers)
+        for ch in openers:  # noqa: SIM110 - a plain loop: runs per generic format per text
+            if ch in gaps or ch in firsts:
+                return True
+        return False
 
 
 def _same(s: str) -> str:
