@@ -404,24 +404,6 @@ def _validated_call(
     )
 
 
-def _trusted_call(
-    call_id: str,
-    name: str,
-    arguments_raw: str,
-    arguments: dict[str, Any],
-    repairs: tuple[RepairRecord, ...],
-) -> ToolCallPart:
-    values = dict(
-        CALL_DEFAULTS,
-        id=call_id,
-        name=name,
-        arguments_raw=arguments_raw,
-        arguments=arguments,
-        repairs=repairs,
-    )  # (the defaults' order, the fields replaced in place)
-    return trusted_model(ToolCallPart, values, _RECOVERED_SET)
-
-
 _Model = TypeVar("_Model", bound=BaseModel)
 
 
@@ -458,7 +440,8 @@ def recovered_call(
 ) -> ToolCallPart:
     """``ToolCallPart(id=call_id, name=..., arguments_raw=..., arguments=..., repairs=...)``,
     the very part, holding ``arguments`` itself (the caller's own fresh dict) rather than
-    the copy validation makes."""
+    the copy validation makes. (What :func:`trusted_model` does, in the same frame: it
+    is made for every call found.)"""
     if not (
         _TRUSTED
         and type(call_id) is str
@@ -466,15 +449,28 @@ def recovered_call(
         and type(arguments_raw) is str
         and type(arguments) is dict
         and type(repairs) is tuple
+        and _ONLY_STR.issuperset(map(type, arguments))  # (exact types, read in C)
+        and _ONLY_RECORDS.issuperset(map(type, repairs))
     ):
         return _validated_call(call_id, name, arguments_raw, arguments, repairs)
-    for key in arguments:
-        if type(key) is not str:
-            return _validated_call(call_id, name, arguments_raw, arguments, repairs)
-    for record in repairs:
-        if type(record) is not RepairRecord:
-            return _validated_call(call_id, name, arguments_raw, arguments, repairs)
-    return _trusted_call(call_id, name, arguments_raw, arguments, repairs)
+    values = dict(
+        CALL_DEFAULTS,
+        id=call_id,
+        name=name,
+        arguments_raw=arguments_raw,
+        arguments=arguments,
+        repairs=repairs,
+    )  # (the defaults' order, the fields replaced in place)
+    model = _new(ToolCallPart)
+    _setattr(model, "__dict__", values)
+    _setattr(model, "__pydantic_fields_set__", _RECOVERED_SET.copy())
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
+
+
+_ONLY_STR = frozenset({str})
+_ONLY_RECORDS = frozenset({RepairRecord})
 
 
 def same_model(a: Any, b: Any) -> bool:
@@ -507,7 +503,10 @@ def _trusted_agrees() -> bool:
                 return False
         records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
         for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
-            built = _trusted_call("c", "n", "{}", dict(args), repairs)
+            fresh = dict(args)
+            built = recovered_call("c", "n", "{}", fresh, repairs)
+            if built.arguments is not fresh:  # (the validating constructor's copy)
+                return False
             if not same_model(built, _validated_call("c", "n", "{}", dict(args), repairs)):
                 return False
     except Exception:  # an attribute pydantic no longer has
@@ -515,6 +514,7 @@ def _trusted_agrees() -> bool:
     return True
 
 
+_TRUSTED = True  # (while the check builds its samples the trusted way)
 _TRUSTED = _trusted_agrees()
 
 

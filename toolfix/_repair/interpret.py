@@ -60,6 +60,8 @@ class Interpreter:
         self.finisher = CallFinisher(registry, config)
         #: :meth:`CallFinisher.finish`: a shape's call part (broken native calls too)
         self.finish = self.finisher.finish
+        #: :meth:`CallFinisher.found`: the call part of a call found in text
+        self.found = self.finisher.found
         self.resolve = self.finisher.resolve
 
     # ---- call objects ------------------------------------------------------------------
@@ -156,10 +158,10 @@ class Interpreter:
         """
         if cand.error is not None:
             return [_known_invalid(cand, seed)]
-        if cand.payload is None:
+        if cand.payload is None:  # the markup named the tool
             args = cand.arguments
-            shape = CallShape(cand.name, args if args is not None else {}, cand.id, [], True)
-            return [self.finish(shape, cand, CallSite(seed, 0, cand.kinds))]
+            name = cand.name or ""
+            return [self.found(name, {} if args is None else args, cand.id, (), cand, seed)]
         try:
             parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
         except (LimitExceededError, MalformedToolCallError) as exc:
@@ -182,11 +184,15 @@ class Interpreter:
                 error = "the call object has no tool name"
                 out.append(_candidate_invalid(cand, seed, error, K.KEY_ALIAS, index=i))
                 continue
-            s.repairs[:0] = extra
+            if extra:
+                s.repairs[:0] = extra
             # Only the last call of a cut-off span can itself be cut off.
-            # (seed, index, kinds, last, prefix_safe)
-            site = CallSite(seed, i, cand.kinds, i == last, parsed.complete_prefix)
-            part = self.finish(s, cand, site)
+            cut, complete = i == last, parsed.complete_prefix
+            if s.flat:  # (arguments beside the name: the general path records it)
+                part = self.finish(s, cand, CallSite(seed, i, cand.kinds, cut, complete))
+            else:
+                name = s.name or ""
+                part = self.found(name, s.arguments, s.id, s.repairs, cand, seed, i, cut, complete)
             if not cand.explicit and not alone and self._prose_mention(s, part):
                 return None  # prose that mentions a tool: prose is prose
             out.append(part)
