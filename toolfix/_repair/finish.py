@@ -123,6 +123,8 @@ class CallFinisher:
         self._drop_extra_keys = config.drop_extra_keys
         #: each tool's coercion (:func:`schema_coercer`), made when first needed
         self._coercers: dict[str, Coercer] = {}
+        #: :meth:`_known`'s answers, by name
+        self._plain: dict[str, tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any]]] = {}
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
@@ -192,8 +194,7 @@ class CallFinisher:
         """
         if kinds is None:
             kinds = cand.kinds
-        match = self._name_cache.get(name) or self.resolve(name)
-        tool = self._tools.get(match.name)  # type: ignore[arg-type]  # (None: unknown)
+        match, tool, props = self._plain.get(name) or self._known(name)
         parsed: ParsedJson | None = None
         if (
             tool is not None
@@ -201,7 +202,8 @@ class CallFinisher:
             and not (last and (cand.truncated or _TRUNCATED in kinds))
         ):
             args = arguments
-            if type(args) is str and not cand.string_values and args.strip():
+            string_values = cand.string_values
+            if type(args) is str and not string_values and args.strip():
                 # read as :meth:`_parse_arguments` reads it (cut off only when no markup
                 # says where it ends)
                 try:
@@ -212,26 +214,43 @@ class CallFinisher:
                     args = parsed.value
                     if cand.open_ended and parsed.truncated:
                         args = None
-            props = tool.properties
             if type(args) is dict and (not props or args.keys() <= props.keys()):
-                part = self._plain_call(
-                    tool,
-                    dict(args),
-                    name,
-                    call_id,
-                    repairs,
-                    cand,
-                    seed,
-                    index,
-                    kinds,
-                    match,
-                    parsed,
-                )
-                if part is not None:
-                    return part
+                # The plain call: what :meth:`_finish` would make of it, without a draft.
+                args = dict(args)
+                coerced: tuple[RepairRecord, ...] = ()
+                valid = not string_values and tool.is_valid(args, max_pattern_chars=self._cap)
+                if not valid and (self._coerce or string_values):
+                    args, coerced = self._coercer(tool)(args, string_values)
+                    valid = tool.is_valid(args, max_pattern_chars=self._cap)
+                if valid:
+                    return self._plain_call(
+                        tool,
+                        args,
+                        name,
+                        call_id,
+                        repairs,
+                        cand,
+                        seed,
+                        index,
+                        kinds,
+                        match,
+                        parsed,
+                        coerced,
+                    )
         shape = CallShape(name, arguments, call_id, list(repairs), True)
         site = CallSite(seed, index, kinds, last, prefix_safe)
         return self._finish(shape, cand, site, match, parsed)
+
+    def _known(self, name: str) -> tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any]]:
+        """``name``'s match, its tool (``None``: unknown) and the tool's properties, as
+        :meth:`found` reads them for every call (cached, as :meth:`resolve` is)."""
+        match = self.resolve(name)
+        tool = self._tools.get(match.name)  # type: ignore[arg-type]  # (None: unknown)
+        known = (match, tool, {} if tool is None else tool.properties)
+        if len(self._plain) > 512:
+            self._plain.clear()
+        self._plain[name] = known
+        return known
 
     def _plain_call(
         self,
@@ -246,18 +265,11 @@ class CallFinisher:
         kinds: tuple[str, ...],
         match: NameMatch,
         parsed: ParsedJson | None,
-    ) -> ToolCallPart | None:
-        """The valid call :meth:`_finish` makes of a plain call (see :meth:`found`;
-        ``args`` a fresh dict, ``parsed`` their JSON text's reading, if they came as
-        text); ``None`` when it is invalid (:meth:`_finish` then says why)."""
-        string_values = cand.string_values
-        coerced: tuple[RepairRecord, ...] = ()
-        if string_values or not tool.is_valid(args, max_pattern_chars=self._cap):
-            if not (self._coerce or string_values):
-                return None
-            args, coerced = self._coercer(tool)(args, string_values)
-            if not tool.is_valid(args, max_pattern_chars=self._cap):
-                return None
+        coerced: tuple[RepairRecord, ...],
+    ) -> ToolCallPart:
+        """The part of a plain call that validates (see :meth:`found`: ``args`` valid,
+        ``parsed`` their JSON text's reading if they came as text, ``coerced`` the records
+        of their coercion), with the repairs and the id :meth:`validate` gives."""
         records = _where_records(kinds) if kinds else ()
         if repairs or match.repair is not None or parsed is not None or coerced:
             named = () if match.repair is None else (match.repair,)
