@@ -184,14 +184,16 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     stripped = text.strip()
     if not stripped:
         raise MalformedToolCallError("empty text where JSON was expected", raw=text)
-    if len(stripped) > limits.max_span_chars:
+    size = len(stripped)
+    if size > limits.max_span_chars:
         check_limits(stripped, limits)
-    found, value = _take_decoded(stripped)
-    if found:
-        return ParsedJson(value)
+    if size >= MEMO_MIN_CHARS:  # (only a long value is kept decoded)
+        found, value = _take_decoded(stripped)
+        if found:
+            return ParsedJson(value)
     # One C-speed parse answers both "valid JSON" and "a complete value, then junk"
     # (prose, a stray closer, a second object). ``stripped`` starts with no whitespace.
-    if not known_broken(stripped):
+    if decode_memo.miss_source is None or not known_broken(stripped):
         try:
             value, end = scan_json(stripped, 0)
         except RecursionError as exc:
