@@ -195,81 +195,43 @@ class CallFinisher:
         if kinds is None:
             kinds = cand.kinds
         match, tool, props = self._plain.get(name) or self._known(name)
+        args = arguments
         parsed: ParsedJson | None = None
+        string_values = cand.string_values
+        # a call a format noted repairs in, or cut off, takes the general path
+        plain = not cand.notes and not (last and (cand.truncated or _TRUNCATED in kinds))
+        if plain and tool is not None and type(args) is str and not string_values and args.strip():
+            # read as :meth:`_parse_arguments` reads it (cut off only when no markup says
+            # where it ends)
+            try:
+                parsed = parse_lenient(args, self.config.limits, cut=cand.open_ended)
+            except (LimitExceededError, MalformedToolCallError):
+                parsed = None  # (the general path reports it)
+            else:
+                args = parsed.value
+                if cand.open_ended and parsed.truncated:
+                    args = None
         if (
-            tool is not None
-            and not cand.notes
-            and not (last and (cand.truncated or _TRUNCATED in kinds))
+            tool is None
+            or not plain
+            or type(args) is not dict
+            or (props and not args.keys() <= props.keys())
         ):
-            args = arguments
-            string_values = cand.string_values
-            if type(args) is str and not string_values and args.strip():
-                # read as :meth:`_parse_arguments` reads it (cut off only when no markup
-                # says where it ends)
-                try:
-                    parsed = parse_lenient(args, self.config.limits, cut=cand.open_ended)
-                except (LimitExceededError, MalformedToolCallError):
-                    parsed = None  # (the general path reports it)
-                else:
-                    args = parsed.value
-                    if cand.open_ended and parsed.truncated:
-                        args = None
-            if type(args) is dict and (not props or args.keys() <= props.keys()):
-                # The plain call: what :meth:`_finish` would make of it, without a draft.
-                args = dict(args)
-                coerced: tuple[RepairRecord, ...] = ()
-                valid = not string_values and tool.is_valid(args, max_pattern_chars=self._cap)
-                if not valid and (self._coerce or string_values):
-                    args, coerced = self._coercer(tool)(args, string_values)
-                    valid = tool.is_valid(args, max_pattern_chars=self._cap)
-                if valid:
-                    return self._plain_call(
-                        tool,
-                        args,
-                        name,
-                        call_id,
-                        repairs,
-                        cand,
-                        seed,
-                        index,
-                        kinds,
-                        match,
-                        parsed,
-                        coerced,
-                    )
-        shape = CallShape(name, arguments, call_id, list(repairs), True)
-        site = CallSite(seed, index, kinds, last, prefix_safe)
-        return self._finish(shape, cand, site, match, parsed)
-
-    def _known(self, name: str) -> tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any]]:
-        """``name``'s match, its tool (``None``: unknown) and the tool's properties, as
-        :meth:`found` reads them for every call (cached, as :meth:`resolve` is)."""
-        match = self.resolve(name)
-        tool = self._tools.get(match.name)  # type: ignore[arg-type]  # (None: unknown)
-        known = (match, tool, {} if tool is None else tool.properties)
-        if len(self._plain) > 512:
-            self._plain.clear()
-        self._plain[name] = known
-        return known
-
-    def _plain_call(
-        self,
-        tool: ToolDescriptor,
-        args: dict[str, Any],
-        name: str,
-        given_id: str | None,
-        repairs: Sequence[RepairRecord],
-        cand: Candidate,
-        seed: str,
-        index: int,
-        kinds: tuple[str, ...],
-        match: NameMatch,
-        parsed: ParsedJson | None,
-        coerced: tuple[RepairRecord, ...],
-    ) -> ToolCallPart:
-        """The part of a plain call that validates (see :meth:`found`: ``args`` valid,
-        ``parsed`` their JSON text's reading if they came as text, ``coerced`` the records
-        of their coercion), with the repairs and the id :meth:`validate` gives."""
+            shape = CallShape(name, arguments, call_id, list(repairs), True)
+            site = CallSite(seed, index, kinds, last, prefix_safe)
+            return self._finish(shape, cand, site, match, parsed)
+        # The plain call: what :meth:`_finish` would make of it, without a draft.
+        args = dict(args)
+        coerced: tuple[RepairRecord, ...] = ()
+        valid = not string_values and tool.is_valid(args, max_pattern_chars=self._cap)
+        if not valid and (self._coerce or string_values):
+            args, coerced = self._coercer(tool)(args, string_values)
+            valid = tool.is_valid(args, max_pattern_chars=self._cap)
+        if not valid:  # (:meth:`_finish` says why)
+            shape = CallShape(name, arguments, call_id, list(repairs), True)
+            site = CallSite(seed, index, kinds, last, prefix_safe)
+            return self._finish(shape, cand, site, match, parsed)
+        # the repairs :meth:`validate` gives
         records = _where_records(kinds) if kinds else ()
         if repairs or match.repair is not None or parsed is not None or coerced:
             named = () if match.repair is None else (match.repair,)
@@ -281,15 +243,26 @@ class CallFinisher:
                     read = (*read, rec(K.INVALID_JSON, parsed.note))
             records = (*records, *repairs, *named, *read, *coerced)
         arguments_raw = canonical_json(args)
-        if given_id:
-            call_id = given_id
-        else:  # :func:`derive_id`'s, its parts joined in one step
-            text = f"{seed}\x1f{cand.start}\x1f{index}\x1f{name}\x1f{arguments_raw}"
-            if len(text) <= _ID_PART_CHARS:
-                call_id = "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-            else:
-                call_id = derive_id(seed, str(cand.start), str(index), name, arguments_raw)
+        if call_id:
+            return recovered_call(call_id, tool.name, arguments_raw, args, records)
+        # :func:`derive_id`'s id, its parts joined in one step
+        text = f"{seed}\x1f{cand.start}\x1f{index}\x1f{name}\x1f{arguments_raw}"
+        if len(text) <= _ID_PART_CHARS:
+            call_id = "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        else:
+            call_id = derive_id(seed, str(cand.start), str(index), name, arguments_raw)
         return recovered_call(call_id, tool.name, arguments_raw, args, records)
+
+    def _known(self, name: str) -> tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any]]:
+        """``name``'s match, its tool (``None``: unknown) and the tool's properties, as
+        :meth:`found` reads them for every call (cached, as :meth:`resolve` is)."""
+        match = self.resolve(name)
+        tool = self._tools.get(match.name)  # type: ignore[arg-type]  # (None: unknown)
+        known = (match, tool, {} if tool is None else tool.properties)
+        if len(self._plain) > 512:
+            self._plain.clear()
+        self._plain[name] = known
+        return known
 
     def _finish(
         self,
