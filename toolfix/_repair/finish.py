@@ -31,7 +31,7 @@ from .._messages import (
     recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
-from .coerce import Coercer, decode_double_encoded, schema_coercer
+from .coerce import Coercer, decode_double_encoded, schema_coercer, text_keys
 from .formats import Candidate
 from .jsonparse import ParsedJson, parse_lenient
 from .names import NameMatch, edit_distance, normalise_name, resolve_name
@@ -52,6 +52,11 @@ K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
 _RAW_PREVIEW = 2000
 _TRUNCATED = K.TRUNCATED  # (read on every call: an enum member's lookup costs more)
+
+
+#: What :meth:`CallFinisher.found` reads of a name (see :meth:`CallFinisher._known`).
+_Known = tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any], frozenset[str]]
+_ONLY_STR = frozenset({str})
 
 
 def _id_text(arguments: Any) -> str:
@@ -124,7 +129,7 @@ class CallFinisher:
         #: each tool's coercion (:func:`schema_coercer`), made when first needed
         self._coercers: dict[str, Coercer] = {}
         #: :meth:`_known`'s answers, by name
-        self._plain: dict[str, tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any]]] = {}
+        self._plain: dict[str, _Known] = {}
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
@@ -194,7 +199,7 @@ class CallFinisher:
         """
         if kinds is None:
             kinds = cand.kinds
-        match, tool, props = self._plain.get(name) or self._known(name)
+        match, tool, props, texts = self._plain.get(name) or self._known(name)
         args = arguments
         parsed: ParsedJson | None = None
         string_values = cand.string_values
@@ -223,9 +228,16 @@ class CallFinisher:
         # The plain call: what :meth:`_finish` would make of it, without a draft.
         args = dict(args)
         coerced: tuple[RepairRecord, ...] = ()
-        valid = not string_values and tool.is_valid(args, max_pattern_chars=self._cap)
-        if not valid and (self._coerce or string_values):
-            args, coerced = self._coercer(tool)(args, string_values)
+        if not string_values:
+            valid = tool.is_valid(args, max_pattern_chars=self._cap)
+            if not valid and self._coerce:
+                args, coerced = self._coercer(tool)(args, False)
+                valid = tool.is_valid(args, max_pattern_chars=self._cap)
+        else:
+            # untyped text, typed by the schema; text for plain string parameters only
+            # stays as it is (:func:`text_keys`): no coercion to run
+            if not args.keys() <= texts or not _ONLY_STR.issuperset(map(type, args.values())):
+                args, coerced = self._coercer(tool)(args, True)
             valid = tool.is_valid(args, max_pattern_chars=self._cap)
         if not valid:  # (:meth:`_finish` says why)
             shape = CallShape(name, arguments, call_id, list(repairs), True)
@@ -253,12 +265,17 @@ class CallFinisher:
             call_id = derive_id(seed, str(cand.start), str(index), name, arguments_raw)
         return recovered_call(call_id, tool.name, arguments_raw, args, records)
 
-    def _known(self, name: str) -> tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any]]:
-        """``name``'s match, its tool (``None``: unknown) and the tool's properties, as
-        :meth:`found` reads them for every call (cached, as :meth:`resolve` is)."""
+    def _known(self, name: str) -> _Known:
+        """``name``'s match, its tool (``None``: unknown), the tool's properties and its
+        :func:`text_keys`, as :meth:`found` reads them for every call (cached, as
+        :meth:`resolve` is)."""
         match = self.resolve(name)
         tool = self._tools.get(match.name)  # type: ignore[arg-type]  # (None: unknown)
-        known = (match, tool, {} if tool is None else tool.properties)
+        if tool is None:
+            known: _Known = (match, None, {}, frozenset())
+        else:
+            texts = text_keys(tool.parameters, self._drop_extra_keys)
+            known = (match, tool, tool.properties, texts)
         if len(self._plain) > 512:
             self._plain.clear()
         self._plain[name] = known
