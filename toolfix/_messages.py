@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -380,6 +380,23 @@ class Response(_Frozen):
 # the same way.
 
 _setattr = object.__setattr__
+
+
+def _setter(name: str) -> Callable[[Any, Any], None]:
+    """The setter of a model's storage attribute ``name``: the ``__set__`` of BaseModel's
+    own descriptor, which is what ``object.__setattr__`` calls once it has looked the
+    name up on the type (a third cheaper); ``object.__setattr__`` if there is none."""
+    descriptor = BaseModel.__dict__.get(name)
+    if descriptor is None or not hasattr(descriptor, "__set__"):
+        return lambda model, value: _setattr(model, name, value)
+    setter: Callable[[Any, Any], None] = descriptor.__set__
+    return setter
+
+
+_set_dict = _setter("__dict__")
+_set_fields_set = _setter("__pydantic_fields_set__")
+_set_extra = _setter("__pydantic_extra__")
+_set_private = _setter("__pydantic_private__")
 #: The fields :func:`recovered_call` sets, as the validating call sets them.
 _RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
 #: Copied for each part (``model_fields_set`` is a set of the part's own).
@@ -412,10 +429,10 @@ def trusted_model(cls: type[_Model], values: dict[str, Any], fields_set: set[str
     ``fields_set`` (copied) as set, stored as ``model_construct`` stores one: for values
     already checked, behind an import-time check that it agrees with validation."""
     model = _new(cls)
-    _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", fields_set.copy())
-    _setattr(model, "__pydantic_extra__", None)
-    _setattr(model, "__pydantic_private__", None)
+    _set_dict(model, values)
+    _set_fields_set(model, fields_set.copy())
+    _set_extra(model, None)
+    _set_private(model, None)
     return model
 
 
@@ -466,10 +483,10 @@ def recovered_call(
         repairs=repairs,
     )  # (the defaults' order, the fields replaced in place)
     model = _new(ToolCallPart)
-    _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", _RECOVERED_SET.copy())
-    _setattr(model, "__pydantic_extra__", None)
-    _setattr(model, "__pydantic_private__", None)
+    _set_dict(model, values)
+    _set_fields_set(model, _RECOVERED_SET.copy())
+    _set_extra(model, None)
+    _set_private(model, None)
     return model
 
 
