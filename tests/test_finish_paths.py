@@ -72,10 +72,10 @@ _ARGUMENTS: list[Any] = [
     ],
 )
 @pytest.mark.parametrize("open_ended", [False, True])
-@pytest.mark.parametrize("name", ["get_weather", "ping", "getWeather", "get_wether"])
+@pytest.mark.parametrize("name", ["get_weather", "ping", "getWeather", "get_wether", "", None])
 @pytest.mark.parametrize("coerce", [True, False])
 def test_plain_path_gives_what_the_general_path_gives(
-    arguments: Any, options: dict[str, Any], open_ended: bool, name: str, coerce: bool
+    arguments: Any, options: dict[str, Any], open_ended: bool, name: str | None, coerce: bool
 ) -> None:
     finisher = CallFinisher(_TOOLS, FixConfig(coerce_arguments=coerce))
     cand = make_candidate(_TEXT, 7, 13, "test", name=name, arguments=None, **options)
@@ -87,7 +87,7 @@ def test_plain_path_gives_what_the_general_path_gives(
         return CallShape(name, arguments, cand.id, [], True)
 
     plain = finisher.finish(shape(), cand, site)
-    general = finisher._finish(shape(), cand, site, finisher.resolve(name), None)
+    general = finisher._finish(shape(), cand, site, finisher.resolve(name or ""), None)
     assert _state(plain) == _state(general)
 
 

@@ -160,7 +160,7 @@ class CallFinisher:
         calls handled by the truncation policy, then coerced and validated."""
         if cand is not None and not s.flat:  # (found() knows no flat arguments)
             return self.found(
-                s.name or "",
+                s.name,
                 s.arguments,
                 s.id,
                 s.repairs,
@@ -176,7 +176,7 @@ class CallFinisher:
 
     def found(
         self,
-        name: str,
+        name: str | None,
         arguments: Any,
         call_id: str | None,
         repairs: Sequence[RepairRecord],
@@ -199,7 +199,8 @@ class CallFinisher:
         """
         if kinds is None:
             kinds = cand.kinds
-        match, tool, props, texts = self._plain.get(name) or self._known(name)
+        given = name or ""  # (the formats and shape() always set a name)
+        match, tool, props, texts = self._plain.get(given) or self._known(given)
         args = arguments
         parsed: ParsedJson | None = None
         string_values = cand.string_values
@@ -258,11 +259,11 @@ class CallFinisher:
         if call_id:
             return recovered_call(call_id, tool.name, arguments_raw, args, records)
         # :func:`derive_id`'s id, its parts joined in one step
-        text = f"{seed}\x1f{cand.start}\x1f{index}\x1f{name}\x1f{arguments_raw}"
+        text = f"{seed}\x1f{cand.start}\x1f{index}\x1f{given}\x1f{arguments_raw}"
         if len(text) <= _ID_PART_CHARS:
             call_id = "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
         else:
-            call_id = derive_id(seed, str(cand.start), str(index), name, arguments_raw)
+            call_id = derive_id(seed, str(cand.start), str(index), given, arguments_raw)
         return recovered_call(call_id, tool.name, arguments_raw, args, records)
 
     def _known(self, name: str) -> _Known:

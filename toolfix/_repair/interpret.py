@@ -167,8 +167,8 @@ class Interpreter:
             return [_known_invalid(cand, seed)]
         if cand.payload is None:  # the markup named the tool
             args = cand.arguments
-            name = cand.name or ""
-            return [self.found(name, {} if args is None else args, cand.id, (), cand, seed)]
+            args = {} if args is None else args
+            return [self.found(cand.name, args, cand.id, (), cand, seed)]
         try:
             parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
         except (LimitExceededError, MalformedToolCallError) as exc:
@@ -197,12 +197,13 @@ class Interpreter:
             if extra:
                 s.repairs[:0] = extra
             # Only the last call of a cut-off span can itself be cut off.
-            cut, complete = i == last, parsed.complete_prefix
+            is_last, complete = i == last, parsed.complete_prefix
             if s.flat:  # (arguments beside the name: the general path records it)
-                part = self.finish(s, cand, CallSite(seed, i, cand.kinds, cut, complete))
+                part = self.finish(s, cand, CallSite(seed, i, cand.kinds, is_last, complete))
             else:
-                name = s.name or ""
-                part = self.found(name, s.arguments, s.id, s.repairs, cand, seed, i, cut, complete)
+                part = self.found(
+                    s.name, s.arguments, s.id, s.repairs, cand, seed, i, is_last, complete
+                )
             if not cand.explicit and not alone and self._prose_mention(s, part):
                 return None  # prose that mentions a tool: prose is prose
             out.append(part)
