@@ -38,7 +38,12 @@ from ._messages import (
     ToolResultPart,
     Usage,
     canonical_json,
+    new_model,
     same_model,
+    set_dict,
+    set_extra,
+    set_fields_set,
+    set_private,
     trusted_model,
 )
 
@@ -250,8 +255,13 @@ def response_with(
     copy when the trusted builders agree with the validating ones."""
     if not _TRUSTED or response.__pydantic_extra__ or response.__pydantic_private__:
         return response.model_copy(update={"parts": parts, "repairs": repairs})
-    values = dict(response.__dict__, parts=parts, repairs=repairs)  # (in place, in order)
-    return trusted_model(Response, values, response.__pydantic_fields_set__ | _UPDATED)
+    # :func:`trusted_model`, in this frame (the set is the response's own already)
+    model = new_model(Response)
+    set_dict(model, dict(response.__dict__, parts=parts, repairs=repairs))  # (in order)
+    set_fields_set(model, response.__pydantic_fields_set__ | _UPDATED)
+    set_extra(model, None)
+    set_private(model, None)
+    return model
 
 
 def _trusted_agrees() -> bool:

@@ -393,15 +393,17 @@ def _setter(name: str) -> Callable[[Any, Any], None]:
     return setter
 
 
-_set_dict = _setter("__dict__")
-_set_fields_set = _setter("__pydantic_fields_set__")
-_set_extra = _setter("__pydantic_extra__")
-_set_private = _setter("__pydantic_private__")
+#: How the trusted builders store a model (here and in ``_convert``): an empty model,
+#: then its fields, the names set, no extra fields, no private attributes.
+set_dict = _setter("__dict__")
+set_fields_set = _setter("__pydantic_fields_set__")
+set_extra = _setter("__pydantic_extra__")
+set_private = _setter("__pydantic_private__")
 #: The fields :func:`recovered_call` sets, as the validating call sets them.
 _RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
 #: Copied for each part (``model_fields_set`` is a set of the part's own).
 _RECOVERED_SET = set(_RECOVERED_FIELDS)
-_new = BaseModel.__new__
+new_model = BaseModel.__new__
 #: Field values (in field order) of a call as pydantic fills in defaults (``_convert``
 #: builds its plain native calls from them too).
 CALL_DEFAULTS: dict[str, Any] = dict(
@@ -428,11 +430,11 @@ def trusted_model(cls: type[_Model], values: dict[str, Any], fields_set: set[str
     """A model of ``cls`` holding ``values`` (every field, in field order) with
     ``fields_set`` (copied) as set, stored as ``model_construct`` stores one: for values
     already checked, behind an import-time check that it agrees with validation."""
-    model = _new(cls)
-    _set_dict(model, values)
-    _set_fields_set(model, fields_set.copy())
-    _set_extra(model, None)
-    _set_private(model, None)
+    model = new_model(cls)
+    set_dict(model, values)
+    set_fields_set(model, fields_set.copy())
+    set_extra(model, None)
+    set_private(model, None)
     return model
 
 
@@ -482,11 +484,11 @@ def recovered_call(
         arguments=arguments,
         repairs=repairs,
     )  # (the defaults' order, the fields replaced in place)
-    model = _new(ToolCallPart)
-    _set_dict(model, values)
-    _set_fields_set(model, _RECOVERED_SET.copy())
-    _set_extra(model, None)
-    _set_private(model, None)
+    model = new_model(ToolCallPart)
+    set_dict(model, values)
+    set_fields_set(model, _RECOVERED_SET.copy())
+    set_extra(model, None)
+    set_private(model, None)
     return model
 
 
