@@ -395,15 +395,16 @@ def _setter(name: str) -> Callable[[Any, Any], None]:
 
 #: How the trusted builders store a model (here and in ``_convert``): an empty model,
 #: then its fields, the names set, no extra fields, no private attributes.
+new_model = BaseModel.__new__
 set_dict = _setter("__dict__")
 set_fields_set = _setter("__pydantic_fields_set__")
 set_extra = _setter("__pydantic_extra__")
 set_private = _setter("__pydantic_private__")
+
 #: The fields :func:`recovered_call` sets, as the validating call sets them.
 _RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
 #: Copied for each part (``model_fields_set`` is a set of the part's own).
 _RECOVERED_SET = set(_RECOVERED_FIELDS)
-new_model = BaseModel.__new__
 #: Field values (in field order) of a call as pydantic fills in defaults (``_convert``
 #: builds its plain native calls from them too).
 CALL_DEFAULTS: dict[str, Any] = dict(
