@@ -840,3 +840,45 @@ def test_untyped_text_read_as_an_integer_as_the_walk_reads_it(text: str) -> None
     number = _parse_number(text.strip(), True)
     assert _text_as_integer(text) == (text if number is _NO_VALUE else number)
     assert type(_text_as_integer(text)) is type(text if number is _NO_VALUE else number)
+
+
+_TEXT_SCHEMA = obj(
+    {
+        "plain": {"type": "string"},
+        "described": {"type": "string", "description": "d", "title": "t"},
+        "enum": {"type": "string", "enum": ["a", "b"]},
+        "bounded": {"type": "string", "maxLength": 3},
+        "count": {"type": "integer"},
+        "flag": {"type": "boolean"},
+        "either": {"type": ["string", "null"]},
+        "anything": {},
+    },
+    required=["plain"],
+    additionalProperties=False,
+)
+
+
+def test_text_keys_are_the_plain_string_parameters() -> None:
+    from toolfix._repair.coerce import text_keys
+
+    assert text_keys(_TEXT_SCHEMA, "when_forbidden") == {"plain", "described"}
+    assert text_keys(_TEXT_SCHEMA, "never") == {"plain", "described"}
+    assert text_keys(_TEXT_SCHEMA, "always") == frozenset()  # (no plan: the walk decides)
+    assert text_keys({"type": "object", "anyOf": [{}]}, "when_forbidden") == frozenset()
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["plain", "described"]),
+        st.text(max_size=12) | st.sampled_from([" 12 ", "true", "null", '{"a": 1}', "[1]"]),
+    )
+)
+def test_text_of_text_keys_comes_out_of_coercion_unchanged(args: dict[str, str]) -> None:
+    """What lets the finisher skip the coercion of such arguments (``found``)."""
+    from toolfix._repair.coerce import schema_coercer
+
+    for drop in ("when_forbidden", "never"):
+        out, records = schema_coercer(_TEXT_SCHEMA, drop)(dict(args), True)
+        assert records == ()
+        assert list(out.items()) == list(args.items())
+        assert all(type(v) is str for v in out.values())

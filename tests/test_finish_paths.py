@@ -1,5 +1,7 @@
 """The finisher's plain path (``CallFinisher.finish`` for a call found in text with an
-exact name, not cut off) gives the very part its general path (``_finish``) gives."""
+exact name, not cut off) gives the very part its general path (``_finish``) gives; the
+interpreter's plain payloads (well-formed call objects, read without their shapes) give
+what its general path gives."""
 
 from __future__ import annotations
 
@@ -70,10 +72,10 @@ _ARGUMENTS: list[Any] = [
     ],
 )
 @pytest.mark.parametrize("open_ended", [False, True])
-@pytest.mark.parametrize("name", ["get_weather", "ping", "getWeather", "get_wether"])
+@pytest.mark.parametrize("name", ["get_weather", "ping", "getWeather", "get_wether", "", None])
 @pytest.mark.parametrize("coerce", [True, False])
 def test_plain_path_gives_what_the_general_path_gives(
-    arguments: Any, options: dict[str, Any], open_ended: bool, name: str, coerce: bool
+    arguments: Any, options: dict[str, Any], open_ended: bool, name: str | None, coerce: bool
 ) -> None:
     finisher = CallFinisher(_TOOLS, FixConfig(coerce_arguments=coerce))
     cand = make_candidate(_TEXT, 7, 13, "test", name=name, arguments=None, **options)
@@ -85,5 +87,66 @@ def test_plain_path_gives_what_the_general_path_gives(
         return CallShape(name, arguments, cand.id, [], True)
 
     plain = finisher.finish(shape(), cand, site)
-    general = finisher._finish(shape(), cand, site, finisher.resolve(name), None)
+    general = finisher._finish(shape(), cand, site, finisher.resolve(name or ""), None)
     assert _state(plain) == _state(general)
+
+
+_PAYLOADS = [
+    '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+    '{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "c1"}',
+    '{"name": "get_weather", "arguments": {"city": "Paris"}, "id": 7}',
+    '{"name": "get_weather", "parameters": {"city": "Paris", "days": "2"}}',
+    '{"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}',
+    '{"name": "get_weather", "arguments": {"days": 2}}',
+    '{"name": "getWeather", "arguments": {"city": "Paris"}}',
+    '{"name": "nothing_like_it", "arguments": {"city": "Paris"}}',
+    '{"name": "nothing_like_it", "arguments": 3}',
+    '{"name": "ping", "arguments": 3}',
+    '{"name": "get_weather", "arguments": {"city": "Paris"}, "type": "function"}',
+    '{"name": "get_weather", "arguments": {"city": "Paris",}}',
+    '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "ping", "arguments": {}}]',
+    '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "ping"}]',
+    '[{"name": "get_weather", "arguments": {"city": "Paris"}}, 3]',
+    '[{"name": "ping", "arguments": {}}, {"name": "unknown_one", "arguments": {"q": 1}}]',
+    '{"tool_calls": [{"name": "ping", "arguments": {}}]}',
+    '{"name": "ping", "arguments": {}} {"name": "ping", "arguments": {}}',
+    "[]",
+    "{}",
+]
+
+
+@pytest.mark.parametrize("payload", _PAYLOADS)
+@pytest.mark.parametrize("explicit", [True, False])
+@pytest.mark.parametrize("alone", [True, False])
+@pytest.mark.parametrize("args_key", ["arguments", "parameters"])
+@pytest.mark.parametrize("truncated", [False, True])
+def test_plain_payloads_give_what_the_general_path_gives(
+    payload: str,
+    explicit: bool,
+    alone: bool,
+    args_key: str,
+    truncated: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolfix._repair.interpret import Interpreter
+
+    text = f"before <tool_call>{payload}</tool_call> after"
+    start, end = 7, len(text) - 6
+    cand = make_candidate(
+        text,
+        start,
+        end,
+        "test",
+        payload=payload,
+        explicit=explicit,
+        args_key=args_key,
+        truncated=truncated,
+    )
+    plain = Interpreter(_TOOLS, FixConfig()).from_candidate(cand, "seed", alone=alone)
+    monkeypatch.setattr(Interpreter, "_plain_calls", lambda *_: None)
+    general = Interpreter(_TOOLS, FixConfig()).from_candidate(cand, "seed", alone=alone)
+    if general is None:
+        assert plain is None
+    else:
+        assert plain is not None
+        assert [_state(p) for p in plain] == [_state(p) for p in general]

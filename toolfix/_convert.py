@@ -38,7 +38,12 @@ from ._messages import (
     ToolResultPart,
     Usage,
     canonical_json,
+    new_model,
     same_model,
+    set_dict,
+    set_extra,
+    set_fields_set,
+    set_private,
     trusted_model,
 )
 
@@ -239,14 +244,6 @@ def _trusted_response(parts: tuple[Part, ...]) -> Response:
     return trusted_model(Response, values, _RESPONSE_SET)
 
 
-def _replaced(response: Response, parts: tuple[Part, ...], repairs: tuple[Any, ...]) -> Response:
-    """``response`` with new parts and repairs, as ``model_copy(update=...)`` stores it."""
-    values = response.__dict__.copy()
-    values["parts"] = parts
-    values["repairs"] = repairs
-    return trusted_model(Response, values, response.__pydantic_fields_set__ | _UPDATED)
-
-
 _UPDATED = frozenset({"parts", "repairs"})
 
 
@@ -254,11 +251,17 @@ def response_with(
     response: Response, parts: tuple[Part, ...], repairs: tuple[Any, ...]
 ) -> Response:
     """``response.model_copy(update={"parts": parts, "repairs": repairs})`` (what the
-    manual fixer returns), without pydantic's generic copy when the trusted builders
-    agree with the validating ones."""
+    manual fixer returns), stored as that copy stores it, without pydantic's generic
+    copy when the trusted builders agree with the validating ones."""
     if not _TRUSTED or response.__pydantic_extra__ or response.__pydantic_private__:
         return response.model_copy(update={"parts": parts, "repairs": repairs})
-    return _replaced(response, parts, repairs)
+    # :func:`trusted_model`, in this frame (the set is the response's own already)
+    model = new_model(Response)
+    set_dict(model, dict(response.__dict__, parts=parts, repairs=repairs))  # (in order)
+    set_fields_set(model, response.__pydantic_fields_set__ | _UPDATED)
+    set_extra(model, None)
+    set_private(model, None)
+    return model
 
 
 def _trusted_agrees() -> bool:
@@ -278,13 +281,15 @@ def _trusted_agrees() -> bool:
                 return False
             base = Response(id="r", model="m", parts=(call,), finish_reason="stop")
             update = {"parts": (call, call), "repairs": ()}
-            if not same_model(_replaced(base, (call, call), ()), base.model_copy(update=update)):
+            replaced = response_with(base, (call, call), ())
+            if not same_model(replaced, base.model_copy(update=update)):
                 return False
     except Exception:  # an attribute pydantic no longer has
         return False
     return True
 
 
+_TRUSTED = True  # (while the check builds its samples the trusted way)
 _TRUSTED = _trusted_agrees()
 
 

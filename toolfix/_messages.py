@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -380,11 +380,31 @@ class Response(_Frozen):
 # the same way.
 
 _setattr = object.__setattr__
+
+
+def _setter(name: str) -> Callable[[Any, Any], None]:
+    """The setter of a model's storage attribute ``name``: the ``__set__`` of BaseModel's
+    own descriptor, which is what ``object.__setattr__`` calls once it has looked the
+    name up on the type (a third cheaper); ``object.__setattr__`` if there is none."""
+    descriptor = BaseModel.__dict__.get(name)
+    if descriptor is None or not hasattr(descriptor, "__set__"):
+        return lambda model, value: _setattr(model, name, value)
+    setter: Callable[[Any, Any], None] = descriptor.__set__
+    return setter
+
+
+#: How the trusted builders store a model (here and in ``_convert``): an empty model,
+#: then its fields, the names set, no extra fields, no private attributes.
+new_model = BaseModel.__new__
+set_dict = _setter("__dict__")
+set_fields_set = _setter("__pydantic_fields_set__")
+set_extra = _setter("__pydantic_extra__")
+set_private = _setter("__pydantic_private__")
+
 #: The fields :func:`recovered_call` sets, as the validating call sets them.
 _RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
 #: Copied for each part (``model_fields_set`` is a set of the part's own).
 _RECOVERED_SET = set(_RECOVERED_FIELDS)
-_new = BaseModel.__new__
 #: Field values (in field order) of a call as pydantic fills in defaults (``_convert``
 #: builds its plain native calls from them too).
 CALL_DEFAULTS: dict[str, Any] = dict(
@@ -404,24 +424,6 @@ def _validated_call(
     )
 
 
-def _trusted_call(
-    call_id: str,
-    name: str,
-    arguments_raw: str,
-    arguments: dict[str, Any],
-    repairs: tuple[RepairRecord, ...],
-) -> ToolCallPart:
-    values = dict(
-        CALL_DEFAULTS,
-        id=call_id,
-        name=name,
-        arguments_raw=arguments_raw,
-        arguments=arguments,
-        repairs=repairs,
-    )  # (the defaults' order, the fields replaced in place)
-    return trusted_model(ToolCallPart, values, _RECOVERED_SET)
-
-
 _Model = TypeVar("_Model", bound=BaseModel)
 
 
@@ -429,11 +431,11 @@ def trusted_model(cls: type[_Model], values: dict[str, Any], fields_set: set[str
     """A model of ``cls`` holding ``values`` (every field, in field order) with
     ``fields_set`` (copied) as set, stored as ``model_construct`` stores one: for values
     already checked, behind an import-time check that it agrees with validation."""
-    model = _new(cls)
-    _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", fields_set.copy())
-    _setattr(model, "__pydantic_extra__", None)
-    _setattr(model, "__pydantic_private__", None)
+    model = new_model(cls)
+    set_dict(model, values)
+    set_fields_set(model, fields_set.copy())
+    set_extra(model, None)
+    set_private(model, None)
     return model
 
 
@@ -458,7 +460,8 @@ def recovered_call(
 ) -> ToolCallPart:
     """``ToolCallPart(id=call_id, name=..., arguments_raw=..., arguments=..., repairs=...)``,
     the very part, holding ``arguments`` itself (the caller's own fresh dict) rather than
-    the copy validation makes."""
+    the copy validation makes. (What :func:`trusted_model` does, in the same frame: it
+    is made for every call found.)"""
     if not (
         _TRUSTED
         and type(call_id) is str
@@ -468,13 +471,26 @@ def recovered_call(
         and type(repairs) is tuple
     ):
         return _validated_call(call_id, name, arguments_raw, arguments, repairs)
-    for key in arguments:
+    for key in arguments:  # (a loop beats a C-level set test on the usual few keys)
         if type(key) is not str:
             return _validated_call(call_id, name, arguments_raw, arguments, repairs)
     for record in repairs:
         if type(record) is not RepairRecord:
             return _validated_call(call_id, name, arguments_raw, arguments, repairs)
-    return _trusted_call(call_id, name, arguments_raw, arguments, repairs)
+    values = dict(
+        CALL_DEFAULTS,
+        id=call_id,
+        name=name,
+        arguments_raw=arguments_raw,
+        arguments=arguments,
+        repairs=repairs,
+    )  # (the defaults' order, the fields replaced in place)
+    model = new_model(ToolCallPart)
+    set_dict(model, values)
+    set_fields_set(model, _RECOVERED_SET.copy())
+    set_extra(model, None)
+    set_private(model, None)
+    return model
 
 
 def same_model(a: Any, b: Any) -> bool:
@@ -507,7 +523,10 @@ def _trusted_agrees() -> bool:
                 return False
         records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
         for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
-            built = _trusted_call("c", "n", "{}", dict(args), repairs)
+            fresh = dict(args)
+            built = recovered_call("c", "n", "{}", fresh, repairs)
+            if built.arguments is not fresh:  # (the validating constructor's copy)
+                return False
             if not same_model(built, _validated_call("c", "n", "{}", dict(args), repairs)):
                 return False
     except Exception:  # an attribute pydantic no longer has
@@ -515,6 +534,7 @@ def _trusted_agrees() -> bool:
     return True
 
 
+_TRUSTED = True  # (while the check builds its samples the trusted way)
 _TRUSTED = _trusted_agrees()
 
 

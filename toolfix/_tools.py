@@ -551,6 +551,8 @@ class ToolRegistry(Mapping[str, ToolDescriptor]):
         Registries built from tool dicts are kept (bounded by memory) and found again by
         the list, by each dict and by their canonical JSON; a reuse is first checked
         against a private snapshot of the dicts, so an edit in place is always seen."""
+        if type(tools) is ToolRegistry:  # (the common case first: a registry is itself)
+            return tools
         if type(tools) is list:
             hit = cached_registry(tools)
             if hit is not None:

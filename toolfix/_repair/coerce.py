@@ -75,7 +75,14 @@ from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
 from .fastcheck import compile_checker
 
-__all__ = ["CoerceResult", "Coercer", "coerce_arguments", "decode_double_encoded", "schema_coercer"]
+__all__ = [
+    "CoerceResult",
+    "Coercer",
+    "coerce_arguments",
+    "decode_double_encoded",
+    "schema_coercer",
+    "text_keys",
+]
 
 _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union on every call
 _INT_OR_FLOAT = (int, float)
@@ -234,6 +241,25 @@ def schema_coercer(
         return result.arguments, result.repairs
 
     return coerce
+
+
+def text_keys(
+    schema: Mapping[str, Any], drop_extra_keys: Literal["when_forbidden", "always", "never"]
+) -> frozenset[str]:
+    """The properties whose untyped text the coercion keeps as it is, with no record: a
+    plain ``{"type": "string"}`` schema (annotations aside). Arguments of these keys
+    only, every value a ``str``, come out of :func:`schema_coercer`'s coercion with
+    ``string_values`` equal and in the same order, with no repairs: the finisher skips
+    it for them (tests/test_coerce.py holds the two to one answer)."""
+    plan = _plan(schema) if drop_extra_keys != "always" else None
+    if plan is None:
+        return frozenset()
+    string = _TYPE_CHECKS["string"]
+    return frozenset(
+        key
+        for key, prop in plan.properties.items()
+        if prop.read_text is _keep_text and prop.fits is string
+    )
 
 
 def _walk_arguments(

@@ -16,7 +16,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ from .._messages import (
     recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
-from .coerce import Coercer, decode_double_encoded, schema_coercer
+from .coerce import Coercer, decode_double_encoded, schema_coercer, text_keys
 from .formats import Candidate
 from .jsonparse import ParsedJson, parse_lenient
 from .names import NameMatch, edit_distance, normalise_name, resolve_name
@@ -52,6 +52,11 @@ K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
 _RAW_PREVIEW = 2000
 _TRUNCATED = K.TRUNCATED  # (read on every call: an enum member's lookup costs more)
+
+
+#: What :meth:`CallFinisher.found` reads of a name (see :meth:`CallFinisher._known`).
+_Known = tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any], frozenset[str]]
+_ONLY_STR = frozenset({str})
 
 
 def _id_text(arguments: Any) -> str:
@@ -77,8 +82,10 @@ def derive_id(*parts: str) -> str:
         text = "\x1f".join(
             f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
         )
-    h = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return f"call_{h[:24]}"
+    return "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+_sha256 = hashlib.sha256
 
 
 #: Longest id part hashed whole (see :func:`derive_id`).
@@ -121,6 +128,8 @@ class CallFinisher:
         self._drop_extra_keys = config.drop_extra_keys
         #: each tool's coercion (:func:`schema_coercer`), made when first needed
         self._coercers: dict[str, Coercer] = {}
+        #: :meth:`_known`'s answers, by name
+        self._plain: dict[str, _Known] = {}
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
@@ -149,84 +158,129 @@ class CallFinisher:
     def finish(self, s: CallShape, cand: Candidate | None, site: CallSite) -> CallPart:
         """The call part for one call shape: name resolved, arguments decoded, cut-off
         calls handled by the truncation policy, then coerced and validated."""
+        if cand is not None and not s.flat:  # (found() knows no flat arguments)
+            return self.found(
+                s.name,
+                s.arguments,
+                s.id,
+                s.repairs,
+                cand,
+                site.seed,
+                site.index,
+                site.last,
+                site.prefix_safe,
+                site.kinds,
+            )
         name = s.name or ""  # shape() and the formats always set a name
-        match = self._name_cache.get(name) or self.resolve(name)
-        parsed: ParsedJson | None = None
-        if (
-            match.name is not None
-            and cand is not None
-            and not cand.notes
-            and not s.flat
-            and not (site.last and (cand.truncated or _TRUNCATED in site.kinds))
-        ):
-            # The commonest call: found in text, its tool known, nothing cut off. What
-            # the general path below would do comes down to :meth:`_plain_call`.
-            args = s.arguments
-            if type(args) is not dict and (
-                type(args) is not str or cand.string_values or not args.strip()
-            ):
-                args = None  # (untyped text, or no text: the general path)
-            elif type(args) is str:
-                # read as :meth:`_parse_arguments` reads it (cut off only when no markup
-                # says where it ends)
-                try:
-                    parsed = parse_lenient(args, self.config.limits, cut=cand.open_ended)
-                except (LimitExceededError, MalformedToolCallError):
-                    parsed = None  # (the general path reports it)
-                    args = None
-                else:
-                    value = parsed.value
-                    cut = cand.open_ended and parsed.truncated
-                    args = value if type(value) is dict and not cut else None
-            if args is not None:
-                tool = self._tools[match.name]
-                props = tool.properties
-                if not props or args.keys() <= props.keys():
-                    part = self._plain_call(tool, dict(args), s, cand, site, match, parsed)
-                    if part is not None:
-                        return part
-        return self._finish(s, cand, site, match, parsed)
+        return self._finish(s, cand, site, self._name_cache.get(name) or self.resolve(name), None)
 
-    def _plain_call(
+    def found(
         self,
-        tool: ToolDescriptor,
-        args: dict[str, Any],
-        s: CallShape,
+        name: str | None,
+        arguments: Any,
+        call_id: str | None,
+        repairs: Sequence[RepairRecord],
         cand: Candidate,
-        site: CallSite,
-        match: NameMatch,
-        parsed: ParsedJson | None,
-    ) -> ToolCallPart | None:
-        """The valid call :meth:`_finish` makes of a call found in text whose tool is
-        known (``match``), whose arguments are an object of declared keys (``args``, a
-        fresh dict; ``parsed`` their JSON text's reading, if they came as text) and which
-        was not cut off, built without a draft; ``None`` when it is invalid
-        (:meth:`_finish` then says why). The repairs and the id are those
-        :meth:`validate` gives."""
-        cap = self._cap
+        seed: str,
+        index: int = 0,
+        last: bool = True,
+        prefix_safe: bool = False,
+        kinds: tuple[str, ...] | None = None,
+    ) -> CallPart:
+        """:meth:`finish` of the shape ``CallShape(name, arguments, call_id, repairs)`` of a
+        call found in text (``cand``; ``kinds``: where, ``cand.kinds`` unless given), at
+        ``CallSite(seed, index, kinds, last, prefix_safe)``: the shape and the site are
+        built only when the call is not plain.
+
+        The commonest call (its tool known, nothing cut off, its arguments an object of
+        declared keys, or the JSON text of one) is made here, without a draft, as
+        :meth:`_finish` would make it: the repairs and the id are those :meth:`validate`
+        gives (tests/test_finish_paths.py holds the two paths to one answer).
+        """
+        if kinds is None:
+            kinds = cand.kinds
+        given = name or ""  # (the formats and shape() always set a name)
+        match, tool, props, texts = self._plain.get(given) or self._known(given)
+        args = arguments
+        parsed: ParsedJson | None = None
         string_values = cand.string_values
+        # a call a format noted repairs in, or cut off, takes the general path
+        plain = not cand.notes and not (last and (cand.truncated or _TRUNCATED in kinds))
+        if plain and tool is not None and type(args) is str and not string_values and args.strip():
+            # read as :meth:`_parse_arguments` reads it (cut off only when no markup says
+            # where it ends)
+            try:
+                parsed = parse_lenient(args, self.config.limits, cut=cand.open_ended)
+            except (LimitExceededError, MalformedToolCallError):
+                parsed = None  # (the general path reports it)
+            else:
+                args = parsed.value
+                if cand.open_ended and parsed.truncated:
+                    args = None
+        if (
+            tool is None
+            or not plain
+            or type(args) is not dict
+            or (props and not args.keys() <= props.keys())
+        ):
+            shape = CallShape(name, arguments, call_id, list(repairs), True)
+            site = CallSite(seed, index, kinds, last, prefix_safe)
+            return self._finish(shape, cand, site, match, parsed)
+        # The plain call: what :meth:`_finish` would make of it, without a draft.
+        args = dict(args)
         coerced: tuple[RepairRecord, ...] = ()
-        if string_values or not tool.is_valid(args, max_pattern_chars=cap):
-            if not (self._coerce or string_values):
-                return None
-            args, coerced = self._coercer(tool)(args, string_values)
-            if not tool.is_valid(args, max_pattern_chars=cap):
-                return None
-        kinds = site.kinds
-        where = _where_records(kinds) if kinds else ()
-        named = () if match.repair is None else (match.repair,)
-        if parsed is None:
-            repairs = (*where, *s.repairs, *named, *coerced)
-        else:  # the records :meth:`_parse_arguments` leaves
-            read: tuple[RepairRecord, ...] = (_GIVEN_AS_STRING,) if cand.payload is not None else ()
-            if parsed.repaired:
-                read = (*read, rec(K.INVALID_JSON, parsed.note))
-            repairs = (*where, *s.repairs, *named, *read, *coerced)
+        if not string_values:
+            valid = tool.is_valid(args, max_pattern_chars=self._cap)
+            if not valid and self._coerce:
+                args, coerced = self._coercer(tool)(args, False)
+                valid = tool.is_valid(args, max_pattern_chars=self._cap)
+        else:
+            # untyped text, typed by the schema; text for plain string parameters only
+            # stays as it is (:func:`text_keys`): no coercion to run
+            if not args.keys() <= texts or not _ONLY_STR.issuperset(map(type, args.values())):
+                args, coerced = self._coercer(tool)(args, True)
+            valid = tool.is_valid(args, max_pattern_chars=self._cap)
+        if not valid:  # (:meth:`_finish` says why)
+            shape = CallShape(name, arguments, call_id, list(repairs), True)
+            site = CallSite(seed, index, kinds, last, prefix_safe)
+            return self._finish(shape, cand, site, match, parsed)
+        # the repairs :meth:`validate` gives
+        records = _where_records(kinds) if kinds else ()
+        if repairs or match.repair is not None or parsed is not None or coerced:
+            named = () if match.repair is None else (match.repair,)
+            read: tuple[RepairRecord, ...] = ()
+            if parsed is not None:  # the records :meth:`_parse_arguments` leaves
+                if cand.payload is not None:
+                    read = (_GIVEN_AS_STRING,)
+                if parsed.repaired:
+                    read = (*read, rec(K.INVALID_JSON, parsed.note))
+            records = (*records, *repairs, *named, *read, *coerced)
         arguments_raw = canonical_json(args)
-        call_id = s.id or derive_id(
-            site.seed, str(cand.start), str(site.index), s.name or "", arguments_raw
-        )
-        return recovered_call(call_id, tool.name, arguments_raw, args, repairs)
+        if call_id:
+            return recovered_call(call_id, tool.name, arguments_raw, args, records)
+        # :func:`derive_id`'s id, its parts joined in one step
+        text = f"{seed}\x1f{cand.start}\x1f{index}\x1f{given}\x1f{arguments_raw}"
+        if len(text) <= _ID_PART_CHARS:
+            call_id = "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        else:
+            call_id = derive_id(seed, str(cand.start), str(index), given, arguments_raw)
+        return recovered_call(call_id, tool.name, arguments_raw, args, records)
+
+    def _known(self, name: str) -> _Known:
+        """``name``'s match, its tool (``None``: unknown), the tool's properties and its
+        :func:`text_keys`, as :meth:`found` reads them for every call (cached, as
+        :meth:`resolve` is)."""
+        match = self.resolve(name)
+        tool = self._tools.get(match.name)  # type: ignore[arg-type]  # (None: unknown)
+        if tool is None:
+            known: _Known = (match, None, {}, frozenset())
+        else:
+            texts = text_keys(tool.parameters, self._drop_extra_keys)
+            known = (match, tool, tool.properties, texts)
+        if len(self._plain) > 512:
+            self._plain.clear()
+        self._plain[name] = known
+        return known
 
     def _finish(
         self,

@@ -64,12 +64,11 @@ class DecodeMemo(threading.local):
     broken_at: tuple[int, ...] = ()
 
     def reset(self) -> None:
-        if self.last_source is None and self.miss_source is None and not self.text:
-            return  # nothing held (the common case: short texts)
-        self.last_source = self.last_span = self.miss_source = self.value = None
-        self.text = ""
-        self.misses = 0
-        self.broken_at = ()
+        # What a thread sets lives in its own ``__dict__``; cleared, the class defaults
+        # above answer again. Usually nothing was set (short texts): one test.
+        held = self.__dict__
+        if held:
+            held.clear()
 
 
 decode_memo = DecodeMemo()
@@ -185,14 +184,16 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     stripped = text.strip()
     if not stripped:
         raise MalformedToolCallError("empty text where JSON was expected", raw=text)
-    if len(stripped) > limits.max_span_chars:
+    size = len(stripped)
+    if size > limits.max_span_chars:
         check_limits(stripped, limits)
-    found, value = _take_decoded(stripped)
-    if found:
-        return ParsedJson(value)
+    if size >= MEMO_MIN_CHARS:  # (only a long value is kept decoded)
+        found, value = _take_decoded(stripped)
+        if found:
+            return ParsedJson(value)
     # One C-speed parse answers both "valid JSON" and "a complete value, then junk"
     # (prose, a stray closer, a second object). ``stripped`` starts with no whitespace.
-    if not known_broken(stripped):
+    if decode_memo.miss_source is None or not known_broken(stripped):
         try:
             value, end = scan_json(stripped, 0)
         except RecursionError as exc:
