@@ -61,6 +61,16 @@ def test_the_trusted_builder_is_in_use_with_this_pydantic() -> None:
         first.name = "g"  # type: ignore[misc]
 
 
+@pytest.mark.parametrize("text", ["", " ", "prose", "line\n\u2028é", "x" * 5000])
+def test_text_part_is_the_validating_constructors_part(text: str) -> None:
+    built = _messages.text_part(text)
+    checked = _messages.TextPart(text=text)
+    assert built == checked
+    assert _messages.same_model(built, checked)
+    with pytest.raises(Exception, match="frozen"):
+        built.text = "other"  # type: ignore[misc]
+
+
 def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _messages._trusted_agrees()
     defaults = dict(_messages.CALL_DEFAULTS)
@@ -70,6 +80,9 @@ def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPa
     assert not _messages._trusted_agrees()
     monkeypatch.setattr(_messages, "CALL_DEFAULTS", defaults)
     monkeypatch.setattr(_messages, "_RECOVERED_SET", {"id", "name"})
+    assert not _messages._trusted_agrees()
+    monkeypatch.setattr(_messages, "_RECOVERED_SET", set(_messages._RECOVERED_FIELDS))
+    monkeypatch.setattr(_messages, "_TEXT_SET", set())  # fields set differs: caught
     assert not _messages._trusted_agrees()
 
 

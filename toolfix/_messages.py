@@ -493,6 +493,16 @@ def recovered_call(
     return model
 
 
+_TEXT_SET = {"text"}
+
+
+def text_part(text: str) -> TextPart:
+    """``TextPart(text=text)`` for a ``str`` (the text a scan leaves), without validating it."""
+    if _TRUSTED and type(text) is str:
+        return trusted_model(TextPart, {"type": "text", "text": text}, _TEXT_SET)
+    return TextPart(text=text)
+
+
 def same_model(a: Any, b: Any) -> bool:
     """Two models alike in every way a user can see (values, types, fields set, dumps)."""
     return (
@@ -520,6 +530,9 @@ def _trusted_agrees() -> bool:
             values = {"kind": kind, "detail": "'a': 1", "llm_calls": 0, "usage": None}
             record = trusted_model(RepairRecord, values, _RECORD_SET)
             if not same_model(record, RepairRecord(kind=kind.value, detail="'a': 1")):
+                return False
+        for text in ("", "prose\n"):
+            if not same_model(text_part(text), TextPart(text=text)):
                 return False
         records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
         for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):

@@ -204,6 +204,8 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         return True
 
     def _registry_for(self, tools: ToolsLike) -> ToolRegistry:
+        if type(tools) is ToolRegistry and len(tools):
+            return tools  # (what tools_or gives a registry that holds tools, in one test)
         return tools_or(tools, self.registry)
 
     def _interpreter(self, registry: ToolRegistry) -> Interpreter:

@@ -26,6 +26,7 @@ from .._messages import (
     RepairRecord,
     TextPart,
     ToolCallPart,
+    text_part,
 )
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
@@ -119,7 +120,7 @@ class TextScanner:
         if reasoning is None and not calls:
             return [part], []
         if remaining:
-            out.append(TextPart(text=remaining))
+            out.append(text_part(remaining))
         out.extend(calls)
         return out, recs
 
