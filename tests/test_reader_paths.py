@@ -3,7 +3,8 @@
 - the pythonic reader's hand reading of simple literals (lists and dicts included)
   against :func:`ast.parse` and the whitelist walker;
 - the tag reader's patterns (openers, closers, attribute lists, a closer's prefix)
-  against the loops that define them, for every declared tagged grammar;
+  against the loops that define them, for every declared tagged grammar, and the
+  attributes its call and argument steps read in their match against :meth:`_Tags.attrs`;
 - the family scanner's wrapper lookups against a first-in-order search.
 """
 
@@ -21,7 +22,7 @@ from toolfix._repair.formats import pythonic
 from toolfix._repair.scanner import _Wrappers
 from toolfix._repair.spec import TaggedCalls
 from toolfix._repair.specs import ALL_SPECS
-from toolfix._repair.tags import _Tags
+from toolfix._repair.tags import _MAX_ATTRS, _attr_dict, _Tags
 
 _LIMITS = pythonic.Limits()
 
@@ -183,6 +184,32 @@ def test_tag_patterns_agree_with_the_loops(grammar: TaggedCalls) -> None:
             ), text
         for i in range(len(text)):
             assert tags.attrs(text, i) == tags._attrs_loop(text, i), (text, i)
+
+
+@pytest.mark.parametrize("grammar", _GRAMMARS, ids=lambda g: f"{g.call}-{g.syntax.open}")
+def test_folded_attributes_agree_with_attrs(grammar: TaggedCalls) -> None:
+    """``head`` and ``step`` read an opener's attributes in their own match (groups 1
+    and 4); where those groups match within the bound, the readers take them as
+    :meth:`_Tags.attrs` would read them after the opener."""
+    tags = _Tags(grammar)
+    s = tags.s
+    long = ' name="' + "x" * _MAX_ATTRS + '"' + s.end
+    texts = _texts(tags)
+    texts += [s.open + p + w + long for p in s.prefixes for w in (grammar.call, grammar.param) if w]
+    seen = 0
+    for text in texts:
+        for rx, group in ((tags.head, 1), (tags.step, 4)):
+            m = None if rx is None else rx.match(text)
+            if m is None or m.lastindex != group:
+                continue
+            seen += 1
+            at = m.start(group)
+            if m.end() - at > _MAX_ATTRS:  # the readers ask attrs() then
+                continue
+            *pairs, closing = m.group(*range(group + 1, group + 8))
+            folded = _attr_dict(*pairs, grammar.unescape_attrs), m.end(), closing is not None
+            assert folded == tags.attrs(text, at), text
+    assert seen or tags.head is None
 
 
 def _close_loop(tags: _Tags, text: str, k: int, word: str) -> int:
