@@ -257,9 +257,7 @@ class _Wrappers:
         # loop that takes one closer after another while one is there, in one match)
         self._closes = (
             re.compile(
-                r"(?:\s*+(?:"
-                + "|".join(re.escape(c) for c in closes)
-                + f")){{0,{_MAX_WRAPPERS}}}"
+                r"(?:\s*+(?:" + "|".join(re.escape(c) for c in closes) + f")){{0,{_MAX_WRAPPERS}}}"
             )
             if closes
             else None

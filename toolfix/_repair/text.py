@@ -174,10 +174,12 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
     except RecursionError:
         value, end = None, -1
     if 0 < end <= end_at and (
+        # no more characters than the limit: no more openers either
+        end - start <= max_depth
         # on a short span the openers (strings' included) are counted at C speed: no
         # more of them than the limit, and the value is not walked for its depth; a long
         # span (a long string argument) is walked: few containers, many characters
-        (
+        or (
             end - start < _COUNT_MAX_CHARS
             and text.count("{", start, end) + text.count("[", start, end) <= max_depth
         )
