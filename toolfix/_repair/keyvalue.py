@@ -137,7 +137,7 @@ def _value_end(text: str, vs: int, g: KeyValueCalls) -> int:
             else:
                 if own == -1:
                     own = c
-                k = _BLANKS(text, p).end()  # (skip_ws: ``p`` is within the text)
+                k = _BLANKS(text, p).end()  # type: ignore[union-attr]  # skip_ws, p in the text
                 if k >= n or text.startswith((kopen, closer), k):
                     return c
         c = text.find(vclose, p)
