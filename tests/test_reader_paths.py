@@ -5,11 +5,13 @@
 - the tag reader's patterns (openers, closers, attribute lists, a closer's prefix)
   against the loops that define them, for every declared tagged grammar, and the
   attributes its call and argument steps read in their match against :meth:`_Tags.attrs`;
-- the family scanner's wrapper lookups against a first-in-order search.
+- the family scanner's wrapper lookups against a first-in-order search;
+- a code fence's info string and line end read by matches against a character loop.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from typing import Any
@@ -23,6 +25,7 @@ from toolfix._repair.scanner import _Wrappers
 from toolfix._repair.spec import TaggedCalls
 from toolfix._repair.specs import ALL_SPECS
 from toolfix._repair.tags import _MAX_ATTRS, _attr_dict, _Tags
+from toolfix._repair.text import next_fence
 
 _LIMITS = pythonic.Limits()
 
@@ -258,3 +261,43 @@ def test_wrapper_lookups_take_the_first_token_in_order() -> None:
             end = k + len(hit)
         assert w._closes is not None
         assert w._closes.match(text).end() == end, text  # type: ignore[union-attr]
+
+
+def _fence_loop(text: str, pos: int, max_lang_chars: int) -> tuple[int, int, int, int, str, bool]:
+    """:func:`next_fence` read a character at a time (what its matches stand for)."""
+    n = len(text)
+    start = text.find("```", pos)
+    tilde = text.find("~~~", pos, n if start == -1 else start)
+    if tilde != -1:
+        start = tilde
+    if start == -1:
+        return (-1, -1, -1, -1, "", False)
+    i = start + 3
+    while i < n and text[i] == text[start]:
+        i += 1
+    ticks = text[start:i]
+    j = i
+    limit = min(n, i + max_lang_chars)
+    while j < limit and (text[j].isalnum() or text[j] in "_-+.#"):
+        j += 1
+    body_start = k = j
+    while k < n and text[k] in " \t":
+        k += 1
+    if k < n and text[k] == "\n":
+        body_start = k + 1
+    close = text.find(ticks, body_start)
+    if close == -1:
+        return (start, body_start, n, n, text[i:j].lower(), False)
+    return (start, body_start, close, close + len(ticks), text[i:j].lower(), True)
+
+
+def test_fence_matches_read_as_the_character_loop_reads() -> None:
+    rng = random.Random(11)
+    pieces = ["`", "~", "a", "Z", "1", "²", "ǅ", "_", "-", "+", ".", "#", " ", "\t", "\n"]
+    pieces += ["\r", "{", "é", "٣", "Ⅻ", "\u3000", "\u00a0"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        for most in (40, 3):
+            fence = next_fence(text, 0, max_lang_chars=most)
+            got = (-1, -1, -1, -1, "", False) if fence is None else dataclasses.astuple(fence)
+            assert got == _fence_loop(text, 0, most), text
