@@ -3,12 +3,15 @@
 - the pythonic reader's hand reading of simple literals (lists and dicts included)
   against :func:`ast.parse` and the whitelist walker;
 - the tag reader's patterns (openers, closers, attribute lists, a closer's prefix)
-  against the loops that define them, for every declared tagged grammar;
-- the family scanner's wrapper lookups against a first-in-order search.
+  against the loops that define them, for every declared tagged grammar, and the
+  attributes its call and argument steps read in their match against :meth:`_Tags.attrs`;
+- the family scanner's wrapper lookups against a first-in-order search;
+- a code fence's info string and line end read by matches against a character loop.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from typing import Any
@@ -21,7 +24,8 @@ from toolfix._repair.formats import pythonic
 from toolfix._repair.scanner import _Wrappers
 from toolfix._repair.spec import TaggedCalls
 from toolfix._repair.specs import ALL_SPECS
-from toolfix._repair.tags import _Tags
+from toolfix._repair.tags import _MAX_ATTRS, _attr_dict, _Tags
+from toolfix._repair.text import next_fence
 
 _LIMITS = pythonic.Limits()
 
@@ -185,6 +189,32 @@ def test_tag_patterns_agree_with_the_loops(grammar: TaggedCalls) -> None:
             assert tags.attrs(text, i) == tags._attrs_loop(text, i), (text, i)
 
 
+@pytest.mark.parametrize("grammar", _GRAMMARS, ids=lambda g: f"{g.call}-{g.syntax.open}")
+def test_folded_attributes_agree_with_attrs(grammar: TaggedCalls) -> None:
+    """``head`` and ``step`` read an opener's attributes in their own match (groups 1
+    and 4); where those groups match within the bound, the readers take them as
+    :meth:`_Tags.attrs` would read them after the opener."""
+    tags = _Tags(grammar)
+    s = tags.s
+    long = ' name="' + "x" * _MAX_ATTRS + '"' + s.end
+    texts = _texts(tags)
+    texts += [s.open + p + w + long for p in s.prefixes for w in (grammar.call, grammar.param) if w]
+    seen = 0
+    for text in texts:
+        for rx, group in ((tags.head, 1), (tags.step, 4)):
+            m = None if rx is None else rx.match(text)
+            if m is None or m.lastindex != group:
+                continue
+            seen += 1
+            at = m.start(group)
+            if m.end() - at > _MAX_ATTRS:  # the readers ask attrs() then
+                continue
+            *pairs, closing = m.group(*range(group + 1, group + 8))
+            folded = _attr_dict(*pairs, grammar.unescape_attrs), m.end(), closing is not None
+            assert folded == tags.attrs(text, at), text
+    assert seen or tags.head is None
+
+
 def _close_loop(tags: _Tags, text: str, k: int, word: str) -> int:
     s = tags.s
     if not text.startswith(s.close, k):
@@ -218,10 +248,56 @@ def test_wrapper_lookups_take_the_first_token_in_order() -> None:
     closes = [c for _o, c in wrappers if c]
     pieces = ["<a>", "x<a>", "a>", "<b>", "</a>", "</a>x", "</b>", "</", " ", "\n", "z"]
     for _ in range(2000):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 7)))
         first = next((o for o in opens if text.endswith(o)), "")
         assert w._first_end(text) == len(first), text
-        m = w._closes.match(text) if w._closes is not None else None
-        k = len(text) - len(text.lstrip())
-        hit = next((c for c in closes if text.startswith(c, k)), None)
-        assert (m.end() if m else None) == (None if hit is None else k + len(hit)), text
+        # up to four times: white space, then the first closer in order
+        end = 0
+        for _ in range(4):
+            k = len(text) - len(text[end:].lstrip())
+            hit = next((c for c in closes if text.startswith(c, k)), None)
+            if hit is None:
+                break
+            end = k + len(hit)
+        assert w._closes is not None
+        assert w._closes.match(text).end() == end, text  # type: ignore[union-attr]
+
+
+def _fence_loop(text: str, pos: int, max_lang_chars: int) -> tuple[int, int, int, int, str, bool]:
+    """:func:`next_fence` read a character at a time (what its matches stand for)."""
+    n = len(text)
+    start = text.find("```", pos)
+    tilde = text.find("~~~", pos, n if start == -1 else start)
+    if tilde != -1:
+        start = tilde
+    if start == -1:
+        return (-1, -1, -1, -1, "", False)
+    i = start + 3
+    while i < n and text[i] == text[start]:
+        i += 1
+    ticks = text[start:i]
+    j = i
+    limit = min(n, i + max_lang_chars)
+    while j < limit and (text[j].isalnum() or text[j] in "_-+.#"):
+        j += 1
+    body_start = k = j
+    while k < n and text[k] in " \t":
+        k += 1
+    if k < n and text[k] == "\n":
+        body_start = k + 1
+    close = text.find(ticks, body_start)
+    if close == -1:
+        return (start, body_start, n, n, text[i:j].lower(), False)
+    return (start, body_start, close, close + len(ticks), text[i:j].lower(), True)
+
+
+def test_fence_matches_read_as_the_character_loop_reads() -> None:
+    rng = random.Random(11)
+    pieces = ["`", "~", "a", "Z", "1", "²", "ǅ", "_", "-", "+", ".", "#", " ", "\t", "\n"]
+    pieces += ["\r", "{", "é", "٣", "Ⅻ", "\u3000", "\u00a0"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        for most in (40, 3):
+            fence = next_fence(text, 0, max_lang_chars=most)
+            got = (-1, -1, -1, -1, "", False) if fence is None else dataclasses.astuple(fence)
+            assert got == _fence_loop(text, 0, most), text

@@ -28,6 +28,8 @@ _MAX_TAGS = 64
 #: A name's characters: up to one of ``<``, a newline, a bracket or a quote (``*``
 #: matches the empty run too, so ``match`` never fails).
 _NAME_RUN = re.compile(r"[^<\n{}\[\]\"']*")
+#: A run of white space, maybe empty (:func:`skip_ws` where the index is in the text).
+_BLANKS = re.compile(r"\s*+").match
 #: Whitespace as ``str.isspace`` sees it (the same Unicode test, at C speed).
 _SPACE = re.compile(r"\s")
 #: What, after the opener and its blanks, begins no name (:data:`_NAME_RUN` would be
@@ -117,28 +119,28 @@ def _value_end(text: str, vs: int, g: KeyValueCalls) -> int:
     vopen, vclose = g.value
     kopen = g.key[0]
     closer = g.call[1]
-    first = text.find(vclose, vs)
     own = -1
     depth = 0
     p = vs
+    first = c = text.find(vclose, vs)  # the first closer is the first one the loop reads
     for _ in range(_MAX_TAGS):
-        c = text.find(vclose, p)
         if c == -1:
             break
         o = text.find(vopen, p, c)
         if o != -1:
             depth += 1
             p = o + len(vopen)
-            continue
-        p = c + len(vclose)
-        if depth > 0:
-            depth -= 1
-            continue
-        if own == -1:
-            own = c
-        k = skip_ws(text, p)
-        if k >= n or text.startswith((kopen, closer), k):
-            return c
+        else:
+            p = c + len(vclose)
+            if depth > 0:
+                depth -= 1
+            else:
+                if own == -1:
+                    own = c
+                k = _BLANKS(text, p).end()  # type: ignore[union-attr]  # skip_ws, p in the text
+                if k >= n or text.startswith((kopen, closer), k):
+                    return c
+        c = text.find(vclose, p)
     if own != -1:
         return own
     if first != -1:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .formats._base import Candidate, ScanContext, ToolCallFormat, respan
+from .formats._base import Candidate, ScanContext, ToolCallFormat
 from .keyvalue import NO_NAME, read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
@@ -123,19 +123,8 @@ class SpecScanner(ToolCallFormat):
                 return out
         budget = ExtendBudget()
         table = self._table
-        max_calls = ctx.limits.max_calls
-        pos = floor = 0
+        floor = 0
         while True:
-            if at < pos:
-                if search is not None:
-                    m = search(text, pos)
-                    if m is None:
-                        return out
-                    at, token = m.start(), m.group()
-                else:
-                    at, token = finder.find(pos)  # type: ignore[union-attr]
-                    if at == -1:
-                        return out
             pre, readers, wrap = table[token]
             found = None
             if pre is None or pre.match(text, at) is not None:
@@ -143,15 +132,25 @@ class SpecScanner(ToolCallFormat):
                     found = read(text, at, ctx, budget)
                     if found:
                         break
-            if not found:
+            if found:
+                if len(out) >= ctx.limits.max_calls:
+                    self.check_call_count(len(out), ctx, text, at)
+                if wrap is not None:
+                    wrap.around(text, found, floor)
+                out.extend(found)
+                pos = floor = found[-1].end
+            else:
                 pos = at + 1
-                continue
-            if len(out) >= max_calls:
-                self.check_call_count(len(out), ctx, text, at)
-            if wrap is not None:
-                found = wrap.around(text, found, floor)
-            out.extend(found)
-            pos = floor = found[-1].end
+            # the next opener (the one at ``at`` is read or passed over)
+            if search is not None:
+                m = search(text, pos)
+                if m is None:
+                    return out
+                at, token = m.start(), m.group()
+            else:
+                at, token = finder.find(pos)  # type: ignore[union-attr]
+                if at == -1:
+                    return out
 
     def _finder(self, text: str) -> Callable[[int], tuple[int, str]]:
         """The earliest opener at or after a position: ``(index, token)``, ``(-1, "")``
@@ -253,9 +252,13 @@ class _Wrappers:
         # text ends with is the first whose reversal the reversed text starts with
         self._reversed_opens = re.compile("|".join(re.escape(o[::-1]) for o in opens))
         # white space, then a closer (possessive: no closer starts with white space, so
-        # this is skip_ws and then the first closer in order)
+        # this is skip_ws and then the first closer in order), up to _MAX_WRAPPERS times
+        # (nothing follows the repetition, so the engine never backtracks into it: the
+        # loop that takes one closer after another while one is there, in one match)
         self._closes = (
-            re.compile(r"\s*+(?:" + "|".join(re.escape(c) for c in closes) + ")")
+            re.compile(
+                r"(?:\s*+(?:" + "|".join(re.escape(c) for c in closes) + f")){{0,{_MAX_WRAPPERS}}}"
+            )
             if closes
             else None
         )
@@ -268,18 +271,19 @@ class _Wrappers:
         m = self._reversed_opens.match(head[-self._span :][::-1])
         return 0 if m is None else m.end()
 
-    def around(self, text: str, found: list[Candidate], floor: int) -> list[Candidate]:
-        """The calls with the wrapper tokens written right around them taken into their
-        spans: openers before the first call (back to ``floor``), closers after the
-        last."""
+    def around(self, text: str, found: list[Candidate], floor: int) -> None:
+        """Take the wrapper tokens written right around the calls into their spans:
+        openers before the first call (back to ``floor``), closers after the last.
+
+        The calls are the ones a reader has just made: they are widened in place."""
         first, last = found[0], found[-1]
         start = first.start
-        if self._opens:
+        opens = self._opens
+        if opens and start > floor:
             for _ in range(_MAX_WRAPPERS):
                 head = text[floor:start].rstrip()
-                if not head:
-                    break
-                hit = self._first_end(head)
+                # (:meth:`_first_end`'s first test, inline: usually no wrapper is there)
+                hit = self._first_end(head) if head.endswith(opens) else 0
                 if not hit and first.name and head.endswith(first.name):
                     # the wrapper may repeat the tool's name (Step3:
                     # ``...<｜tool_sep｜>f\n<invoke``)
@@ -290,22 +294,15 @@ class _Wrappers:
                 if not hit:
                     break
                 start = floor + len(head) - hit
-        end = last.end
         closes = self._closes
         if closes is not None and not last.truncated:
-            for _ in range(_MAX_WRAPPERS):
-                m = closes.match(text, end)
-                if m is None:
-                    break
-                end = m.end()
-        if start == first.start and end == last.end:
-            return found
-        if len(found) == 1:
-            return [respan(first, start, end, text[start:end])]
-        out = list(found)
-        out[0] = respan(first, start, first.end, text[start : first.end])
-        out[-1] = respan(last, last.start, end, text[last.start : end])
-        return out
+            end = closes.match(text, last.end).end()  # type: ignore[union-attr]
+            if end != last.end:
+                last.end = end
+                last.raw = text[last.start : end]
+        if start != first.start:
+            first.start = start
+            first.raw = text[start : first.end]
 
 
 def _trie_pattern(tokens: Iterable[str]) -> str:

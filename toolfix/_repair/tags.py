@@ -54,11 +54,14 @@ class _Tags:
     __slots__ = (
         "_attrs_rx",
         "_close_rx",
+        "_end",
+        "_head",
         "_heads",
         "_heads_span",
         "_open_rx",
         "follow",
         "g",
+        "head",
         "s",
         "step",
     )
@@ -76,21 +79,33 @@ class _Tags:
         # what a closer of any word starts with, reversed: the first prefix (in order)
         # written before a word is the first branch the reversed text before it takes
         heads = [s.close + p for p in s.prefixes]
+        self._end = s.end
+        self._head = heads[0]  # with one prefix, what every closer starts with
         self._heads_span = max(len(h) for h in heads)
         self._heads = (
             re.compile("|".join(re.escape(h[::-1]) for h in heads)) if len(heads) > 1 else None
         )
-        #: In a body of argument tags (``param`` set, the glued syntax aside, whose
-        #: openers the loop decides): ``step`` reads the blanks and then the call's
-        #: closer (group 2) or an argument's opener (group 3), what :func:`_body` tests
-        #: in that order; ``follow`` is what may come after a value's closer (blanks,
-        #: then the end of the text, an argument's opener or the call's closer).
+        #: Outside the glued syntax (whose openers the loop decides), an opening tag and
+        #: the attribute list after it are read by one match: ``head`` is the call's
+        #: opener then, optionally, :data:`_attrs_rx` (group 1, its groups 2 to 8).
+        #: In a body of argument tags (``param`` set), ``step`` reads the blanks and
+        #: then the call's closer (group 2) or an argument's opener (group 3) and,
+        #: optionally, its attributes (group 4, its groups 5 to 11): what
+        #: :func:`_body` tests in that order; ``follow`` is what may come after a
+        #: value's closer (blanks, then the end of the text, an argument's opener or
+        #: the call's closer). Where the attributes' part does not match, the opener
+        #: still does and :meth:`attrs` reads them (its loop takes what the pattern
+        #: leaves).
+        self.head: re.Pattern[str] | None = None
         self.step: re.Pattern[str] | None = None
         self.follow: re.Pattern[str] | None = None
+        attrs = "" if self._attrs_rx is None else f"({self._attrs_rx.pattern})?"
+        if not s.glued and grammar.call:
+            self.head = re.compile(self._open_rx[grammar.call].pattern + attrs)
         if grammar.param and not s.glued:
             close_call = self._close_rx[grammar.call].pattern
             open_param = self._open_rx[grammar.param].pattern
-            self.step = re.compile(rf"(\s*+)(?:({close_call})|({open_param}))?")
+            self.step = re.compile(rf"(\s*+)(?:({close_call})|({open_param}){attrs})?")
             self.follow = re.compile(rf"\s*+(?:\Z|{open_param}|{close_call})")
 
     def open_at(self, text: str, k: int, word: str) -> int:
@@ -144,24 +159,25 @@ class _Tags:
         return -1
 
     def find_close(self, text: str, word: str, pos: int, stop: int) -> tuple[int, int]:
-        """The first ``</prefix word>`` at or after ``pos``: (start, end), or (-1, -1)."""
-        target = word + self.s.end
-        close = self.s.close
+        """The first ``</prefix word>`` at or after ``pos``: (start, end), or (-1, -1).
+
+        ``word>`` is found by ``str.find``; what is written before it must be a closer's
+        head (``</`` and a prefix): with one prefix one ``str.endswith`` tests it, with
+        several the reversed alternation takes the first in order."""
+        target = word + self._end
         heads = self._heads
         while True:
             k = text.find(target, pos, stop)
             if k == -1:
                 return -1, -1
-            if heads is not None:
+            if heads is None:
+                head = self._head
+                if text.endswith(head, 0, k):
+                    return k - len(head), k + len(target)
+            else:
                 m = heads.match(text[max(0, k - self._heads_span) : k][::-1])
                 if m is not None:
                     return k - m.end(), k + len(target)
-                pos = k + 1
-                continue
-            for prefix in self.s.prefixes:
-                start = k - len(prefix) - len(close)
-                if start >= 0 and text.startswith(close + prefix, start):
-                    return start, k + len(target)
             pos = k + 1
 
     def attrs(self, text: str, i: int) -> tuple[dict[str, str], int, bool] | None:
@@ -172,15 +188,7 @@ class _Tags:
         if m is None:
             return self._attrs_loop(text, i)
         k1, d1, s1, k2, d2, s2, closing = m.groups()
-        out: dict[str, str] = {}
-        if k1 is not None:
-            out[k1] = d1 if d1 is not None else s1
-            if k2 is not None:
-                out[k2] = d2 if d2 is not None else s2
-            if self.g.unescape_attrs:
-                for key, value in out.items():
-                    if "&" in value:
-                        out[key] = _unescape(value)
+        out = _attr_dict(k1, d1, s1, k2, d2, s2, self.g.unescape_attrs)
         return out, m.end(), closing is not None
 
     def _attrs_loop(self, text: str, i: int) -> tuple[dict[str, str], int, bool] | None:
@@ -239,6 +247,29 @@ def call_opener(grammar: TaggedCalls) -> re.Pattern[str]:
     """What :func:`read_tagged_call` needs at its start: the grammar's call tag opening
     (a superset of what it reads, as in a glued syntax)."""
     return _tags_for(grammar)._open_rx[grammar.call]
+
+
+def _attr_dict(
+    k1: str | None,
+    d1: str | None,
+    s1: str | None,
+    k2: str | None,
+    d2: str | None,
+    s2: str | None,
+    unescape: bool,
+) -> dict[str, str]:
+    """The attributes read by :func:`_attrs_pattern`'s groups (a key, its double- or
+    single-quoted value, twice), unescaped when the grammar says so."""
+    out: dict[str, str] = {}
+    if k1 is not None:
+        out[k1] = d1 if d1 is not None else s1  # type: ignore[assignment]
+        if k2 is not None:
+            out[k2] = d2 if d2 is not None else s2  # type: ignore[assignment]
+        if unescape:
+            for key, value in out.items():
+                if "&" in value:
+                    out[key] = _unescape(value)
+    return out
 
 
 def _unescape(value: str) -> str:
@@ -304,10 +335,27 @@ def read_tagged_call(
     (no name attribute, no tag end). ``ends``: the closers of the section around the
     call, which also end a call whose own closer was left out."""
     tags = _tags_for(grammar)
-    word_end = tags.open_at(text, at, grammar.call)
-    if word_end == -1:
-        return None
-    head = tags.attrs(text, word_end)
+    rx = tags.head
+    if rx is None:
+        word_end = tags.open_at(text, at, grammar.call)
+        if word_end == -1:
+            return None
+        head = tags.attrs(text, word_end)
+    else:
+        m = rx.match(text, at)
+        if m is None:
+            return None
+        if m.lastindex == 1 and m.end() - m.start(1) <= _MAX_ATTRS:
+            # (what :meth:`_Tags.attrs` reads there: :func:`_attr_dict`, inline)
+            k1, d1, s1, k2, d2, s2, closing = m.group(2, 3, 4, 5, 6, 7, 8)
+            attrs = {} if k1 is None else {k1: d1 if d1 is not None else s1}
+            if k2 is not None:
+                attrs[k2] = d2 if d2 is not None else s2
+            if grammar.unescape_attrs:
+                attrs = _attr_dict(k1, d1, s1, k2, d2, s2, True)
+            head = attrs, m.end(), closing is not None
+        else:
+            head = tags.attrs(text, m.end() if m.lastindex is None else m.start(1))
     if head is None:
         return None
     attrs, body_start, empty = head
@@ -315,7 +363,7 @@ def read_tagged_call(
     if not name:
         return None
     if empty:
-        return _candidate(text, at, body_start, fmt, name, {}, False, False)
+        return make_candidate(text, at, body_start, fmt, name=name, arguments={})
     arguments, untyped, close_end = _body(text, body_start, tags, ctx, ends)
     if arguments == {}:
         k = skip_ws(text, body_start)
@@ -325,21 +373,8 @@ def read_tagged_call(
             return None
     cut = close_end == -1
     end = len(text) if cut else close_end
-    return _candidate(text, at, end, fmt, name, arguments, untyped, cut)
-
-
-def _candidate(
-    text: str,
-    start: int,
-    end: int,
-    fmt: str,
-    name: str,
-    arguments: str | dict[str, Any],
-    untyped: bool,
-    cut: bool,
-) -> Candidate:
     return make_candidate(
-        text, start, end, fmt, truncated=cut, name=name, arguments=arguments, string_values=untyped
+        text, at, end, fmt, truncated=cut, name=name, arguments=arguments, string_values=untyped
     )
 
 
@@ -366,6 +401,7 @@ def _body(
     pos = lo
     step = tags.step
     param = g.param or ""
+    which: int | None = None
     while True:
         if step is not None:
             m = step.match(text, pos)  # (never None: every part is optional)
@@ -373,7 +409,7 @@ def _body(
             if which == 2:
                 return params, untyped, m.end()  # type: ignore[union-attr]
             k = m.end(1)  # type: ignore[union-attr]
-            word, key_end = (param, m.end()) if which == 3 else ("", -1)  # type: ignore[union-attr]
+            word, key_end = (param, m.end(3)) if which in (3, 4) else ("", -1)  # type: ignore[union-attr]
         else:
             k = skip_ws(text, pos)
             ce = tags.close_at(text, k, g.call)
@@ -391,10 +427,22 @@ def _body(
                 return params, untyped, -1
             more = _loose_params(text, pos, cs, tags, params)
             return params, untyped or more, ce
-        head = tags.attrs(text, key_end)
-        if head is None:
-            return params, untyped, -1
-        attrs, value_start, empty = head
+        if which == 4 and m.end() - key_end <= _MAX_ATTRS:  # type: ignore[union-attr]
+            # the attributes the step read (what :meth:`_Tags.attrs` returns there:
+            # :func:`_attr_dict`, inline)
+            k1, d1, s1, k2, d2, s2, closing = m.group(5, 6, 7, 8, 9, 10, 11)  # type: ignore[union-attr]
+            attrs = {} if k1 is None else {k1: d1 if d1 is not None else s1}
+            if k2 is not None:
+                attrs[k2] = d2 if d2 is not None else s2
+            if g.unescape_attrs:
+                attrs = _attr_dict(k1, d1, s1, k2, d2, s2, True)
+            value_start = m.end()  # type: ignore[union-attr]
+            empty = closing is not None
+        else:
+            head = tags.attrs(text, key_end)
+            if head is None:
+                return params, untyped, -1
+            attrs, value_start, empty = head
         key = attrs.get(g.key_attr, "") if g.param else word
         if empty:
             params[key] = ""
@@ -469,24 +517,25 @@ def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
     at all (a value that runs into other text); ``(-1, -1)`` when there is none."""
     g = tags.g
     n = len(text)
-    first = (-1, -1)
-    p = pos
-    for _ in range(_MAX_CLOSERS):
-        vs, ve = tags.find_close(text, word, p, n)
-        if vs == -1:
-            break
-        if first[0] == -1:
-            first = (vs, ve)
-        if tags.follow is not None:
-            ends = tags.follow.match(text, ve) is not None
+    follow = tags.follow
+    opener = tags.s.open
+    vs, ve = first = tags.find_close(text, word, pos, n)
+    tried = 0
+    while vs != -1:
+        if follow is not None:
+            ends = follow.match(text, ve) is not None
         else:
             k = skip_ws(text, ve)
             ends = (
                 k >= n or _param_at(text, k, tags)[1] != -1 or tags.close_at(text, k, g.call) != -1
             )
-        if ends and _balanced(text, pos, vs, tags, word):
+        # (a value that opens no tag is balanced: :func:`_balanced`'s first test, inline)
+        if ends and (text.find(opener, pos, vs) == -1 or _balanced(text, pos, vs, tags, word)):
             return vs, ve
-        p = ve
+        tried += 1
+        if tried == _MAX_CLOSERS:
+            break
+        vs, ve = tags.find_close(text, word, ve, n)
     # no closer where the template writes one: a closer the model left out ends the
     # value at the next argument tag, if one comes before the first closer
     stop = n if first[0] == -1 else first[0]

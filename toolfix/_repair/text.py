@@ -174,10 +174,12 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
     except RecursionError:
         value, end = None, -1
     if 0 < end <= end_at and (
+        # no more characters than the limit: no more openers either
+        end - start <= max_depth
         # on a short span the openers (strings' included) are counted at C speed: no
         # more of them than the limit, and the value is not walked for its depth; a long
         # span (a long string argument) is walked: few containers, many characters
-        (
+        or (
             end - start < _COUNT_MAX_CHARS
             and text.count("{", start, end) + text.count("[", start, end) <= max_depth
         )
@@ -470,6 +472,12 @@ def find_fences(text: str, *, max_lang_chars: int = 40) -> list[Fence]:
         pos = fence.end
 
 
+#: A fence's info string (:func:`next_fence`), maybe empty.
+_LANG_RUN = re.compile(r"[\w+.#-]*")
+#: Spaces or tabs, then a newline: the line of a fence's info string ends there.
+_LINE_END = re.compile(r"[ \t]*+\n")
+
+
 def next_fence(text: str, pos: int, *, max_lang_chars: int = 40) -> Fence | None:
     """The first code fence that opens at or after ``pos`` (see :func:`find_fences`)."""
     n = len(text)
@@ -483,18 +491,12 @@ def next_fence(text: str, pos: int, *, max_lang_chars: int = 40) -> Fence | None
     while i < n and text[i] == text[start]:
         i += 1
     ticks = text[start:i]
-    j = i
-    limit = min(n, i + max_lang_chars)
-    while j < limit and (text[j].isalnum() or text[j] in "_-+.#"):
-        j += 1
+    # the info string: str.isalnum characters (what \w matches, besides _) and _-+.#
+    j = _LANG_RUN.match(text, i, min(n, i + max_lang_chars)).end()  # type: ignore[union-attr]
     lang = text[i:j].lower()
-    body_start = j
     # the info string ends the line; a one-line fence carries its body after it
-    k = j
-    while k < n and text[k] in " \t":
-        k += 1
-    if k < n and text[k] == "\n":
-        body_start = k + 1
+    eol = _LINE_END.match(text, j)
+    body_start = j if eol is None else eol.end()
     close = text.find(ticks, body_start)
     if close == -1:
         return Fence(start, body_start, n, n, lang, False)

@@ -119,7 +119,7 @@ class HermesFormat(ToolCallFormat):
             else:
                 body_end = next_open if next_open != -1 else n
                 end = body_end
-            cand = self._body(text, open_at, body_start, body_end, end, closed, ctx)
+            cand = self._body(text, open_at, body_start, first, body_end, end, closed, ctx)
             if cand is not None:
                 out.append(cand)
                 pos = cand.end
@@ -156,12 +156,14 @@ class HermesFormat(ToolCallFormat):
         text: str,
         start: int,
         body_start: int,
+        first: int,
         body_end: int,
         end: int,
         closed: bool,
         ctx: ScanContext,
     ) -> Candidate | None:
-        first = skip_ws(text, body_start)
+        """The call in the body ``text[body_start:body_end]``, whose first non-blank
+        character is at ``first``."""
         if first >= body_end:
             return None
         named = _FUNCTION_TAG.match(text, first, body_end)
