@@ -213,26 +213,15 @@ class TextScanner:
             markers = _Markers(content)
         decode_memo.reset()  # what the scanner remembers holds for this scan only
         try:
-            return self._scan_calls(content, interp, seed, protected, found_by or {}, markers)
+            quoted: list[tuple[int, int]] = list(protected or ())
+            cands = self._candidates(content, interp.scan_context, quoted, found_by or {}, markers)
+            if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
+                return [cands], content
+            if not cands:
+                return [], content
+            calls, used = self._read_candidates(cands, quoted, content, interp, seed)
         finally:
             decode_memo.reset()
-
-    def _scan_calls(
-        self,
-        content: str,
-        interp: Interpreter,
-        seed: str,
-        protected: list[tuple[int, int]] | None,
-        found_by: dict[ToolCallFormat, list[Candidate]],
-        markers: _Markers,
-    ) -> tuple[list[CallPart], str]:
-        quoted: list[tuple[int, int]] = list(protected or ())
-        cands = self._candidates(content, interp.scan_context, quoted, found_by, markers)
-        if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
-            return [cands], content
-        if not cands:
-            return [], content
-        calls, used = self._read_candidates(cands, quoted, content, interp, seed)
         if not used:
             return [], content
         remaining = _remove_spans(content, used)
