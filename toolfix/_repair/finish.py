@@ -28,6 +28,7 @@ from .._messages import (
     RepairRecord,
     ToolCallPart,
     canonical_json,
+    invalid_call,
     recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
@@ -576,14 +577,14 @@ class InvalidCall:
 
     def part(self) -> InvalidToolCallPart:
         raw = self.raw
-        return InvalidToolCallPart(
-            id=self.call_id,
-            name=self.name,
-            raw=raw if len(raw) <= _RAW_PREVIEW * 50 else raw[: _RAW_PREVIEW * 50],
-            error=self.error,
-            kind=str(self.kind),
-            arguments=self.arguments,
-            repairs=self.repairs,
+        return invalid_call(
+            self.call_id,
+            self.name,
+            raw if len(raw) <= _RAW_PREVIEW * 50 else raw[: _RAW_PREVIEW * 50],
+            self.error,
+            self.kind,
+            self.arguments,
+            self.repairs,
         )
 
 
