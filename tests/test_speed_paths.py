@@ -203,3 +203,35 @@ def test_format_make_is_make_candidate(
     )
     assert made == general
     assert made.kinds == _kinds(where, extra, truncated)
+
+
+def _dumps_or_repr(value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
+@settings(max_examples=300)
+@given(
+    value=json_values
+    | st.dictionaries(st.integers() | st.text(max_size=3), json_values, max_size=3)
+    | st.floats()
+    | st.sets(st.integers(), max_size=3)
+    | st.tuples(st.integers(), st.text(max_size=3))
+)
+def test_id_text_is_json_dumps(value: Any) -> None:
+    """An invalid call's id text (one C encoder made once, no circularity check) is what
+    ``json.dumps`` with the same options gives, or the value's ``repr`` when it fails."""
+    from toolfix._repair.finish import _id_text
+
+    assert _id_text(value) == _dumps_or_repr(value)
+
+
+def test_id_text_of_a_circular_value_is_its_repr() -> None:
+    from toolfix._repair.finish import _id_text
+
+    looped: dict[str, Any] = {"a": 1}
+    looped["self"] = looped
+    assert _id_text(looped) == _dumps_or_repr(looped) == repr(looped)
+    assert _id_text({"a": object}) == _dumps_or_repr({"a": object})

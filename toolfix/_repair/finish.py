@@ -64,9 +64,35 @@ def _id_text(arguments: Any) -> str:
     """The arguments as text for an id: a call's id depends on the call itself and on
     the text before it, never on what follows it (a stream releases calls early)."""
     try:
-        return json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=repr)
+        if _ID_ENCODE is None:
+            return _ID_ENCODER.encode(arguments)
+        return "".join(_ID_ENCODE(arguments, 0))
     except (TypeError, ValueError, RecursionError):
         return repr(arguments)
+
+
+#: ``json.dumps(..., sort_keys=True, ensure_ascii=False, default=repr)``'s encoder, made
+#: once (``dumps`` with options builds one per call, and its ``encode`` a C encoder).
+_ID_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=repr)
+_c_make_encoder: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+#: The C encoder with ``_ID_ENCODER``'s options, made once, without the circularity
+#: check (as ``canonical_json``'s): a circular value recurses until RecursionError
+#: where the check raised ValueError, and either way the id text is its ``repr``.
+_ID_ENCODE: Any = (
+    None
+    if _c_make_encoder is None
+    else _c_make_encoder(
+        None,
+        repr,
+        json.encoder.encode_basestring,
+        None,
+        _ID_ENCODER.key_separator,
+        _ID_ENCODER.item_separator,
+        True,
+        False,
+        True,
+    )
+)
 
 
 def derive_id(*parts: str) -> str:
