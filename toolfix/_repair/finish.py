@@ -35,7 +35,7 @@ from .._tools import ToolDescriptor, ToolRegistry
 from .coerce import Coercer, decode_double_encoded, schema_coercer, text_keys
 from .formats import Candidate
 from .jsonparse import ParsedJson, parse_lenient
-from .names import NameMatch, edit_distance, normalise_name, resolve_name
+from .names import NameMatch, normalise_name, resolve_name, within_one_edit
 
 __all__ = [
     "CallFinisher",
@@ -749,9 +749,10 @@ def _near_key(key: str, param: str) -> bool:
     """One edit apart, or the same once case and separators are set aside."""
     if len(key) < 3 or len(param) < 3:
         return False
-    if normalise_name(key, strip_prefix=False) == normalise_name(param, strip_prefix=False):
+    # (the cheaper test first: normalising takes a Unicode pass and a join for each)
+    if within_one_edit(key.casefold(), param.casefold()):
         return True
-    return edit_distance(key.casefold(), param.casefold(), 1) <= 1
+    return normalise_name(key, strip_prefix=False) == normalise_name(param, strip_prefix=False)
 
 
 def _jsonable(value: Any) -> Any:
