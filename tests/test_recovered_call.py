@@ -111,6 +111,28 @@ def test_invalid_call_is_the_validating_constructors_part(
     assert given is None or built.arguments is not given  # a copy, as validation makes
 
 
+@pytest.mark.parametrize(
+    "update",
+    [
+        {"id": "other"},
+        {"id": "other", "provider_data": {"k": [1]}},
+        {"id": "x", "raw": "r", "provider_data": None, "repairs": _RECORDS},
+    ],
+)
+def test_copied_with_is_model_copy(update: dict[str, Any]) -> None:
+    parts: list[Any] = [
+        recovered_call("c", "f", '{"a":1}', {"a": 1}, _RECORDS),
+        invalid_call("c", "f", "raw", "why", FailureKind.TRUNCATED, {"a": 1}, ()),
+        InvalidToolCallPart(raw="r", error="e"),
+    ]
+    for part in parts:
+        given = {k: v for k, v in update.items() if k in type(part).model_fields}
+        built = _messages.copied_with(part, given)
+        assert _state(built) == _state(part.model_copy(update=given))
+        assert built.__dict__ is not part.__dict__
+        assert built.model_fields_set is not part.model_fields_set
+
+
 def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _messages._trusted_agrees()
     defaults = dict(_messages.CALL_DEFAULTS)

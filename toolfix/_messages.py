@@ -548,6 +548,23 @@ def invalid_call(
     )
 
 
+def copied_with(model: _Model, update: dict[str, Any]) -> _Model:
+    """``model.model_copy(update=update)``, stored as that copy stores it (its ``__dict__``
+    copied then updated, the updated names added to the fields set), without the generic
+    copy's Python-level steps, for a model with no extra fields or private attributes
+    (toolfix's parts) when the trusted builders agree with pydantic's own."""
+    if not _TRUSTED or model.__pydantic_extra__ is not None or model.__pydantic_private__:
+        return model.model_copy(update=update)
+    values = model.__dict__.copy()
+    values.update(update)
+    copied = new_model(type(model))
+    set_dict(copied, values)
+    set_fields_set(copied, model.__pydantic_fields_set__ | update.keys())
+    set_extra(copied, None)
+    set_private(copied, None)
+    return copied
+
+
 _TEXT_SET = {"text"}
 
 
@@ -609,12 +626,19 @@ def _trusted_agrees() -> bool:
                 arguments is not None and invalid.arguments is arguments
             ):
                 return False
+            update: dict[str, Any] = {"id": "d", "raw": "r", "provider_data": {"p": 1}}
+            if not same_model(copied_with(invalid, update), validated.model_copy(update=update)):
+                return False
         for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
             fresh = dict(args)
             built = recovered_call("c", "n", "{}", fresh, repairs)
             if built.arguments is not fresh:  # (the validating constructor's copy)
                 return False
-            if not same_model(built, _validated_call("c", "n", "{}", dict(args), repairs)):
+            validated_call = _validated_call("c", "n", "{}", dict(args), repairs)
+            if not same_model(built, validated_call):
+                return False
+            update = {"id": "d", "provider_data": None}
+            if not same_model(copied_with(built, update), validated_call.model_copy(update=update)):
                 return False
     except Exception:  # an attribute pydantic no longer has
         return False
