@@ -11,6 +11,7 @@ from toolfix._repair.names import (
     edit_distance,
     normalise_name,
     resolve_name,
+    within_one_edit,
 )
 
 TOOLS = ["get_weather", "search_documents", "send_email", "list_files"]
@@ -197,3 +198,10 @@ def test_result_is_none_or_a_registry_name(
 def test_exact_names_always_resolve_to_themselves(tools: list[str]) -> None:
     for name in tools:
         assert resolve_name(name, tools) == NameMatch(name, None, ())
+
+
+@given(a=st.text(alphabet="abc", max_size=6), b=st.text(alphabet="abc", max_size=6))
+def test_within_one_edit_is_edit_distance_at_most_one(a: str, b: str) -> None:
+    """The direct reading agrees with the banded table (a small alphabet makes near
+    strings, swaps and repeats common)."""
+    assert within_one_edit(a, b) == (edit_distance(a, b, 1) <= 1)

@@ -7,7 +7,14 @@ from typing import Any
 import pytest
 
 from toolfix import _messages
-from toolfix._messages import RepairRecord, ToolCallPart, recovered_call
+from toolfix._messages import (
+    FailureKind,
+    InvalidToolCallPart,
+    RepairRecord,
+    ToolCallPart,
+    invalid_call,
+    recovered_call,
+)
 
 
 class _Key(str):
@@ -71,6 +78,61 @@ def test_text_part_is_the_validating_constructors_part(text: str) -> None:
         built.text = "other"  # type: ignore[misc]
 
 
+_INVALID_CASES: list[tuple[Any, ...]] = [
+    ("call_1", "get_weather", "<tool_call>{}", "why", FailureKind.MISSING_REQUIRED, {"a": 1}),
+    ("call_2", None, "", "", FailureKind.INVALID_JSON, None),
+    ("call_3", "f", "raw", "why", FailureKind.TRUNCATED, {"a": [1, {"b": None}]}),
+    # what the builder does not trust goes to the validating constructor
+    ("call_4", "f", "raw", "why", "truncated", None),
+    ("call_5", "f", "raw", "why", "blocked", None),
+    ("call_6", "f", "raw", "why", FailureKind.TRUNCATED, {_Key("k"): 1}),
+]
+
+
+@pytest.mark.parametrize("case", _INVALID_CASES)
+@pytest.mark.parametrize("repairs", [(), _RECORDS, list(_RECORDS)])
+def test_invalid_call_is_the_validating_constructors_part(
+    case: tuple[Any, ...], repairs: Any
+) -> None:
+    call_id, name, raw, error, kind, args = case
+    given = None if args is None else dict(args)
+    built = invalid_call(call_id, name, raw, error, kind, given, repairs)
+    checked = InvalidToolCallPart(
+        id=call_id,
+        name=name,
+        raw=raw,
+        error=error,
+        kind=str(kind),
+        arguments=None if args is None else dict(args),
+        repairs=repairs,
+    )
+    assert built == checked
+    assert _state(built) == _state(checked)
+    assert given is None or built.arguments is not given  # a copy, as validation makes
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        {"id": "other"},
+        {"id": "other", "provider_data": {"k": [1]}},
+        {"id": "x", "raw": "r", "provider_data": None, "repairs": _RECORDS},
+    ],
+)
+def test_copied_with_is_model_copy(update: dict[str, Any]) -> None:
+    parts: list[Any] = [
+        recovered_call("c", "f", '{"a":1}', {"a": 1}, _RECORDS),
+        invalid_call("c", "f", "raw", "why", FailureKind.TRUNCATED, {"a": 1}, ()),
+        InvalidToolCallPart(raw="r", error="e"),
+    ]
+    for part in parts:
+        given = {k: v for k, v in update.items() if k in type(part).model_fields}
+        built = _messages.copied_with(part, given)
+        assert _state(built) == _state(part.model_copy(update=given))
+        assert built.__dict__ is not part.__dict__
+        assert built.model_fields_set is not part.model_fields_set
+
+
 def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _messages._trusted_agrees()
     defaults = dict(_messages.CALL_DEFAULTS)
@@ -83,6 +145,9 @@ def test_the_check_refuses_a_builder_that_disagrees(monkeypatch: pytest.MonkeyPa
     assert not _messages._trusted_agrees()
     monkeypatch.setattr(_messages, "_RECOVERED_SET", set(_messages._RECOVERED_FIELDS))
     monkeypatch.setattr(_messages, "_TEXT_SET", set())  # fields set differs: caught
+    assert not _messages._trusted_agrees()
+    monkeypatch.setattr(_messages, "_TEXT_SET", {"text"})
+    monkeypatch.setattr(_messages, "_INVALID_SET", {"raw", "error"})
     assert not _messages._trusted_agrees()
 
 

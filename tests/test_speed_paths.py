@@ -157,3 +157,81 @@ def test_json_inside_an_explicit_call_is_not_read_again_as_a_call() -> None:
 
 def test_remove_spans_takes_flat_pairs() -> None:
     assert _remove_spans("a [x] b [y] c", [2, 5, 8, 11]) == "a\nb\nc"
+
+
+@settings(max_examples=200)
+@given(
+    truncated=st.booleans(),
+    where=st.sampled_from([("call_in_content", "native_markup"), ("code_fence",), ()]),
+    extra=st.sampled_from([(), ("pythonic",)]),
+    payload=st.none() | st.text(max_size=5),
+    name=st.none() | st.text(max_size=5),
+    string_values=st.booleans(),
+    explicit=st.booleans(),
+)
+def test_format_make_is_make_candidate(
+    truncated: bool,
+    where: tuple[str, ...],
+    extra: tuple[str, ...],
+    payload: str | None,
+    name: str | None,
+    string_values: bool,
+    explicit: bool,
+) -> None:
+    """A format's ``_make`` builds the candidate :func:`make_candidate` builds (it
+    inlines it), kinds included (taken as ``where`` itself when nothing is added)."""
+    from toolfix._repair.formats._base import _kinds, make_candidate
+    from toolfix._repair.formats.llama import LlamaFormat
+
+    fmt = LlamaFormat()  # (its arguments key is not the default one)
+    text = "<x>some call text</x>"
+    options: dict[str, Any] = {
+        "payload": payload,
+        "name": name,
+        "arguments": {"a": 1},
+        "where": where,
+        "extra": extra,
+        "string_values": string_values,
+        "explicit": explicit,
+        "call_id": "c1",
+        "error": None,
+        "notes": (("k", "d"),),
+    }
+    made = fmt._make(text, 3, 17, truncated, **options)
+    general = make_candidate(
+        text, 3, 17, fmt.name, truncated=truncated, args_key=fmt.args_key, **options
+    )
+    assert made == general
+    assert made.kinds == _kinds(where, extra, truncated)
+
+
+def _dumps_or_repr(value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
+@settings(max_examples=300)
+@given(
+    value=json_values
+    | st.dictionaries(st.integers() | st.text(max_size=3), json_values, max_size=3)
+    | st.floats()
+    | st.sets(st.integers(), max_size=3)
+    | st.tuples(st.integers(), st.text(max_size=3))
+)
+def test_id_text_is_json_dumps(value: Any) -> None:
+    """An invalid call's id text (one C encoder made once, no circularity check) is what
+    ``json.dumps`` with the same options gives, or the value's ``repr`` when it fails."""
+    from toolfix._repair.finish import _id_text
+
+    assert _id_text(value) == _dumps_or_repr(value)
+
+
+def test_id_text_of_a_circular_value_is_its_repr() -> None:
+    from toolfix._repair.finish import _id_text
+
+    looped: dict[str, Any] = {"a": 1}
+    looped["self"] = looped
+    assert _id_text(looped) == _dumps_or_repr(looped) == repr(looped)
+    assert _id_text({"a": object}) == _dumps_or_repr({"a": object})

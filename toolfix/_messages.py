@@ -493,6 +493,78 @@ def recovered_call(
     return model
 
 
+#: Field values (in field order) of an invalid call as pydantic fills in defaults.
+_INVALID_DEFAULTS: dict[str, Any] = dict(InvalidToolCallPart(raw="", error="").__dict__)
+#: The fields :func:`invalid_call` sets, as the validating call sets them.
+_INVALID_SET = {"id", "name", "raw", "error", "kind", "arguments", "repairs"}
+
+
+def invalid_call(
+    call_id: str,
+    name: str | None,
+    raw: str,
+    error: str,
+    kind: str,
+    arguments: dict[str, Any] | None,
+    repairs: tuple[RepairRecord, ...],
+) -> InvalidToolCallPart:
+    """``InvalidToolCallPart(id=call_id, name=..., raw=..., error=..., kind=...,
+    arguments=..., repairs=...)``, the very part (``arguments`` copied, as validation
+    copies it; ``kind`` a :class:`FailureKind`, as validation makes a known kind), stored
+    as :func:`trusted_model` stores one once each value's exact type is checked; anything
+    else goes to the validating constructor. (A call that cannot be
+    made valid costs a validation of seven fields otherwise.)"""
+    if (
+        _TRUSTED
+        and type(call_id) is str
+        and (name is None or type(name) is str)
+        and type(raw) is str
+        and type(error) is str
+        and type(kind) is FailureKind
+        and type(repairs) is tuple
+        and (arguments is None or type(arguments) is dict)
+        and all(type(r) is RepairRecord for r in repairs)
+        and (arguments is None or all(type(k) is str for k in arguments))
+    ):
+        values = dict(
+            _INVALID_DEFAULTS,
+            id=call_id,
+            name=name,
+            raw=raw,
+            error=error,
+            kind=kind,
+            arguments=None if arguments is None else dict(arguments),
+            repairs=repairs,
+        )  # (the defaults' order, the fields replaced in place)
+        return trusted_model(InvalidToolCallPart, values, _INVALID_SET)
+    return InvalidToolCallPart(
+        id=call_id,
+        name=name,
+        raw=raw,
+        error=error,
+        kind=str(kind),
+        arguments=arguments,
+        repairs=repairs,
+    )
+
+
+def copied_with(model: _Model, update: dict[str, Any]) -> _Model:
+    """``model.model_copy(update=update)``, stored as that copy stores it (its ``__dict__``
+    copied then updated, the updated names added to the fields set), without the generic
+    copy's Python-level steps, for a model with no extra fields or private attributes
+    (toolfix's parts) when the trusted builders agree with pydantic's own."""
+    if not _TRUSTED or model.__pydantic_extra__ is not None or model.__pydantic_private__:
+        return model.model_copy(update=update)
+    values = model.__dict__.copy()
+    values.update(update)
+    copied = new_model(type(model))
+    set_dict(copied, values)
+    set_fields_set(copied, model.__pydantic_fields_set__ | update.keys())
+    set_extra(copied, None)
+    set_private(copied, None)
+    return copied
+
+
 _TEXT_SET = {"text"}
 
 
@@ -523,7 +595,8 @@ def same_model(a: Any, b: Any) -> bool:
 def _trusted_agrees() -> bool:
     """Whether the trusted builder gives what the validating constructor gives."""
     immutable = (str, int, float, bool, tuple, type(None))
-    if not all(isinstance(v, immutable) for v in CALL_DEFAULTS.values()):
+    defaults = (*CALL_DEFAULTS.values(), *_INVALID_DEFAULTS.values())
+    if not all(isinstance(v, immutable) for v in defaults):
         return False  # a shared mutable default would be shared between parts
     try:
         for kind in (FailureKind.CODE_FENCE, FailureKind.EXTRA_KEYS):
@@ -535,12 +608,37 @@ def _trusted_agrees() -> bool:
             if not same_model(text_part(text), TextPart(text=text)):
                 return False
         records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
+        for name, arguments, kind, repairs in (
+            (None, None, FailureKind.INVALID_JSON, ()),
+            ("n", {"a": [1, {"b": None}]}, FailureKind.MISSING_REQUIRED, records),
+        ):
+            invalid = invalid_call("c", name, "raw", "why", kind, arguments, repairs)
+            validated = InvalidToolCallPart(
+                id="c",
+                name=name,
+                raw="raw",
+                error="why",
+                kind=str(kind),
+                arguments=arguments,
+                repairs=repairs,
+            )
+            if not same_model(invalid, validated) or (
+                arguments is not None and invalid.arguments is arguments
+            ):
+                return False
+            update: dict[str, Any] = {"id": "d", "raw": "r", "provider_data": {"p": 1}}
+            if not same_model(copied_with(invalid, update), validated.model_copy(update=update)):
+                return False
         for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
             fresh = dict(args)
             built = recovered_call("c", "n", "{}", fresh, repairs)
             if built.arguments is not fresh:  # (the validating constructor's copy)
                 return False
-            if not same_model(built, _validated_call("c", "n", "{}", dict(args), repairs)):
+            validated_call = _validated_call("c", "n", "{}", dict(args), repairs)
+            if not same_model(built, validated_call):
+                return False
+            update = {"id": "d", "provider_data": None}
+            if not same_model(copied_with(built, update), validated_call.model_copy(update=update)):
                 return False
     except Exception:  # an attribute pydantic no longer has
         return False

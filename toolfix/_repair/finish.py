@@ -28,13 +28,14 @@ from .._messages import (
     RepairRecord,
     ToolCallPart,
     canonical_json,
+    invalid_call,
     recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
 from .coerce import Coercer, decode_double_encoded, schema_coercer, text_keys
 from .formats import Candidate
 from .jsonparse import ParsedJson, parse_lenient
-from .names import NameMatch, edit_distance, normalise_name, resolve_name
+from .names import NameMatch, normalise_name, resolve_name, within_one_edit
 
 __all__ = [
     "CallFinisher",
@@ -63,9 +64,35 @@ def _id_text(arguments: Any) -> str:
     """The arguments as text for an id: a call's id depends on the call itself and on
     the text before it, never on what follows it (a stream releases calls early)."""
     try:
-        return json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=repr)
+        if _ID_ENCODE is None:
+            return _ID_ENCODER.encode(arguments)
+        return "".join(_ID_ENCODE(arguments, 0))
     except (TypeError, ValueError, RecursionError):
         return repr(arguments)
+
+
+#: ``json.dumps(..., sort_keys=True, ensure_ascii=False, default=repr)``'s encoder, made
+#: once (``dumps`` with options builds one per call, and its ``encode`` a C encoder).
+_ID_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=repr)
+_c_make_encoder: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+#: The C encoder with ``_ID_ENCODER``'s options, made once, without the circularity
+#: check (as ``canonical_json``'s): a circular value recurses until RecursionError
+#: where the check raised ValueError, and either way the id text is its ``repr``.
+_ID_ENCODE: Any = (
+    None
+    if _c_make_encoder is None
+    else _c_make_encoder(
+        None,
+        repr,
+        json.encoder.encode_basestring,
+        None,
+        _ID_ENCODER.key_separator,
+        _ID_ENCODER.item_separator,
+        True,
+        False,
+        True,
+    )
+)
 
 
 def derive_id(*parts: str) -> str:
@@ -576,14 +603,14 @@ class InvalidCall:
 
     def part(self) -> InvalidToolCallPart:
         raw = self.raw
-        return InvalidToolCallPart(
-            id=self.call_id,
-            name=self.name,
-            raw=raw if len(raw) <= _RAW_PREVIEW * 50 else raw[: _RAW_PREVIEW * 50],
-            error=self.error,
-            kind=str(self.kind),
-            arguments=self.arguments,
-            repairs=self.repairs,
+        return invalid_call(
+            self.call_id,
+            self.name,
+            raw if len(raw) <= _RAW_PREVIEW * 50 else raw[: _RAW_PREVIEW * 50],
+            self.error,
+            self.kind,
+            self.arguments,
+            self.repairs,
         )
 
 
@@ -722,9 +749,10 @@ def _near_key(key: str, param: str) -> bool:
     """One edit apart, or the same once case and separators are set aside."""
     if len(key) < 3 or len(param) < 3:
         return False
-    if normalise_name(key, strip_prefix=False) == normalise_name(param, strip_prefix=False):
+    # (the cheaper test first: normalising takes a Unicode pass and a join for each)
+    if within_one_edit(key.casefold(), param.casefold()):
         return True
-    return edit_distance(key.casefold(), param.casefold(), 1) <= 1
+    return normalise_name(key, strip_prefix=False) == normalise_name(param, strip_prefix=False)
 
 
 def _jsonable(value: Any) -> Any:

@@ -111,6 +111,27 @@ def edit_distance(a: str, b: str, bound: int) -> int:
     return prev[m]
 
 
+def within_one_edit(a: str, b: str) -> bool:
+    """``edit_distance(a, b, 1) <= 1``, read directly: equal, or one substitution, one
+    insertion or deletion, or one swap of adjacent characters apart (the table costs
+    microseconds; this compares the tails after the common head)."""
+    if a == b:
+        return True
+    if len(a) > len(b):
+        a, b = b, a
+    n = len(a)
+    if len(b) - n > 1:
+        return False
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    if len(b) > n:  # one character more: the rest of ``b`` past it is the rest of ``a``
+        return a[i:] == b[i + 1 :]
+    return a[i + 1 :] == b[i + 1 :] or (
+        i + 1 < n and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
+    )
+
+
 def _allowed(registry_norm: str, max_distance: int, max_ratio: float) -> int:
     # The small epsilon keeps 0.2 * 10 == 2 despite binary floating point.
     return min(max_distance, int(max_ratio * len(registry_norm) + 1e-9))

@@ -34,6 +34,7 @@ from .._messages import (
     RepairRecord,
     ToolCallPart,
     canonical_json,
+    copied_with,
 )
 from .._tools import ToolRegistry
 from .finish import CallShape, CallSite
@@ -161,12 +162,13 @@ class NativeCallFixer:
             record = RepairRecord(
                 kind=K.NATIVE_MARKUP, detail=f"read tool-call markup that leaked into {where}"
             )
-            return found.model_copy(
-                update={
+            return copied_with(
+                found,
+                {
                     "id": part.id,
                     "provider_data": part.provider_data,
                     "repairs": (record, *found.repairs),
-                }
+                },
             )
         return None
 
@@ -200,13 +202,14 @@ def _as_native(result: CallPart, part: ToolCallPart, call_id: str) -> CallPart:
     """``result`` with the native call's id and provider data (an invalid one, with its
     raw arguments text when the finisher had none)."""
     if isinstance(result, ToolCallPart):
-        return result.model_copy(update={"id": call_id, "provider_data": part.provider_data})
-    return result.model_copy(
-        update={
+        return copied_with(result, {"id": call_id, "provider_data": part.provider_data})
+    return copied_with(
+        result,
+        {
             "id": call_id,
             "raw": part.arguments_raw or result.raw,
             "provider_data": part.provider_data,
-        }
+        },
     )
 
 

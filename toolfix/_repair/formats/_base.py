@@ -116,7 +116,7 @@ def make_candidate(
         end,
         fmt,
         text[start:end],
-        _kinds(where, extra, truncated),
+        where if not extra and not truncated else _kinds(where, extra, truncated),
         payload,
         name,
         arguments,
@@ -157,7 +157,8 @@ def respan(c: Candidate, start: int, end: int, raw: str) -> Candidate:
 @functools.lru_cache(maxsize=256)
 def _kinds(where: tuple[str, ...], extra: tuple[str, ...], truncated: bool) -> tuple[str, ...]:
     """A candidate's kinds, one shared tuple per combination (thousands of candidates in
-    one text hold a handful of distinct ones)."""
+    one text hold a handful of distinct ones). Without ``extra`` and ``truncated`` they
+    are ``where`` itself: the makers use it as it is, without this lookup."""
     return (*where, *extra, *(("truncated",) if truncated else ()))
 
 
@@ -258,24 +259,26 @@ class ToolCallFormat(ABC):
         explicit: bool = True,
         notes: tuple[tuple[str, str], ...] = (),
     ) -> Candidate:
-        """A candidate of this format for ``text[start:end]`` (see :func:`make_candidate`)."""
-        return make_candidate(
-            text,
+        """A candidate of this format for ``text[start:end]``: :func:`make_candidate`'s,
+        built here (this runs for every call a format reads: a second call with sixteen
+        keywords would cost more than the candidate itself)."""
+        return Candidate(
             start,
             end,
             self.name,
-            truncated=truncated,
-            where=where,
-            extra=extra,
-            payload=payload,
-            name=name,
-            arguments=arguments,
-            string_values=string_values,
-            call_id=call_id,
-            error=error,
-            args_key=self.args_key,
-            explicit=explicit,
-            notes=notes,
+            text[start:end],
+            where if not extra and not truncated else _kinds(where, extra, truncated),
+            payload,
+            name,
+            arguments,
+            string_values,
+            call_id,
+            truncated,
+            explicit,
+            self.args_key,
+            False,  # open_ended
+            error,
+            notes,
         )
 
     def detect(self, text: str) -> bool:
