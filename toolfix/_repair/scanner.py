@@ -78,8 +78,13 @@ class SpecScanner(ToolCallFormat):
                 wrap = wrap_cache.get(wrappers) or wrap_cache.setdefault(
                     wrappers, _Wrappers(wrappers)
                 )
+            grammars = [g for _s, g, _e in readers]
             self._table[token] = (
-                _precheck(token, [g for _s, g, _e in readers]),
+                # a lone tagged reader tests its call tag first thing (the same pattern
+                # and more): a precheck would match the opener twice
+                None
+                if len(grammars) == 1 and isinstance(grammars[0], TaggedCalls)
+                else _precheck(token, grammars),
                 tuple(_reader(s, g, token, e) for s, g, e in readers),
                 wrap,
             )

@@ -305,6 +305,8 @@ _BLANK_RUN = re.compile(r"\s+")
 
 def skip_ws(text: str, i: int) -> int:
     """Index of the first non-whitespace character at or after ``i`` (``i >= 0``)."""
+    if i < len(text) and not text[i].isspace():
+        return i  # (most often no blank is there: one test, not a regex match)
     m = _BLANK_RUN.match(text, i)
     return i if m is None else m.end()
 

@@ -52,6 +52,8 @@ OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
 _LONE_CLOSE_TRIES = 8
 #: ``<function>NAME</function>`` and the white space after it.
+#: White space, possessive (:func:`~toolfix._repair.text.skip_ws` as one match).
+_BLANKS = re.compile(r"\s*+").match
 _FUNCTION_TAG = re.compile(r"<function>[ \t]*([A-Za-z_][\w.\-]{0,127})[ \t]*</function>\s*")
 
 
@@ -100,8 +102,9 @@ class HermesFormat(ToolCallFormat):
                 break
             body_start = open_at + len(OPEN)
             next_open = find(OPEN, body_start)
-            close_at = find(CLOSE, body_start)
-            first = skip_ws(text, body_start)
+            # (``close_at`` is the first closer past the opener already: no closer
+            # starts inside ``<tool_call>``, so it is the first at or after body_start)
+            first = _BLANKS(text, body_start).end()  # type: ignore[union-attr]
             marker = n  # the first of the next opener, the closer and the end
             if next_open != -1:
                 marker = next_open
