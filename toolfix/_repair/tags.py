@@ -25,7 +25,7 @@ from .formats._base import Candidate, ScanContext, make_candidate
 from .spec import TaggedCalls, TagSyntax
 from .text import find_bracket_end, skip_ws
 
-__all__ = ["call_opener", "read_elements", "read_tagged_call"]
+__all__ = ["call_opener", "read_elements", "read_tagged_call", "tag_lookups"]
 
 _MAX_ATTRS = 1024
 #: How many argument closers written as text one value may hold before the first wins.
@@ -243,6 +243,12 @@ def _tags_for(grammar: TaggedCalls) -> _Tags:
     return tags
 
 
+def tag_lookups(grammar: TaggedCalls) -> _Tags:
+    """The grammar's compiled tag lookups, for a reader bound once to its grammar (it
+    passes them to :func:`read_tagged_call`)."""
+    return _tags_for(grammar)
+
+
 def call_opener(grammar: TaggedCalls) -> re.Pattern[str]:
     """What :func:`read_tagged_call` needs at its start: the grammar's call tag opening
     (a superset of what it reads, as in a glued syntax)."""
@@ -330,11 +336,14 @@ def read_tagged_call(
     ctx: ScanContext,
     fmt: str,
     ends: tuple[str, ...] = (),
+    tags: _Tags | None = None,
 ) -> Candidate | None:
     """The call whose opening tag starts at ``at``, or ``None`` when it is not one
     (no name attribute, no tag end). ``ends``: the closers of the section around the
-    call, which also end a call whose own closer was left out."""
-    tags = _tags_for(grammar)
+    call, which also end a call whose own closer was left out. ``tags``: the grammar's
+    :func:`tag_lookups`, when the caller holds them."""
+    if tags is None:
+        tags = _tags_for(grammar)
     rx = tags.head
     if rx is None:
         word_end = tags.open_at(text, at, grammar.call)
