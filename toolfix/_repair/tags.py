@@ -394,8 +394,8 @@ def _body(
     the call's closer, -1 when the output ended first (a cut-off call)."""
     g = tags.g
     n = len(text)
-    p = skip_ws(text, lo)
-    if g.json_body and p < n and text[p] == "{":
+    p = skip_ws(text, lo) if g.json_body else n  # (a body of tags does not need it)
+    if p < n and text[p] == "{":
         span = find_bracket_end(text, p, ctx.limits)
         if span.truncated:
             # unbalanced JSON: up to the first closer (a missing brace), or cut off
