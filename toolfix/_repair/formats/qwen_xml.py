@@ -32,7 +32,7 @@ import bisect
 import re
 from typing import ClassVar
 
-from ..text import MarkerFinder, find_bracket_end, skip_ws
+from ..text import MarkerFinder, find_bracket_end
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["QwenXmlFormat"]
@@ -66,6 +66,9 @@ def _tag_name(text: str, i: int, stop: int) -> int:
 _TAG_NAME_RUN = re.compile(r"[^<>\n]*(?=>)")
 #: White space (``\s`` is ``str.isspace``).
 _SPACE = re.compile(r"\s")
+#: A run of white space, maybe empty (:func:`skip_ws` as one match, where the index is
+#: in the text; after a tag, a line break is usually there).
+_BLANKS = re.compile(r"\s*+").match
 
 
 def _trim_newline(value: str) -> str:
@@ -205,7 +208,7 @@ class QwenXmlFormat(ToolCallFormat):
         balance: _Balance | None = None,
     ) -> Candidate | None:
         n = len(text)
-        first = skip_ws(text, body)
+        first = _BLANKS(text, body).end()  # type: ignore[union-attr]  # (past a '>')
         if first < n and text[first] in "{[":
             # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
             stop, closer = finder.first((FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC), first, n)
@@ -276,10 +279,10 @@ class QwenXmlFormat(ToolCallFormat):
     @staticmethod
     def _close_tags(text: str, i: int) -> int:
         """Consume ``</function>`` and then ``</tool_call>`` (with whitespace) after ``i``."""
-        j = skip_ws(text, i)
+        j = _BLANKS(text, i).end()  # type: ignore[union-attr]  # (i: a span's end, a tag's)
         if text.startswith(FUNC_CLOSE, j):
             i = j + len(FUNC_CLOSE)
-            j = skip_ws(text, i)
+            j = _BLANKS(text, i).end()  # type: ignore[union-attr]
         for wrap in (WRAP_CLOSE, SEED_CLOSE):
             if text.startswith(wrap, j):
                 return j + len(wrap)
