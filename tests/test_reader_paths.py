@@ -7,7 +7,8 @@
   attributes its call and argument steps read in their match against :meth:`_Tags.attrs`;
 - the family scanner's wrapper lookups against a first-in-order search;
 - a code fence's info string and line end read by matches against a character loop;
-- a typed tag value decoded by the JSON scanner against ``json.loads``.
+- a value decoded by the JSON scanner (typed tag values, name maps, Gemma's tokens)
+  against ``json.loads``.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from toolfix._repair.formats import pythonic
 from toolfix._repair.scanner import _Wrappers
 from toolfix._repair.spec import TaggedCalls
 from toolfix._repair.specs import ALL_SPECS
-from toolfix._repair.tags import _MAX_ATTRS, _NOT_JSON, _attr_dict, _json_of, _Tags
-from toolfix._repair.text import next_fence
+from toolfix._repair.tags import _MAX_ATTRS, _attr_dict, _Tags
+from toolfix._repair.text import NOT_JSON, next_fence, whole_json
 
 _LIMITS = pythonic.Limits()
 
@@ -309,7 +310,7 @@ def _loads(body: str) -> Any:
     try:
         return json.loads(body)
     except ValueError:
-        return _NOT_JSON
+        return NOT_JSON
 
 
 @pytest.mark.parametrize(
@@ -330,6 +331,10 @@ def _loads(body: str) -> Any:
         '{"a": [1]}',
         "{}",
         "[1] x",
+        r'"a\"b"',
+        r'"\u00e9"',
+        r'"bad\x"',
+        '"tab\tin"',
         "1 2",
         "",
         "\ufeff1",
@@ -340,7 +345,7 @@ def _loads(body: str) -> Any:
     ],
 )
 def test_typed_json_value_as_json_loads(body: str) -> None:
-    got, want = _json_of(body), _loads(body)
+    got, want = whole_json(body), _loads(body)
     assert _typed(got) == _typed(want) or (got != got and want != want), body
 
 
@@ -348,7 +353,7 @@ def test_typed_json_value_as_json_loads(body: str) -> None:
 @given(st.text(alphabet='[]{}"0123456789.,:-+eE tfrunlasTINaN\\\n\ufeff', max_size=12))
 def test_typed_json_value_as_json_loads_on_any_text(text: str) -> None:
     body = text.strip()
-    got, want = _json_of(body), _loads(body)
-    assert (got is _NOT_JSON) == (want is _NOT_JSON), body
-    if got is not _NOT_JSON:
+    got, want = whole_json(body), _loads(body)
+    assert (got is NOT_JSON) == (want is NOT_JSON), body
+    if got is not NOT_JSON:
         assert json.dumps(got) == json.dumps(want), body

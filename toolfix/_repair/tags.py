@@ -21,9 +21,8 @@ from collections import Counter
 from typing import Any
 
 from .formats._base import Candidate, ScanContext, make_candidate
-from .jsonparse import scan_json
 from .spec import TaggedCalls, TagSyntax
-from .text import find_bracket_end, skip_ws
+from .text import NOT_JSON, find_bracket_end, skip_ws, whole_json
 
 __all__ = ["call_opener", "read_elements", "read_tagged_call", "tag_lookups"]
 
@@ -633,8 +632,8 @@ def _typed(raw: str, attrs: dict[str, str], g: TaggedCalls) -> tuple[Any, bool]:
     if g.typing == "string_flag":
         flag = attrs.get("string")
         if flag == "false":
-            value = _json_of(body)
-            if value is _NOT_JSON:
+            value = whole_json(body)
+            if value is NOT_JSON:
                 return body, False
             # null: the schema decides (a string parameter keeps the text "null")
             return (value, True) if value is not None else (body, False)
@@ -646,25 +645,8 @@ def _typed(raw: str, attrs: dict[str, str], g: TaggedCalls) -> tuple[Any, bool]:
         if kind == "string":
             return raw, True
         if kind is not None:
-            value = _json_of(body)
-            if value is _NOT_JSON:
+            value = whole_json(body)
+            if value is NOT_JSON:
                 return body, False
             return value, True
     return (body if g.strip_values else raw), False
-
-
-#: What :func:`_json_of` gives for text that is not one whole JSON value.
-_NOT_JSON: Any = object()
-
-
-def _json_of(body: str) -> Any:
-    """``json.loads(body)`` for a stripped ``body``, :data:`_NOT_JSON` where it raises
-    ``ValueError``: the decoder's C scanner without ``json.loads``' Python frames (~0.6
-    us a value). ``body`` has no blank at either end, so the whole value is the whole
-    text (``json.loads`` skips ``[ \t\n\r]`` around it, all of which ``str.strip``
-    took; a BOM makes both fail)."""
-    try:
-        value, end = scan_json(body, 0)
-    except (ValueError, StopIteration):
-        return _NOT_JSON
-    return value if end == len(body) else _NOT_JSON
