@@ -236,9 +236,13 @@ class GemmaFormat(ToolCallFormat):
                     out.extend(self._fence(text, fence, ctx))
                     self._check_count(out, ctx, text)
         if _CALL in text:
-            taken = [(c.start, c.end) for c in out]
-            out.extend(c for c in self._calls(text, ctx) if not _overlaps(c, taken))
-        out.sort(key=lambda c: c.start)
+            calls = self._calls(text, ctx)
+            if out:  # (with no fence read, no call overlaps one)
+                taken = [(c.start, c.end) for c in out]
+                calls = [c for c in calls if not _overlaps(c, taken)]
+            out.extend(calls)
+        if len(out) > 1:
+            out.sort(key=lambda c: c.start)
         self._check_count(out, ctx, text)
         return out
 
