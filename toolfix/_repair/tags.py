@@ -271,10 +271,15 @@ def _attr_dict(
         if k2 is not None:
             out[k2] = d2 if d2 is not None else s2  # type: ignore[assignment]
         if unescape:
-            for key, value in out.items():
-                if "&" in value:
-                    out[key] = _unescape(value)
+            _unescape_values(out)
     return out
+
+
+def _unescape_values(attrs: dict[str, str]) -> None:
+    """The values of ``attrs`` unescaped in place (most hold no ``&``: left as they are)."""
+    for key, value in attrs.items():
+        if "&" in value:
+            attrs[key] = _unescape(value)
 
 
 def _unescape(value: str) -> str:
@@ -359,8 +364,10 @@ def read_tagged_call(
             attrs = {} if k1 is None else {k1: d1 if d1 is not None else s1}
             if k2 is not None:
                 attrs[k2] = d2 if d2 is not None else s2
-            if grammar.unescape_attrs:
-                attrs = _attr_dict(k1, d1, s1, k2, d2, s2, True)
+            if grammar.unescape_attrs:  # (:func:`_unescape_values`, inline)
+                for key, value in attrs.items():
+                    if "&" in value:
+                        attrs[key] = _unescape(value)
             head = attrs, m.end(), closing is not None
         else:
             head = tags.attrs(text, m.end() if m.lastindex is None else m.start(1))
@@ -442,8 +449,10 @@ def _body(
             attrs = {} if k1 is None else {k1: d1 if d1 is not None else s1}
             if k2 is not None:
                 attrs[k2] = d2 if d2 is not None else s2
-            if g.unescape_attrs:
-                attrs = _attr_dict(k1, d1, s1, k2, d2, s2, True)
+            if g.unescape_attrs:  # (:func:`_unescape_values`, inline)
+                for key, value in attrs.items():
+                    if "&" in value:
+                        attrs[key] = _unescape(value)
             value_start = m.end()  # type: ignore[union-attr]
             empty = closing is not None
         else:
