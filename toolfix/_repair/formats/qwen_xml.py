@@ -33,7 +33,7 @@ import re
 from typing import ClassVar
 
 from ..text import MarkerFinder, find_bracket_end
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 
 __all__ = ["QwenXmlFormat"]
 
@@ -216,11 +216,13 @@ class QwenXmlFormat(ToolCallFormat):
             end = self._close_tags(text, span.end)
             # unbalanced JSON before </function> is broken JSON, not a cut-off output
             cut = span.truncated and closer == ""
-            return self._make(
+            return make_candidate(
                 text,
                 start,
                 end,
-                cut,
+                self.name,
+                args_key=self.args_key,
+                truncated=cut,
                 name=name,
                 arguments=text[first : span.end],
                 string_values=False,
@@ -272,8 +274,16 @@ class QwenXmlFormat(ToolCallFormat):
                 p = vend
         if not args and which in ("", FUNC) and not ctx.is_tool(name):
             return None  # "<function=name>" mentioned in prose: no parameters, never closed
-        return self._make(
-            text, start, end, truncated, name=name, arguments=args, string_values=True
+        return make_candidate(
+            text,
+            start,
+            end,
+            self.name,
+            args_key=self.args_key,
+            truncated=truncated,
+            name=name,
+            arguments=args,
+            string_values=True,
         )
 
     @staticmethod
