@@ -6,13 +6,16 @@
   against the loops that define them, for every declared tagged grammar, and the
   attributes its call and argument steps read in their match against :meth:`_Tags.attrs`;
 - the family scanner's wrapper lookups against a first-in-order search;
-- a code fence's info string and line end read by matches against a character loop.
+- a code fence's info string and line end read by matches against a character loop;
+- a value decoded by the JSON scanner (typed tag values, name maps, Gemma's tokens)
+  against ``json.loads``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import random
 from typing import Any
 
@@ -25,7 +28,7 @@ from toolfix._repair.scanner import _Wrappers
 from toolfix._repair.spec import TaggedCalls
 from toolfix._repair.specs import ALL_SPECS
 from toolfix._repair.tags import _MAX_ATTRS, _attr_dict, _Tags
-from toolfix._repair.text import next_fence
+from toolfix._repair.text import NOT_JSON, next_fence, whole_json
 
 _LIMITS = pythonic.Limits()
 
@@ -301,3 +304,56 @@ def test_fence_matches_read_as_the_character_loop_reads() -> None:
             fence = next_fence(text, 0, max_lang_chars=most)
             got = (-1, -1, -1, -1, "", False) if fence is None else dataclasses.astuple(fence)
             assert got == _fence_loop(text, 0, most), text
+
+
+def _loads(body: str) -> Any:
+    try:
+        return json.loads(body)
+    except ValueError:
+        return NOT_JSON
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "true",
+        "false",
+        "null",
+        "42",
+        "-0",
+        "0123",
+        "1.5e3",
+        "NaN",
+        "-Infinity",
+        '"a"',
+        '"a',
+        "[1, 2]",
+        '{"a": [1]}',
+        "{}",
+        "[1] x",
+        r'"a\"b"',
+        r'"\u00e9"',
+        r'"bad\x"',
+        '"tab\tin"',
+        "1 2",
+        "",
+        "\ufeff1",
+        "tru",
+        "1,",
+        "[1,]",
+        "'a'",
+    ],
+)
+def test_typed_json_value_as_json_loads(body: str) -> None:
+    got, want = whole_json(body), _loads(body)
+    assert _typed(got) == _typed(want) or (got != got and want != want), body
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet='[]{}"0123456789.,:-+eE tfrunlasTINaN\\\n\ufeff', max_size=12))
+def test_typed_json_value_as_json_loads_on_any_text(text: str) -> None:
+    body = text.strip()
+    got, want = whole_json(body), _loads(body)
+    assert (got is NOT_JSON) == (want is NOT_JSON), body
+    if got is not NOT_JSON:
+        assert json.dumps(got) == json.dumps(want), body

@@ -51,14 +51,14 @@ def read_key_value_call(
     name = text[j:k].strip()
     if not name or k - j > _MAX_NAME or _SPACE.search(name) is not None:
         return None
-    p = skip_ws(text, k)
+    p = _BLANKS(text, k).end()  # type: ignore[union-attr]  # (k <= n: the name's end)
     sep = None
     for s in g.name_end:
         if text.startswith(s, p):
             sep = s
             break
     if sep is not None:
-        p = skip_ws(text, p + len(sep))
+        p = _BLANKS(text, p + len(sep)).end()  # type: ignore[union-attr]  # (sep is there)
     elif g.name_end_required and not text.startswith(closer, p):
         return None
     if not text.startswith(g.key[0], p) and sep is None:
@@ -92,7 +92,7 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
         if ke == -1:
             return _candidate(text, at, n, fmt, name, args, cut=True)
         key = text[ks:ke].strip()
-        p = skip_ws(text, ke + len(kclose))
+        p = _BLANKS(text, ke + len(kclose)).end()  # type: ignore[union-attr]  # (kclose is there)
         if not text.startswith(vopen, p):
             if p >= n:
                 return _candidate(text, at, n, fmt, name, args, cut=True)
@@ -109,7 +109,8 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
             args[key] = text[vs:c]
             return _candidate(text, at, c + len(closer), fmt, name, args, cut=False)
         args[key] = text[vs:ve]
-        p = skip_ws(text, ve + len(vclose) if text.startswith(vclose, ve) else ve)
+        p = ve + len(vclose) if text.startswith(vclose, ve) else ve
+        p = _BLANKS(text, p).end()  # type: ignore[union-attr]  # (ve is in the text)
 
 
 def _value_end(text: str, vs: int, g: KeyValueCalls) -> int:

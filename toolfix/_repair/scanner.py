@@ -19,7 +19,7 @@ from .formats._base import Candidate, ScanContext, ToolCallFormat
 from .keyvalue import NO_NAME, read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
-from .tags import call_opener, read_tagged_call
+from .tags import call_opener, read_tagged_call, tag_lookups
 from .text import ANCHOR_MIN_CHARS, ExtendBudget, line_start_before, marker_search
 
 __all__ = ["SpecScanner", "openers"]
@@ -46,8 +46,13 @@ def openers(spec: FormatSpec) -> tuple[str, ...]:
 #: there is not its markup.
 _Reader = Callable[[str, int, ScanContext, ExtendBudget], "list[Candidate] | None"]
 #: At one opener: what must follow it for any reader to take it (see :func:`_precheck`),
-#: its readers in priority order, the wrapper tokens that may be written around.
-_Opener = tuple["re.Pattern[str] | None", tuple[_Reader, ...], "_Wrappers | None"]
+#: its readers in priority order, the wrapper tokens that may be written around, and
+#: whether a reader there spends the text's :class:`ExtendBudget` (a JSON section's).
+_Opener = tuple["re.Pattern[str] | None", tuple[_Reader, ...], "_Wrappers | None", bool]
+
+#: The budget handed to readers that never spend one (tagged and key-value calls): the
+#: text's own is made when a section's opener first comes. Empty, so never mutated.
+_UNSPENT = ExtendBudget(0)
 
 
 class SpecScanner(ToolCallFormat):
@@ -78,10 +83,16 @@ class SpecScanner(ToolCallFormat):
                 wrap = wrap_cache.get(wrappers) or wrap_cache.setdefault(
                     wrappers, _Wrappers(wrappers)
                 )
+            grammars = [g for _s, g, _e in readers]
             self._table[token] = (
-                _precheck(token, [g for _s, g, _e in readers]),
+                # a lone tagged reader tests its call tag first thing (the same pattern
+                # and more): a precheck would match the opener twice
+                None
+                if len(grammars) == 1 and isinstance(grammars[0], TaggedCalls)
+                else _precheck(token, grammars),
                 tuple(_reader(s, g, token, e) for s, g, e in readers),
                 wrap,
+                any(not isinstance(g, TaggedCalls | KeyValueCalls) for g in grammars),
             )
         self._groups = _groups(table)
         self._opener_re = re.compile(_trie_pattern(table))
@@ -121,11 +132,13 @@ class SpecScanner(ToolCallFormat):
             at, token = finder.find(0)
             if at == -1:
                 return out
-        budget = ExtendBudget()
+        budget = _UNSPENT
         table = self._table
         floor = 0
         while True:
-            pre, readers, wrap = table[token]
+            pre, readers, wrap, spends = table[token]
+            if spends and budget is _UNSPENT:
+                budget = ExtendBudget()
             found = None
             if pre is None or pre.match(text, at) is not None:
                 for read in readers:
@@ -191,11 +204,12 @@ def _reader(spec: FormatSpec, g: Grammar, token: str, ends: tuple[str, ...]) -> 
     fmt = spec.name
     if isinstance(g, TaggedCalls):
         tagged = g
+        lookups = tag_lookups(g)  # (held here: looked up once per scanner, not per call)
 
         def read_tagged(
             text: str, at: int, ctx: ScanContext, budget: ExtendBudget
         ) -> list[Candidate] | None:
-            cand = read_tagged_call(text, at, tagged, ctx, fmt, ends)
+            cand = read_tagged_call(text, at, tagged, ctx, fmt, ends, lookups)
             return None if cand is None else [cand]
 
         return read_tagged

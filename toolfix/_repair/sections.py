@@ -18,7 +18,7 @@ from .._errors import ToolfixError
 from .formats._base import Candidate, ScanContext, make_candidate
 from .formats.pythonic import complete_members, parse_call, read_dotted_name, rejection
 from .spec import JsonSection
-from .text import ExtendBudget, find_bracket_end, json_past_markers, skip_ws
+from .text import NOT_JSON, ExtendBudget, find_bracket_end, json_past_markers, skip_ws, whole_json
 
 __all__ = ["read_section"]
 
@@ -118,9 +118,8 @@ def _cut_empty(text: str, at: int, fmt: str) -> Candidate:
 def _from_name_map(payload: str) -> str:
     """``[{"f": {"a": 1}}]`` (or one such object) as ``[{"name": "f", "arguments": ...}]``;
     the payload unchanged when it is not such a map (the interpreter reads it then)."""
-    try:
-        value = json.loads(payload)
-    except ValueError:
+    value = whole_json(payload)  # (the payload is stripped values, or one list of them)
+    if value is NOT_JSON:
         return payload
     items = value if isinstance(value, list) else [value]
     calls: list[dict[str, Any]] = []
@@ -131,7 +130,12 @@ def _from_name_map(payload: str) -> str:
         if not isinstance(args, dict) or name in ("name", "arguments", "function"):
             return payload
         calls.append({"name": name, "arguments": args})
-    return json.dumps(calls if isinstance(value, list) else calls[0], ensure_ascii=False)
+    return _DUMPS(calls if isinstance(value, list) else calls[0])
+
+
+#: ``json.dumps(..., ensure_ascii=False)`` by one encoder built once (``json.dumps``
+#: builds one a call when given an option).
+_DUMPS = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _pythonic(

@@ -16,16 +16,15 @@ that value. A call whose closer never comes is cut off (``truncated``).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from typing import Any
 
 from .formats._base import Candidate, ScanContext, make_candidate
 from .spec import TaggedCalls, TagSyntax
-from .text import find_bracket_end, skip_ws
+from .text import NOT_JSON, find_bracket_end, skip_ws, whole_json
 
-__all__ = ["call_opener", "read_elements", "read_tagged_call"]
+__all__ = ["call_opener", "read_elements", "read_tagged_call", "tag_lookups"]
 
 _MAX_ATTRS = 1024
 #: How many argument closers written as text one value may hold before the first wins.
@@ -243,6 +242,12 @@ def _tags_for(grammar: TaggedCalls) -> _Tags:
     return tags
 
 
+def tag_lookups(grammar: TaggedCalls) -> _Tags:
+    """The grammar's compiled tag lookups, for a reader bound once to its grammar (it
+    passes them to :func:`read_tagged_call`)."""
+    return _tags_for(grammar)
+
+
 def call_opener(grammar: TaggedCalls) -> re.Pattern[str]:
     """What :func:`read_tagged_call` needs at its start: the grammar's call tag opening
     (a superset of what it reads, as in a glued syntax)."""
@@ -266,10 +271,15 @@ def _attr_dict(
         if k2 is not None:
             out[k2] = d2 if d2 is not None else s2  # type: ignore[assignment]
         if unescape:
-            for key, value in out.items():
-                if "&" in value:
-                    out[key] = _unescape(value)
+            _unescape_values(out)
     return out
+
+
+def _unescape_values(attrs: dict[str, str]) -> None:
+    """The values of ``attrs`` unescaped in place (most hold no ``&``: left as they are)."""
+    for key, value in attrs.items():
+        if "&" in value:
+            attrs[key] = _unescape(value)
 
 
 def _unescape(value: str) -> str:
@@ -330,11 +340,14 @@ def read_tagged_call(
     ctx: ScanContext,
     fmt: str,
     ends: tuple[str, ...] = (),
+    tags: _Tags | None = None,
 ) -> Candidate | None:
     """The call whose opening tag starts at ``at``, or ``None`` when it is not one
     (no name attribute, no tag end). ``ends``: the closers of the section around the
-    call, which also end a call whose own closer was left out."""
-    tags = _tags_for(grammar)
+    call, which also end a call whose own closer was left out. ``tags``: the grammar's
+    :func:`tag_lookups`, when the caller holds them."""
+    if tags is None:
+        tags = _tags_for(grammar)
     rx = tags.head
     if rx is None:
         word_end = tags.open_at(text, at, grammar.call)
@@ -351,8 +364,10 @@ def read_tagged_call(
             attrs = {} if k1 is None else {k1: d1 if d1 is not None else s1}
             if k2 is not None:
                 attrs[k2] = d2 if d2 is not None else s2
-            if grammar.unescape_attrs:
-                attrs = _attr_dict(k1, d1, s1, k2, d2, s2, True)
+            if grammar.unescape_attrs:  # (:func:`_unescape_values`, inline)
+                for key, value in attrs.items():
+                    if "&" in value:
+                        attrs[key] = _unescape(value)
             head = attrs, m.end(), closing is not None
         else:
             head = tags.attrs(text, m.end() if m.lastindex is None else m.start(1))
@@ -385,8 +400,8 @@ def _body(
     the call's closer, -1 when the output ended first (a cut-off call)."""
     g = tags.g
     n = len(text)
-    p = skip_ws(text, lo)
-    if g.json_body and p < n and text[p] == "{":
+    p = skip_ws(text, lo) if g.json_body else n  # (a body of tags does not need it)
+    if p < n and text[p] == "{":
         span = find_bracket_end(text, p, ctx.limits)
         if span.truncated:
             # unbalanced JSON: up to the first closer (a missing brace), or cut off
@@ -434,8 +449,10 @@ def _body(
             attrs = {} if k1 is None else {k1: d1 if d1 is not None else s1}
             if k2 is not None:
                 attrs[k2] = d2 if d2 is not None else s2
-            if g.unescape_attrs:
-                attrs = _attr_dict(k1, d1, s1, k2, d2, s2, True)
+            if g.unescape_attrs:  # (:func:`_unescape_values`, inline)
+                for key, value in attrs.items():
+                    if "&" in value:
+                        attrs[key] = _unescape(value)
             value_start = m.end()  # type: ignore[union-attr]
             empty = closing is not None
         else:
@@ -624,22 +641,21 @@ def _typed(raw: str, attrs: dict[str, str], g: TaggedCalls) -> tuple[Any, bool]:
     if g.typing == "string_flag":
         flag = attrs.get("string")
         if flag == "false":
-            try:
-                value = json.loads(raw.strip())
-            except ValueError:
-                return raw.strip(), False
+            value = whole_json(body)
+            if value is NOT_JSON:
+                return body, False
             # null: the schema decides (a string parameter keeps the text "null")
-            return (value, True) if value is not None else (raw.strip(), False)
+            return (value, True) if value is not None else (body, False)
         if flag == "true":
-            return (raw.strip() if g.strip_values else raw), True
-        return raw.strip(), False  # no flag (Claude-style tags): text on its own lines
+            return (body if g.strip_values else raw), True
+        return body, False  # no flag (Claude-style tags): text on its own lines
     if g.typing == "json_type":
         kind = attrs.get("type")
         if kind == "string":
             return raw, True
         if kind is not None:
-            try:
-                return json.loads(raw.strip()), True
-            except ValueError:
-                return raw.strip(), False
-    return (raw.strip() if g.strip_values else raw), False
+            value = whole_json(body)
+            if value is NOT_JSON:
+                return body, False
+            return value, True
+    return (body if g.strip_values else raw), False

@@ -11,6 +11,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .._config import Limits
 from .._errors import NestingTooDeepError
@@ -18,6 +19,7 @@ from .jsonparse import MEMO_MIN_CHARS, decode_memo, scan_json
 
 __all__ = [
     "ANCHOR_MIN_CHARS",
+    "NOT_JSON",
     "BracketSpan",
     "ExtendBudget",
     "Fence",
@@ -32,6 +34,7 @@ __all__ = [
     "occurrences",
     "read_identifier",
     "skip_ws",
+    "whole_json",
 ]
 
 _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union on every call
@@ -299,12 +302,31 @@ def json_past_markers(
     return None
 
 
+#: What :func:`whole_json` gives for text that is not one whole JSON value.
+NOT_JSON: Any = object()
+
+
+def whole_json(body: str) -> Any:
+    """``json.loads(body)`` for a ``body`` with no blank at either end (stripped, or
+    written between its own brackets or quotes), :data:`NOT_JSON` where it raises
+    ``ValueError``: the decoder's C scanner without ``json.loads``' Python frames (~0.6
+    us a value). With no blank around it, the whole value is the whole text
+    (``json.loads`` skips ``[ \\t\\n\\r]`` around it; a BOM makes both fail)."""
+    try:
+        value, end = scan_json(body, 0)
+    except (ValueError, StopIteration):
+        return NOT_JSON
+    return value if end == len(body) else NOT_JSON
+
+
 #: A run of white space (``\s`` is the ``str.isspace`` test, at C speed).
 _BLANK_RUN = re.compile(r"\s+")
 
 
 def skip_ws(text: str, i: int) -> int:
     """Index of the first non-whitespace character at or after ``i`` (``i >= 0``)."""
+    if i < len(text) and not text[i].isspace():
+        return i  # (most often no blank is there: one test, not a regex match)
     m = _BLANK_RUN.match(text, i)
     return i if m is None else m.end()
 

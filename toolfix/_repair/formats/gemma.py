@@ -28,11 +28,18 @@ Without its wrapper token, ``call:name{`` is only taken for a registry tool.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..._errors import NestingTooDeepError
-from ..text import Fence, find_bracket_end, find_fences, read_identifier, skip_ws
+from ..text import (
+    NOT_JSON,
+    Fence,
+    find_bracket_end,
+    find_fences,
+    read_identifier,
+    skip_ws,
+    whole_json,
+)
 from ._base import Candidate, ScanContext, ToolCallFormat
 from .pythonic import parse_call, read_dotted_name, rejection
 
@@ -89,10 +96,8 @@ class _ArgReader:
             if j >= n:
                 self.truncated = True
                 return t[i + 1 :], n
-            try:
-                return json.loads(t[i : j + 1]), j + 1
-            except ValueError:
-                return t[i + 1 : j], j + 1
+            value = whole_json(t[i : j + 1])  # (between its quotes: no blank around it)
+            return (t[i + 1 : j] if value is NOT_JSON else value), j + 1
         if ch == "{":
             return self.obj(i, depth + 1)
         if ch == "[":
@@ -110,10 +115,9 @@ class _ArgReader:
             self.truncated = True
         tok = t[i:j].strip()
         if len(tok) <= self.ctx.limits.max_number_chars:
-            try:
-                return json.loads(tok), j
-            except ValueError:
-                pass
+            value = whole_json(tok)  # (stripped)
+            if value is not NOT_JSON:
+                return value, j
         return tok, j
 
     def _check(self, depth: int, i: int) -> None:
@@ -232,9 +236,13 @@ class GemmaFormat(ToolCallFormat):
                     out.extend(self._fence(text, fence, ctx))
                     self._check_count(out, ctx, text)
         if _CALL in text:
-            taken = [(c.start, c.end) for c in out]
-            out.extend(c for c in self._calls(text, ctx) if not _overlaps(c, taken))
-        out.sort(key=lambda c: c.start)
+            calls = self._calls(text, ctx)
+            if out:  # (with no fence read, no call overlaps one)
+                taken = [(c.start, c.end) for c in out]
+                calls = [c for c in calls if not _overlaps(c, taken)]
+            out.extend(calls)
+        if len(out) > 1:
+            out.sort(key=lambda c: c.start)
         self._check_count(out, ctx, text)
         return out
 

@@ -42,7 +42,7 @@ from ..text import (
     json_past_markers,
     skip_ws,
 )
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 from .json_text import _keyable
 from .pythonic import parse_call, read_dotted_name, rejection
 
@@ -52,6 +52,8 @@ OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
 _LONE_CLOSE_TRIES = 8
 #: ``<function>NAME</function>`` and the white space after it.
+#: White space, possessive (:func:`~toolfix._repair.text.skip_ws` as one match).
+_BLANKS = re.compile(r"\s*+").match
 _FUNCTION_TAG = re.compile(r"<function>[ \t]*([A-Za-z_][\w.\-]{0,127})[ \t]*</function>\s*")
 
 
@@ -100,8 +102,9 @@ class HermesFormat(ToolCallFormat):
                 break
             body_start = open_at + len(OPEN)
             next_open = find(OPEN, body_start)
-            close_at = find(CLOSE, body_start)
-            first = skip_ws(text, body_start)
+            # (``close_at`` is the first closer past the opener already: no closer
+            # starts inside ``<tool_call>``, so it is the first at or after body_start)
+            first = _BLANKS(text, body_start).end()  # type: ignore[union-attr]
             marker = n  # the first of the next opener, the closer and the end
             if next_open != -1:
                 marker = next_open
@@ -142,11 +145,13 @@ class HermesFormat(ToolCallFormat):
         span = find_bracket_end(text, brace, ctx.limits, stop=body_end)
         if not closed and not span.truncated:
             end = span.end
-        return self._make(
+        return make_candidate(
             text,
             start,
             end,
-            span.truncated and not closed and body_end >= len(text),
+            self.name,
+            args_key=self.args_key,
+            truncated=span.truncated and not closed and body_end >= len(text),
             name=name,
             arguments=text[brace:body_end].strip() if closed else text[brace : span.end],
         )
@@ -194,7 +199,9 @@ class HermesFormat(ToolCallFormat):
             # a closed tag around unbalanced JSON is broken JSON, not a cut-off output
             # cut off only when the output ended inside it: the next <tool_call> closes it
             cut = span.truncated and not closed and body_end >= len(text)
-            return self._make(text, start, end, cut, payload=payload)
+            return make_candidate(
+                text, start, end, self.name, args_key=self.args_key, truncated=cut, payload=payload
+            )
         name_end = read_dotted_name(text, first)
         has_name = first < name_end < body_end
         if has_name and text[name_end] == "(":
@@ -207,11 +214,13 @@ class HermesFormat(ToolCallFormat):
                 args = call.arguments
             if call is None and not closed and not cs.truncated:
                 return None
-            return self._make(
+            return make_candidate(
                 text,
                 start,
                 end,
-                cs.truncated and not closed,
+                self.name,
+                args_key=self.args_key,
+                truncated=cs.truncated and not closed,
                 name=text[first:name_end],
                 arguments=args,
                 extra=("pythonic",),
@@ -228,7 +237,15 @@ class HermesFormat(ToolCallFormat):
         body = text[body_start:body_end]
         if closed and any(ch.isalnum() for ch in body):
             # both tags around something that is no call we know: report it, never hide it
-            return self._make(text, start, end, False, payload=body.strip())
+            return make_candidate(
+                text,
+                start,
+                end,
+                self.name,
+                args_key=self.args_key,
+                truncated=False,
+                payload=body.strip(),
+            )
         return None
 
     def _lone_close(self, text: str, lo: int, close_at: int, ctx: ScanContext) -> Candidate | None:
@@ -256,8 +273,14 @@ class HermesFormat(ToolCallFormat):
             if ok:
                 span = find_bracket_end(text, i, ctx.limits, stop=j + 1)
                 if not span.truncated and span.end == j + 1:
-                    return self._make(
-                        text, i, close_at + len(CLOSE), False, payload=text[i : j + 1]
+                    return make_candidate(
+                        text,
+                        i,
+                        close_at + len(CLOSE),
+                        self.name,
+                        args_key=self.args_key,
+                        truncated=False,
+                        payload=text[i : j + 1],
                     )
                 if not span.truncated:
                     i = span.end

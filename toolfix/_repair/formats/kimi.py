@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from ..text import skip_ws
-from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before
+from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before, make_candidate
 
 __all__ = ["KimiFormat", "kimi_name"]
 
@@ -145,11 +145,13 @@ class KimiFormat(ToolCallFormat):
                 (name,) = ctx.tool_names
                 notes = (("unknown_name", "the call named no tool: read as the only one"),)
             out.append(
-                self._make(
+                make_candidate(
                     text,
                     start,
                     end,
-                    truncated,
+                    self.name,
+                    args_key=self.args_key,
+                    truncated=truncated,
                     name=name,
                     payload=payload,
                     arguments=None if payload is not None else arguments,

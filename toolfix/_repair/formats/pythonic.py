@@ -221,7 +221,7 @@ def _simple_call(src: str) -> PyCall | None:
     if head is None:
         return None
     name = head.group(1)
-    if any(iskeyword(part) for part in name.split(".")):
+    if iskeyword(name) if "." not in name else any(map(iskeyword, name.split("."))):
         return None
     args: dict[str, Any] = {}
     pos = head.end()

@@ -32,8 +32,8 @@ import bisect
 import re
 from typing import ClassVar
 
-from ..text import MarkerFinder, find_bracket_end, skip_ws
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ..text import MarkerFinder, find_bracket_end
+from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 
 __all__ = ["QwenXmlFormat"]
 
@@ -66,6 +66,9 @@ def _tag_name(text: str, i: int, stop: int) -> int:
 _TAG_NAME_RUN = re.compile(r"[^<>\n]*(?=>)")
 #: White space (``\s`` is ``str.isspace``).
 _SPACE = re.compile(r"\s")
+#: A run of white space, maybe empty (:func:`skip_ws` as one match, where the index is
+#: in the text; after a tag, a line break is usually there).
+_BLANKS = re.compile(r"\s*+").match
 
 
 def _trim_newline(value: str) -> str:
@@ -205,7 +208,7 @@ class QwenXmlFormat(ToolCallFormat):
         balance: _Balance | None = None,
     ) -> Candidate | None:
         n = len(text)
-        first = skip_ws(text, body)
+        first = _BLANKS(text, body).end()  # type: ignore[union-attr]  # (past a '>')
         if first < n and text[first] in "{[":
             # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
             stop, closer = finder.first((FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC), first, n)
@@ -213,11 +216,13 @@ class QwenXmlFormat(ToolCallFormat):
             end = self._close_tags(text, span.end)
             # unbalanced JSON before </function> is broken JSON, not a cut-off output
             cut = span.truncated and closer == ""
-            return self._make(
+            return make_candidate(
                 text,
                 start,
                 end,
-                cut,
+                self.name,
+                args_key=self.args_key,
+                truncated=cut,
                 name=name,
                 arguments=text[first : span.end],
                 string_values=False,
@@ -269,17 +274,25 @@ class QwenXmlFormat(ToolCallFormat):
                 p = vend
         if not args and which in ("", FUNC) and not ctx.is_tool(name):
             return None  # "<function=name>" mentioned in prose: no parameters, never closed
-        return self._make(
-            text, start, end, truncated, name=name, arguments=args, string_values=True
+        return make_candidate(
+            text,
+            start,
+            end,
+            self.name,
+            args_key=self.args_key,
+            truncated=truncated,
+            name=name,
+            arguments=args,
+            string_values=True,
         )
 
     @staticmethod
     def _close_tags(text: str, i: int) -> int:
         """Consume ``</function>`` and then ``</tool_call>`` (with whitespace) after ``i``."""
-        j = skip_ws(text, i)
+        j = _BLANKS(text, i).end()  # type: ignore[union-attr]  # (i: a span's end, a tag's)
         if text.startswith(FUNC_CLOSE, j):
             i = j + len(FUNC_CLOSE)
-            j = skip_ws(text, i)
+            j = _BLANKS(text, i).end()  # type: ignore[union-attr]
         for wrap in (WRAP_CLOSE, SEED_CLOSE):
             if text.startswith(wrap, j):
                 return j + len(wrap)

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from ..tags import read_elements
 from ..text import occurrences
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 
 __all__ = ["ToolTagsFormat"]
 
@@ -43,8 +43,14 @@ class ToolTagsFormat(ToolCallFormat):
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
-        # per offered tool (a handful): its elements, matched by one pass over its tags
-        matched = {name: _elements_of(text, name) for name in ctx.tool_names}
+        # per offered tool (a handful) whose opening tag the text holds (most often
+        # none: one C-speed test each): its elements, matched by one pass over its tags
+        matched: dict[str, dict[int, int]] = {}
+        for name in ctx.tool_names:
+            if f"<{name}>" in text:
+                matched[name] = _elements_of(text, name)
+        if not matched:
+            return out
         opens = sorted((at, name) for name, pairs in matched.items() for at in pairs)
         pos = 0
         for at, word in opens[:_MAX_TAGS]:
@@ -60,7 +66,17 @@ class ToolTagsFormat(ToolCallFormat):
             if arguments is None:
                 continue
             out.append(
-                self._make(text, at, end, False, name=word, arguments=arguments, string_values=True)
+                make_candidate(
+                    text,
+                    at,
+                    end,
+                    self.name,
+                    args_key=self.args_key,
+                    truncated=False,
+                    name=word,
+                    arguments=arguments,
+                    string_values=True,
+                )
             )
         return out
 
