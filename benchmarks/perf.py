@@ -497,6 +497,8 @@ def bench_repair(repeat: int | None = None) -> Lines:
     out += _row("**all**", tf, jr)
     med = statistics.median(tf) / statistics.median(jr)
     p99 = _percentile(tf, 99) / _percentile(jr, 99)
+    real_med = statistics.median(tf_real) / statistics.median(jr_real)
+    real_p99 = _percentile(tf_real, 99) / _percentile(jr_real, 99)
     FIGURES["repair"] = {
         "cases": len(cases),
         "toolfix_median_us": statistics.median(tf) / 1e3,
@@ -504,13 +506,17 @@ def bench_repair(repeat: int | None = None) -> Lines:
         "median_ratio": med,
         "p99_ratio": p99,
         "real_cases": len(real),
-        "real_median_ratio": statistics.median(tf_real) / statistics.median(jr_real),
-        "real_p99_ratio": _percentile(tf_real, 99) / _percentile(jr_real, 99),
+        "real_median_ratio": real_med,
+        "real_p99_ratio": real_p99,
     }
+    # the targets hold on both sets: all cases, and the real outputs alone (the
+    # generated cases are most of the set, and longer: they would carry the median)
     out += [
         "",
-        f"Targets: median ≤ 1.00× json_repair: **{_verdict(med, 1.0)}** ({med:.2f}×); "
-        f"p99 ≤ 0.50×: **{_verdict(p99, 0.5)}** ({p99:.2f}×).",
+        f"Targets: median ≤ 1.00× json_repair: **{_verdict(max(med, real_med), 1.0)}** "
+        f"(all {med:.2f}×, not generated {real_med:.2f}×); p99 ≤ 0.50×: "
+        f"**{_verdict(max(p99, real_p99), 0.5)}** (all {p99:.2f}×, not generated "
+        f"{real_p99:.2f}×).",
     ]
     out += [
         "",

@@ -57,6 +57,8 @@ _ARGUMENTS: list[Any] = [
     "  ",
     None,
     42,
+    {"city": "P" * 70_000},  # a part longer than an id hashes whole (derive_id's ends)
+    '{"city": "' + "é" * 40_000 + '"}',
 ]
 
 
