@@ -31,7 +31,7 @@ import re
 from typing import NamedTuple
 
 from ..text import find_bracket_end, skip_ws
-from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
+from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["DeepSeekFormat"]
 
@@ -180,18 +180,7 @@ class DeepSeekFormat(ToolCallFormat):
             if not name:
                 continue
             self.check_call_count(len(out), ctx, text, start)
-            out.append(
-                make_candidate(
-                    text,
-                    start,
-                    end,
-                    self.name,
-                    args_key=self.args_key,
-                    truncated=truncated,
-                    name=name,
-                    arguments=args,
-                )
-            )
+            out.append(self._make(text, start, end, truncated, name=name, arguments=args))
             floor = end
         return out
 

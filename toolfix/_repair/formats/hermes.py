@@ -42,7 +42,7 @@ from ..text import (
     json_past_markers,
     skip_ws,
 )
-from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
+from ._base import Candidate, ScanContext, ToolCallFormat
 from .json_text import _keyable
 from .pythonic import parse_call, read_dotted_name, rejection
 
@@ -145,13 +145,11 @@ class HermesFormat(ToolCallFormat):
         span = find_bracket_end(text, brace, ctx.limits, stop=body_end)
         if not closed and not span.truncated:
             end = span.end
-        return make_candidate(
+        return self._make(
             text,
             start,
             end,
-            self.name,
-            args_key=self.args_key,
-            truncated=span.truncated and not closed and body_end >= len(text),
+            span.truncated and not closed and body_end >= len(text),
             name=name,
             arguments=text[brace:body_end].strip() if closed else text[brace : span.end],
         )
@@ -199,9 +197,7 @@ class HermesFormat(ToolCallFormat):
             # a closed tag around unbalanced JSON is broken JSON, not a cut-off output
             # cut off only when the output ended inside it: the next <tool_call> closes it
             cut = span.truncated and not closed and body_end >= len(text)
-            return make_candidate(
-                text, start, end, self.name, args_key=self.args_key, truncated=cut, payload=payload
-            )
+            return self._make(text, start, end, cut, payload=payload)
         name_end = read_dotted_name(text, first)
         has_name = first < name_end < body_end
         if has_name and text[name_end] == "(":
@@ -214,13 +210,11 @@ class HermesFormat(ToolCallFormat):
                 args = call.arguments
             if call is None and not closed and not cs.truncated:
                 return None
-            return make_candidate(
+            return self._make(
                 text,
                 start,
                 end,
-                self.name,
-                args_key=self.args_key,
-                truncated=cs.truncated and not closed,
+                cs.truncated and not closed,
                 name=text[first:name_end],
                 arguments=args,
                 extra=("pythonic",),
@@ -237,15 +231,7 @@ class HermesFormat(ToolCallFormat):
         body = text[body_start:body_end]
         if closed and any(ch.isalnum() for ch in body):
             # both tags around something that is no call we know: report it, never hide it
-            return make_candidate(
-                text,
-                start,
-                end,
-                self.name,
-                args_key=self.args_key,
-                truncated=False,
-                payload=body.strip(),
-            )
+            return self._make(text, start, end, False, payload=body.strip())
         return None
 
     def _lone_close(self, text: str, lo: int, close_at: int, ctx: ScanContext) -> Candidate | None:
@@ -273,14 +259,8 @@ class HermesFormat(ToolCallFormat):
             if ok:
                 span = find_bracket_end(text, i, ctx.limits, stop=j + 1)
                 if not span.truncated and span.end == j + 1:
-                    return make_candidate(
-                        text,
-                        i,
-                        close_at + len(CLOSE),
-                        self.name,
-                        args_key=self.args_key,
-                        truncated=False,
-                        payload=text[i : j + 1],
+                    return self._make(
+                        text, i, close_at + len(CLOSE), False, payload=text[i : j + 1]
                     )
                 if not span.truncated:
                     i = span.end

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from ..text import skip_ws
-from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before, make_candidate
+from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before
 
 __all__ = ["KimiFormat", "kimi_name"]
 
@@ -145,13 +145,11 @@ class KimiFormat(ToolCallFormat):
                 (name,) = ctx.tool_names
                 notes = (("unknown_name", "the call named no tool: read as the only one"),)
             out.append(
-                make_candidate(
+                self._make(
                     text,
                     start,
                     end,
-                    self.name,
-                    args_key=self.args_key,
-                    truncated=truncated,
+                    truncated,
                     name=name,
                     payload=payload,
                     arguments=None if payload is not None else arguments,

@@ -25,7 +25,7 @@ import re
 from typing import ClassVar
 
 from ..text import MarkerFinder, find_bracket_end, json_past_markers, skip_ws
-from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
+from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["MistralFormat"]
 
@@ -121,15 +121,7 @@ class MistralFormat(ToolCallFormat):
             return None
         if text[first] in "[{":
             end, cut = self._json_end(text, first, stop, ctx)
-            return make_candidate(
-                text,
-                start,
-                end,
-                self.name,
-                args_key=self.args_key,
-                truncated=cut,
-                payload=text[first:end],
-            )
+            return self._make(text, start, end, cut, payload=text[first:end])
         # v11+: name, optional [CALL_ID]id, optional [ARGS], then the JSON arguments
         j = _NAME.match(text, first, min(stop, first + _MAX_NAME)).end()  # type: ignore[union-attr]
         if j == first:
@@ -147,13 +139,11 @@ class MistralFormat(ToolCallFormat):
         body = skip_ws(text, j)
         if body < stop and text[body] in "{[":
             end, cut = self._json_end(text, body, stop, ctx)
-            return make_candidate(
+            return self._make(
                 text,
                 start,
                 end,
-                self.name,
-                args_key=self.args_key,
-                truncated=cut,
+                cut,
                 name=name,
                 arguments=text[body:end],
                 call_id=call_id,
@@ -161,30 +151,10 @@ class MistralFormat(ToolCallFormat):
         if had_args:
             # [ARGS] then something that is not JSON (or nothing: cut right there)
             raw = text[j:stop].strip()
-            return make_candidate(
-                text,
-                start,
-                stop,
-                self.name,
-                args_key=self.args_key,
-                truncated=not raw,
-                name=name,
-                arguments=raw,
-                call_id=call_id,
-            )
+            return self._make(text, start, stop, not raw, name=name, arguments=raw, call_id=call_id)
         if body >= len(text) or (call_id is not None and body >= stop):
             # cut after the name: the call never got its arguments
-            return make_candidate(
-                text,
-                start,
-                stop,
-                self.name,
-                args_key=self.args_key,
-                truncated=True,
-                name=name,
-                arguments="",
-                call_id=call_id,
-            )
+            return self._make(text, start, stop, True, name=name, arguments="", call_id=call_id)
         return None
 
     @staticmethod

@@ -33,7 +33,7 @@ import re
 from typing import ClassVar
 
 from ..text import MarkerFinder, find_bracket_end
-from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
+from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["QwenXmlFormat"]
 
@@ -216,13 +216,11 @@ class QwenXmlFormat(ToolCallFormat):
             end = self._close_tags(text, span.end)
             # unbalanced JSON before </function> is broken JSON, not a cut-off output
             cut = span.truncated and closer == ""
-            return make_candidate(
+            return self._make(
                 text,
                 start,
                 end,
-                self.name,
-                args_key=self.args_key,
-                truncated=cut,
+                cut,
                 name=name,
                 arguments=text[first : span.end],
                 string_values=False,
@@ -274,16 +272,8 @@ class QwenXmlFormat(ToolCallFormat):
                 p = vend
         if not args and which in ("", FUNC) and not ctx.is_tool(name):
             return None  # "<function=name>" mentioned in prose: no parameters, never closed
-        return make_candidate(
-            text,
-            start,
-            end,
-            self.name,
-            args_key=self.args_key,
-            truncated=truncated,
-            name=name,
-            arguments=args,
-            string_values=True,
+        return self._make(
+            text, start, end, truncated, name=name, arguments=args, string_values=True
         )
 
     @staticmethod

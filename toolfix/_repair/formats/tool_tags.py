@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from ..tags import read_elements
 from ..text import occurrences
-from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
+from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["ToolTagsFormat"]
 
@@ -66,17 +66,7 @@ class ToolTagsFormat(ToolCallFormat):
             if arguments is None:
                 continue
             out.append(
-                make_candidate(
-                    text,
-                    at,
-                    end,
-                    self.name,
-                    args_key=self.args_key,
-                    truncated=False,
-                    name=word,
-                    arguments=arguments,
-                    string_values=True,
-                )
+                self._make(text, at, end, False, name=word, arguments=arguments, string_values=True)
             )
         return out
 
