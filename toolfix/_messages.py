@@ -665,23 +665,30 @@ def canonical_json(value: Any) -> str:
 
 #: One encoder for every call (``json.dumps`` with options builds a new one each time).
 _CANONICAL_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-_c_make_encoder: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
-#: The C encoder with ``_CANONICAL_ENCODER``'s options and no circularity check.
-_FAST_ENCODE: Any = (
-    None
-    if _c_make_encoder is None
-    else _c_make_encoder(
+
+
+def c_encoder(encoder: json.JSONEncoder) -> Any:
+    """The C encoder with the options of ``encoder`` (not indenting, not escaping to
+    ASCII), made once, without the circularity check: a circular value recurses until
+    RecursionError where the check raised ValueError. ``None`` without the C module."""
+    make: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+    if make is None or encoder.indent is not None or encoder.ensure_ascii:
+        return None
+    return make(
         None,
-        _CANONICAL_ENCODER.default,
+        encoder.default,
         json.encoder.encode_basestring,
         None,
-        ":",
-        ",",
-        False,
-        False,
-        True,
+        encoder.key_separator,
+        encoder.item_separator,
+        encoder.sort_keys,
+        encoder.skipkeys,
+        encoder.allow_nan,
     )
-)
+
+
+#: The C encoder with ``_CANONICAL_ENCODER``'s options and no circularity check.
+_FAST_ENCODE: Any = c_encoder(_CANONICAL_ENCODER)
 
 
 def texts_of(parts: Sequence[Part]) -> str:

@@ -27,6 +27,7 @@ from .._messages import (
     InvalidToolCallPart,
     RepairRecord,
     ToolCallPart,
+    c_encoder,
     canonical_json,
     invalid_call,
     recovered_call,
@@ -74,25 +75,10 @@ def _id_text(arguments: Any) -> str:
 #: ``json.dumps(..., sort_keys=True, ensure_ascii=False, default=repr)``'s encoder, made
 #: once (``dumps`` with options builds one per call, and its ``encode`` a C encoder).
 _ID_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=repr)
-_c_make_encoder: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
 #: The C encoder with ``_ID_ENCODER``'s options, made once, without the circularity
 #: check (as ``canonical_json``'s): a circular value recurses until RecursionError
 #: where the check raised ValueError, and either way the id text is its ``repr``.
-_ID_ENCODE: Any = (
-    None
-    if _c_make_encoder is None
-    else _c_make_encoder(
-        None,
-        repr,
-        json.encoder.encode_basestring,
-        None,
-        _ID_ENCODER.key_separator,
-        _ID_ENCODER.item_separator,
-        True,
-        False,
-        True,
-    )
-)
+_ID_ENCODE: Any = c_encoder(_ID_ENCODER)
 
 
 def derive_id(*parts: str) -> str:
