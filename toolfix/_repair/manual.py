@@ -77,7 +77,9 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         self._interpreters: WeightedLRU[int, tuple[ToolRegistry, Interpreter]] = WeightedLRU(
             INTERPRETER_CACHE_BUDGET
         )
-        self._last: tuple[ToolRegistry, Interpreter] | None = None  # the last one asked for
+        # the last registry's interpreter, asked before the LRU (it holds that one
+        # registry even once the LRU has let it go: one registry's weight at most)
+        self._last: tuple[ToolRegistry, Interpreter] | None = None
 
     def __repr__(self) -> str:
         return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
