@@ -88,15 +88,13 @@ def derive_id(*parts: str) -> str:
     other parts (position, name, the digest of the text before the call) already tell
     calls apart, and hashing a megabyte argument whole would cost more than reading it.
     """
-    # (no part can be longer than all of them: the usual short call skips the look, and
-    # a long one is not joined whole first)
-    if sum(map(len, parts)) > _ID_PART_CHARS and any(len(p) > _ID_PART_CHARS for p in parts):
+    text = "\x1f".join(parts)
+    # (no part can be longer than the parts joined: the usual short call skips the look)
+    if len(text) > _ID_PART_CHARS and any(len(part) > _ID_PART_CHARS for part in parts):
         half = _ID_PART_CHARS // 2
         text = "\x1f".join(
             f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
         )
-    else:
-        text = "\x1f".join(parts)
     return "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
@@ -271,14 +269,7 @@ class CallFinisher:
                     read = (*read, rec(K.INVALID_JSON, parsed.note))
             records = (*records, *repairs, *named, *read, *coerced)
         arguments_raw = canonical_json(args)
-        if call_id:
-            return recovered_call(call_id, tool.name, arguments_raw, args, records)
-        if len(arguments_raw) <= _ID_PART_CHARS >= len(seed) and len(given) <= _ID_PART_CHARS:
-            # :func:`derive_id`'s id with no part too long to hash whole, joined in one
-            # step (a long part is not copied twice: derive_id reads it by its ends)
-            text = f"{seed}\x1f{cand.start}\x1f{index}\x1f{given}\x1f{arguments_raw}"
-            call_id = "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-        else:
+        if not call_id:
             call_id = derive_id(seed, str(cand.start), str(index), given, arguments_raw)
         return recovered_call(call_id, tool.name, arguments_raw, args, records)
 

@@ -494,13 +494,7 @@ class _Markers:
         markers = fmt.markers
         if not markers or type(fmt).detect is not ToolCallFormat.detect:
             return fmt.detect(self.text)
-        text = self.text
-        if len(text) < self.MIN_CHARS:
-            for marker in markers:  # noqa: SIM110 - a plain loop: runs per format per text
-                if marker in text:
-                    return True
-            return False
-        return any(self.has(m) for m in markers)
+        return self.has_any(markers)
 
     def has_any(self, markers: tuple[str, ...]) -> bool:
         """``any(marker in text for marker in markers)``."""
