@@ -87,7 +87,7 @@ def test_a_custom_family_can_be_pinned_alone() -> None:
 def test_a_custom_name_that_clashes_is_refused() -> None:
     clash = FormatSpec(name="hermes", grammar=TaggedCalls(), source="https://example.org")
     with pytest.raises(ConfigurationError, match="hermes"):
-        FixConfig(custom_formats=(clash,))
+        repair("text", TOOLS, config=FixConfig(custom_formats=(clash,)))
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,7 @@ from toolfix import (
     ToolChoice,
     ToolRegistry,
 )
-from toolfix._llm.compat import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
+from toolfix._llm import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
 from toolfix._pipeline.litellm import LiteLLMExecutor
 
 pytestmark = pytest.mark.integration

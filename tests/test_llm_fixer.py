@@ -25,7 +25,7 @@ from toolfix import (
     ToolRegistry,
     Usage,
 )
-from toolfix._llm.compat import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
+from toolfix._llm import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
 from toolfix._pipeline.processor import ToolsLike
 from toolfix.testing import ScriptedExecutor
 

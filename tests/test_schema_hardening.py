@@ -268,7 +268,7 @@ def test_caches_are_bounded_by_memory_not_count() -> None:
     """30 fresh tools with 100,000-value enums: the tools kept alive fit the caches' budgets.
 
     (benchmarks/schema_memory.py measures the retained bytes with tracemalloc.)"""
-    from toolfix._repair.manual import INTERPRETER_CACHE_BUDGET
+    from toolfix._repair.engine import INTERPRETER_CACHE_BUDGET
     from toolfix._tools import _REGISTRIES
 
     big: list[int] = []

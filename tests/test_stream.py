@@ -22,6 +22,7 @@ from toolfix import (
     repair,
     repair_stream,
 )
+from toolfix._stream.api import stream_through
 from toolfix.testing import ScriptedExecutor
 
 CORPORA = sorted(
@@ -242,8 +243,8 @@ async def test_llm_fixer_on_a_stream_says_so(tools: Any) -> None:
     )
     out = [
         c
-        async for c in fixer.process_stream(
-            executor, Prompt.of("weather in Lima?"), "m", tools, chunks
+        async for c in stream_through(
+            fixer, executor, Prompt.of("weather in Lima?"), "m", tools, chunks
         )
     ]
     fixed = accumulate(out)

@@ -1,4 +1,4 @@
-"""The sync and async surfaces agree: repair/arepair (deprecated), process_sync/process, chains,
+"""The sync and async surfaces agree: repair, process_sync/process, chains,
 executors wrapped with processors, and the sync API called inside a running loop."""
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from toolfix import (
     Response,
     ResponseProcessor,
     ToolRegistry,
-    arepair,
     repair,
 )
 from toolfix._pipeline.processor import OFFLOAD_CHARS, ToolsLike, text_size
@@ -75,12 +74,7 @@ class TagProcessor(ResponseProcessor):
         return [Response.text_only(r.text + self.tag) for r in responses]
 
 
-async def test_repair_and_deprecated_arepair_agree() -> None:
-    for value in (CALL_TEXT, BROKEN, Response.text_only("plain"), BIG_CALL_TEXT):
-        sync = repair(value, BASIC_TOOLS)
-        with pytest.warns(DeprecationWarning, match=r"arepair\(\) is deprecated; call repair\(\)"):
-            asyn = await arepair(value, BASIC_TOOLS)
-        assert sync == asyn
+def test_repair_reads_every_input() -> None:
     assert _calls(repair(BIG_CALL_TEXT, BASIC_TOOLS)) == [("search_web", {"query": BIG_QUERY})]
     assert _calls(repair(CALL_TEXT, BASIC_TOOLS)) == [("get_weather", {"city": "Paris"})]
     assert _calls(repair(BROKEN, BASIC_TOOLS)) == [("search_web", {"query": "x"})]
@@ -169,12 +163,10 @@ async def test_identity_returns_same_objects() -> None:
     assert (await IdentityProcessor().process(None, Prompt(), "m", None, [r]))[0] is r
 
 
-async def test_processing_executor_with_processor_and_deprecated_wrap() -> None:
+async def test_processing_executor_with_processor() -> None:
     fixer = ManualToolCallFixProcessor()
     inner = FakeExecutor([CALL_TEXT, CALL_TEXT])
-    with pytest.warns(DeprecationWarning, match=r"use executor\.with_processor\(processor\)"):
-        wrapped = fixer.wrap(inner)
-    for executor in (inner.with_processor(fixer), wrapped):
+    for executor in (inner.with_processor(fixer), inner.with_processor(fixer)):
         assert isinstance(executor, ProcessingExecutor)
         [out] = await executor.execute(Prompt.of("weather?"), "test-model", BASIC_TOOLS)
         assert _calls(out) == [("get_weather", {"city": "Paris"})]

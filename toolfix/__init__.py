@@ -14,7 +14,7 @@ re-exported here; everything else lives in private modules.
 
 from __future__ import annotations
 
-from ._api import arepair, as_response, as_tools, repair
+from ._api import as_response, as_tools, repair
 from ._config import FixConfig, Limits, ToolCallJsonConfig
 from ._convert import (
     message_to_openai,
@@ -98,7 +98,7 @@ from ._pipeline.processor import (
 from ._repair.formats import Candidate, ScanContext, ToolCallFormat, available_formats
 from ._repair.manual import ManualToolCallFixProcessor
 from ._repair.spec import FormatSpec, JsonSection, KeyValueCalls, TaggedCalls, TagSyntax
-from ._stream.core import accumulate, arepair_stream, repair_stream
+from ._stream.api import accumulate, arepair_stream, repair_stream
 from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 
 __version__ = "0.1.0"
@@ -175,7 +175,6 @@ __all__ = [
     "Usage",
     "__version__",
     "accumulate",
-    "arepair",
     "arepair_stream",
     "as_response",
     "as_tools",

@@ -7,11 +7,9 @@ raises :class:`~toolfix.UnsupportedInputError` naming the shape for anything els
 
 from __future__ import annotations
 
-import functools
 import json
-import warnings
-from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ._config import FixConfig, Limits
 from ._convert import (
@@ -25,22 +23,12 @@ from ._convert import (
     response_from_openai_responses,
 )
 from ._errors import ToolDefinitionError
-from ._messages import Prompt, Response, TextPart
+from ._messages import Response, TextPart
 from ._pipeline.processor import ToolsLike
-from ._repair.manual import ManualToolCallFixProcessor
+from ._repair.engine import fix
 from ._tools import ToolDescriptor, ToolRegistry, cached_registry
 
-if TYPE_CHECKING:  # type checkers flag uses; the warning itself is raised in the body, so
-    # that arepair stays a coroutine function to inspect.iscoroutinefunction
-    from typing_extensions import deprecated as _flag_deprecated
-else:
-    _F = TypeVar("_F", bound=Callable[..., Any])
-
-    def _flag_deprecated(message: str) -> Callable[[_F], _F]:
-        return lambda f: f
-
-
-__all__ = ["arepair", "as_response", "as_tools", "repair"]
+__all__ = ["as_response", "as_tools", "repair"]
 
 _ANTHROPIC_BLOCKS = frozenset(
     {"text", "thinking", "redacted_thinking", "tool_use", "server_tool_use", "tool_result"}
@@ -222,41 +210,6 @@ def repair(
     limits = config.limits if config is not None else None
     # the same list of tool dicts again: its registry, without reading the list twice
     registry = cached_registry(tools) if type(tools) is list else None
-    return _fixer(config).fix(
-        as_response(response, limits=limits), as_tools(tools) if registry is None else registry
-    )
-
-
-@functools.lru_cache(maxsize=32)
-def _fixer(config: FixConfig | None) -> ManualToolCallFixProcessor:
-    """One fixer per configuration, kept between calls: its formats and its interpreters
-    (name caches per registry, bounded by memory and locked) are built once."""
-    return ManualToolCallFixProcessor(config)
-
-
-_AREPAIR_DEPRECATED = (
-    "arepair() is deprecated; call repair(), which never waits (see 'Sync and async' in "
-    "docs/api.md). For a very large input inside an event loop: "
-    "await asyncio.to_thread(repair, response, tools)"
-)
-
-
-@_flag_deprecated(_AREPAIR_DEPRECATED)
-async def arepair(
-    response: Any,
-    tools: Any,
-    *,
-    config: FixConfig | None = None,
-) -> Response:
-    """Deprecated: call :func:`repair` (see docs/api.md, "Sync and async").
-
-    Still works until toolfix 1.0 and gives what :func:`repair` gives; an input of
-    :data:`~toolfix._pipeline.processor.OFFLOAD_CHARS` characters or more is repaired in a worker
-    thread, so the event loop is not blocked.
-    """
-    warnings.warn(_AREPAIR_DEPRECATED, DeprecationWarning, stacklevel=2)
-    limits = config.limits if config is not None else None
-    [out] = await ManualToolCallFixProcessor(config).process(
-        None, Prompt(), "", as_tools(tools), as_response(response, limits=limits)
-    )
-    return out
+    if registry is None:
+        registry = ToolRegistry.of(as_tools(tools))
+    return fix(as_response(response, limits=limits), registry, config)

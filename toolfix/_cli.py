@@ -31,6 +31,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from ._api import as_response, as_tools
+from ._cli_options import ApiBaseOption, LlmOption
 from ._config import FixConfig
 from ._errors import UnsupportedInputError
 from ._messages import Prompt, Response
@@ -48,13 +49,6 @@ app = typer.Typer(
 
 
 #: ``--llm`` and ``--api-base``, the same for ``toolfix repair`` and ``toolfix bench``.
-LlmOption = Annotated[
-    str | None,
-    typer.Option("--llm", help="Also run toolfix's LLM-based fixer with this litellm model."),
-]
-ApiBaseOption = Annotated[
-    str | None, typer.Option("--api-base", help="Base URL of the LLM endpoint.")
-]
 
 
 @app.callback()
@@ -154,7 +148,7 @@ def dump_row(row: dict[str, Any]) -> str:
 
 
 def _llm_calls_of(response: Response) -> int:
-    from ._llm.compat import llm_calls_of
+    from ._llm import llm_calls_of
 
     return llm_calls_of(response)
 
@@ -169,7 +163,7 @@ def _build_processor(
     if llm is None:
         return None
     try:
-        from ._llm.compat import build_llm_processor
+        from ._llm import build_llm_processor
     except ImportError as exc:
         raise _UsageError(f"--llm is not available: {exc}") from exc
     try:

@@ -119,7 +119,8 @@ class FixConfig(BaseModel):
     custom_formats: tuple[FormatSpec, ...] = ()
     """Families you declare yourself (docs/formats.md#adding-a-family), read by the same
     scanner in the same pass as the built-in ones. Names must not clash with
-    ``toolfix.available_formats()``."""
+    ``toolfix.available_formats()`` (a clash raises ``ConfigurationError`` when a fixer
+    is built with this configuration)."""
     reasoning_calls: Literal["ignore", "promote", "when_no_answer"] = "when_no_answer"
     """Calls found only inside reasoning: promote them only when the response has no
     call and no visible answer at all (default: engines' reasoning parsers swallow calls
@@ -141,11 +142,3 @@ class FixConfig(BaseModel):
     invalid call of kind ``truncated`` with the partial arguments attached (default), or
     keep the members that were complete and validate them (the old behaviour; a cut-off
     ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``)."""
-
-    @model_validator(mode="after")
-    def _check_custom_formats(self) -> FixConfig:
-        if self.custom_formats:
-            from ._repair.formats import get_formats  # the formats import this module
-
-            get_formats(self.formats, self.custom_formats)  # raises on a name clash
-        return self

@@ -934,3 +934,45 @@ def response_to_ollama(response: Response) -> dict[str, Any]:
     }
     _list_invalid_calls(response, out)
     return out
+
+
+#: ``provider_data`` key of a response holding litellm's ``provider_specific_fields``
+#: of the assistant message, kept so that server-side tool calls can be replayed.
+PROVIDER_FIELDS_KEY = "litellm_provider_specific_fields"
+
+#: litellm's ``provider_specific_fields`` entries holding results of server-side tools.
+_SERVER_RESULT_KEYS = ("web_search_results", "tool_results")
+
+
+def server_tool_ids(fields: Mapping[str, Any]) -> set[str]:
+    ids: set[str] = set()
+    for key in _SERVER_RESULT_KEYS:
+        for r in fields.get(key) or ():
+            if isinstance(r, Mapping) and isinstance(r.get("tool_use_id"), str):
+                ids.add(r["tool_use_id"])
+    return ids
+
+
+def mark_provider_executed(response: Response, message: Mapping[str, Any]) -> Response:
+    """Calls the provider ran itself (Anthropic ``server_tool_use``: ``srvtoolu_`` ids, or
+    ids that have a server-side result) marked ``provider_executed``; litellm's
+    ``provider_specific_fields`` kept in ``provider_data`` so the calls can be replayed."""
+    fields = message.get("provider_specific_fields")
+    fields = fields if isinstance(fields, Mapping) else {}
+    server_ids = server_tool_ids(fields)
+    changed = False
+    parts = []
+    for p in response.parts:
+        if (
+            isinstance(p, ToolCallPart)
+            and not p.provider_executed
+            and (p.id.startswith("srvtoolu_") or p.id in server_ids)
+        ):
+            p = p.model_copy(update={"provider_executed": True})
+            changed = True
+        parts.append(p)
+    if not changed:
+        return response
+    kept = {k: v for k, v in fields.items() if v is not None}
+    provider_data = {**(response.provider_data or {}), PROVIDER_FIELDS_KEY: kept}
+    return response.model_copy(update={"parts": tuple(parts), "provider_data": provider_data})

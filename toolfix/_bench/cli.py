@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from .._cli import ApiBaseOption, LlmOption
+from .._cli_options import ApiBaseOption, LlmOption
 
 __all__ = ["DEFAULT_PNG", "register", "require_bench_extra"]
 

@@ -22,7 +22,7 @@ import asyncio
 import enum
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
@@ -43,13 +43,12 @@ from .._messages import (
     Usage,
 )
 from .._pipeline.executor import PromptExecutor
-from .._pipeline.processor import ResponseProcessor
+from .._pipeline.processor import IdentityProcessor, ResponseProcessor
+from .._stream.api import accumulate, stream_through
 from .._sync import run_sync
 from .._tools import ToolDescriptor, ToolHandler, ToolRegistry
+from .stream import LoopEvent
 from .tools import ToolRun, error_run, quote_raw, run_call, safe_str
-
-if TYPE_CHECKING:
-    from .stream import LoopEvent
 
 __all__ = [
     "LoopControl",
@@ -701,8 +700,6 @@ class StepLoop:
         """Run the loop, yielding events as they happen: text and reasoning deltas (as
         repaired), each call before it runs, each tool result, and ``done`` with the
         :class:`LoopResult` (see docs/guides/streaming.md)."""
-        from .stream import run_stream
-
         return run_stream(self, prompt)
 
     def run_sync(self, prompt: Prompt | str) -> LoopResult:
@@ -711,3 +708,69 @@ class StepLoop:
 
     def __repr__(self) -> str:
         return f"StepLoop(model={self.model!r}, tools={self.registry.names!r})"
+
+
+async def run_stream(loop: StepLoop, prompt: Prompt | str) -> AsyncIterator[LoopEvent]:
+    """Run ``loop`` from ``prompt``, yielding :class:`LoopEvent`\\ s as they happen
+    (docs/guides/streaming.md)."""
+    start = Prompt.of(prompt) if isinstance(prompt, str) else prompt
+    queue: asyncio.Queue[LoopEvent | BaseException] = asyncio.Queue()
+    step = 0
+
+    async def call_llm(request: Prompt) -> Response:
+        nonlocal step
+        index = step
+        step += 1
+        stream = getattr(loop.executor, "execute_stream", None)
+        if stream is None:
+            response = await call_model(
+                loop.executor, loop.processor, request, loop.model, loop.registry
+            )
+            if response.reasoning:
+                queue.put_nowait(LoopEvent("reasoning", index, text=response.reasoning))
+            if response.text:
+                queue.put_nowait(LoopEvent("text", index, text=response.text))
+        else:
+            processor = loop.processor or IdentityProcessor()
+            chunks = stream(request, loop.model, loop.registry)
+            out = []
+            async for chunk in stream_through(
+                processor, loop.executor, request, loop.model, loop.registry, chunks
+            ):
+                out.append(chunk)
+                delta = chunk["choices"][0].get("delta") or {}
+                if delta.get("reasoning_content"):
+                    queue.put_nowait(LoopEvent("reasoning", index, text=delta["reasoning_content"]))
+                if delta.get("content"):
+                    queue.put_nowait(LoopEvent("text", index, text=delta["content"]))
+            response = accumulate(out)
+        return response
+
+    async def run_tool(call: ToolCallPart) -> ToolRun:
+        queue.put_nowait(LoopEvent("call", step - 1, call=call))
+        run = await run_call(loop.registry, call, timeout=loop.tool_timeout)
+        queue.put_nowait(LoopEvent("tool_result", step - 1, call=call, run=run))
+        return run
+
+    async def drive_to_queue() -> None:
+        try:
+            result = await drive_with(
+                loop, start, call_llm, run_tool, stop_when=loop.stop_when, hooks=loop.hooks
+            )
+        except BaseException as exc:
+            queue.put_nowait(exc)
+            return
+        queue.put_nowait(LoopEvent("done", max(step - 1, 0), result=result))
+
+    task = asyncio.create_task(drive_to_queue())
+    try:
+        while True:
+            item = await queue.get()
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+            if item.kind == "done":
+                return
+    finally:
+        if not task.done():
+            task.cancel()

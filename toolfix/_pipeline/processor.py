@@ -14,8 +14,6 @@ from __future__ import annotations
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import (
-    AsyncIterable,
-    AsyncIterator,
     Awaitable,
     Callable,
     Iterable,
@@ -24,14 +22,12 @@ from collections.abc import (
 )
 from typing import TYPE_CHECKING, Any
 
-from typing_extensions import deprecated
-
 from .._messages import Prompt, ReasoningPart, Response, TextPart, ToolCallPart
 from .._sync import run_sync
 from .._tools import ToolDescriptor, ToolRegistry
 
 if TYPE_CHECKING:
-    from .executor import ProcessingExecutor, PromptExecutor
+    from .executor import PromptExecutor
 
 __all__ = [
     "ChainProcessor",
@@ -142,23 +138,6 @@ class ResponseProcessor(ABC):
         """Blocking counterpart of :meth:`process`."""
         return run_sync(self.process(executor, prompt, model, tools, responses))
 
-    def process_stream(
-        self,
-        executor: PromptExecutor | None,
-        prompt: Prompt,
-        model: str,
-        tools: ToolsLike,
-        chunks: AsyncIterable[Any] | Iterable[Any],
-    ) -> AsyncIterator[dict[str, Any]]:
-        """This processor on a streamed response: OpenAI chunks in, repaired chunks out.
-
-        The default gathers the whole message, runs :meth:`process` on it, then emits
-        the result (see docs/guides/streaming.md); the manual fixer overrides it to let
-        prose through as it arrives."""
-        from .._stream.core import process_stream_whole
-
-        return process_stream_whole(self, executor, prompt, model, tools, chunks)
-
     def chain(self, *others: ResponseProcessor) -> ResponseProcessor:
         """This processor followed by ``others``, in order."""
         return ChainProcessor([self, *others])
@@ -167,17 +146,6 @@ class ResponseProcessor(ABC):
         if not isinstance(other, ResponseProcessor):
             return NotImplemented
         return self.chain(other)
-
-    @deprecated(
-        "processor.wrap(executor) is deprecated; use executor.with_processor(processor)",
-        category=DeprecationWarning,
-    )
-    def wrap(self, executor: PromptExecutor) -> ProcessingExecutor:
-        """Deprecated: use ``executor.with_processor(processor)``, the one way to do this.
-
-        Kept working (with a ``DeprecationWarning``) until toolfix 1.0.
-        """
-        return executor.with_processor(self)
 
 
 class IdentityProcessor(ResponseProcessor):

@@ -1,17 +1,10 @@
-"""The manual (no-LLM) tool-call fixer.
+"""The manual (no-LLM) tool-call fixer as a processor.
 
-For each response part:
-
-* a native tool call whose arguments parse and validate passes through as the
-  very same object (the fast path: no copy, no repair machinery);
-* a broken native call goes through the interpreter (parse, alias, name repair,
-  coercion, validation);
-* text is split from ``<think>`` reasoning, scanned by every native format whose
-  markers occur, then by the generic JSON scanner; the spans that turn out to
-  be calls leave the text, everything else stays exactly as it was;
-* reasoning is left alone, unless ``FixConfig.reasoning_calls`` is ``"promote"``
-  (calls found only in reasoning are taken) or ``"when_no_answer"`` (taken only
-  when the response has no call and no visible text besides the reasoning).
+The repair itself is the engine's (:mod:`toolfix._repair.engine`: valid native calls
+pass through untouched, broken ones are repaired, calls written into the text are
+found and taken out of it); this module puts it in the pipeline: ``process`` on a
+batch (a large one in a worker thread), ``process_stream`` on a stream, and the tools
+given to a call winning over the processor's own.
 """
 
 from __future__ import annotations
@@ -20,19 +13,8 @@ import asyncio
 from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
 
-from .._cache import WeightedLRU
 from .._config import FixConfig
-from .._convert import response_with
-from .._messages import (
-    FailureKind,
-    InvalidToolCallPart,
-    Part,
-    Prompt,
-    ReasoningPart,
-    RepairRecord,
-    Response,
-    ToolCallPart,
-)
+from .._messages import Prompt, Response
 from .._pipeline.processor import (
     OFFLOAD_CHARS,
     ResponseProcessor,
@@ -42,21 +24,14 @@ from .._pipeline.processor import (
     text_size,
     tools_or,
 )
+from .._stream.api import arepair_stream
 from .._tools import ToolRegistry
-from .interpret import Interpreter, derive_id
-from .native import NativeCallFixer
-from .textscan import TextScanner
+from .engine import Fixer
 
 if TYPE_CHECKING:
     from .._pipeline.executor import PromptExecutor
 
 __all__ = ["ManualToolCallFixProcessor"]
-
-#: Memory budget (estimated bytes) of the registries one processor keeps interpreters for.
-INTERPRETER_CACHE_BUDGET = 32 * 1024 * 1024
-
-K = FailureKind
-CallPart = ToolCallPart | InvalidToolCallPart
 
 
 class ManualToolCallFixProcessor(ResponseProcessor):
@@ -72,14 +47,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     def __init__(self, config: FixConfig | None = None, registry: ToolsLike = None):
         self.config = config or FixConfig()
         self.registry = ToolRegistry.of(registry)
-        self._text = TextScanner(self.config)
-        # Interpreters per registry (their name caches), bounded by the registries' memory.
-        self._interpreters: WeightedLRU[int, tuple[ToolRegistry, Interpreter]] = WeightedLRU(
-            INTERPRETER_CACHE_BUDGET
-        )
-        # the last registry's interpreter, asked before the LRU (it holds that one
-        # registry even once the LRU has let it go: one registry's weight at most)
-        self._last: tuple[ToolRegistry, Interpreter] | None = None
+        self._fixer = Fixer(self.config)
 
     def __repr__(self) -> str:
         return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
@@ -109,183 +77,14 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     ) -> AsyncIterator[dict[str, Any]]:
         """Repair a streamed response, letting prose through as it arrives
         (docs/guides/streaming.md)."""
-        from .._stream.core import arepair_stream
-
         registry = self._registry_for(tools)
         return arepair_stream(chunks, registry, config=self.config)
 
-    # ---- public sync entry point ---------------------------------------------------------
-
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
-        registry = self._registry_for(tools)
-        given = response.parts
-        # (a text part first: there is text to scan; the test is spared)
-        if (not given or given[0].type != "text") and self._all_valid(response, registry):
-            return response  # the fast path: nothing to scan, every call valid
-        interp = self._interpreter(registry)
-        seed = response.id or ""
-        new_parts: list[Part] = []
-        extra_repairs: list[RepairRecord] = []
-        changed = False
-        # (the parts' ``type`` tags, not isinstance: a failed isinstance on a pydantic
-        # model goes through ABCMeta, and this runs on every part of every response)
-        existing_ids = {
-            p.id for p in given if p.type == "tool_call" or p.type == "invalid_tool_call"
-        }
-        native: NativeCallFixer | None = None
-        has_tools = bool(registry)
-        for idx, part in enumerate(given):
-            if part.type == "tool_call":
-                native = native or NativeCallFixer(self._text, interp, registry)
-                fixed = native.fix(part, f"{seed}:{idx}")
-                changed |= len(fixed) != 1 or fixed[0] is not part
-                new_parts.extend(fixed)
-            elif part.type == "text" and has_tools:
-                parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
-                # A call reported on an earlier pass (same derived id) is not reported twice:
-                # repairing a repaired response changes nothing (promise 7).
-                if existing_ids:
-                    parts = [
-                        p
-                        for p in parts
-                        if not (isinstance(p, InvalidToolCallPart) and p.id in existing_ids)
-                    ]
-                if len(parts) != 1:
-                    changed = True
-                elif parts[0] is not part:
-                    # an equal text part is the same part (the tag first: a model's ==
-                    # on a model of another class is slow)
-                    if parts[0].type == "text" and parts[0] == part:
-                        parts = [part]
-                    else:
-                        changed = True
-                new_parts.extend(parts)
-                if recs:
-                    extra_repairs.extend(r for r in recs if r not in response.repairs)
-            else:
-                new_parts.append(part)
-        policy = self.config.reasoning_calls
-        if has_tools and (
-            policy == "promote" or (policy == "when_no_answer" and _no_answer(new_parts))
-        ):
-            promoted = self._promote_from_reasoning(
-                [p for p in new_parts if isinstance(p, ReasoningPart)],
-                interp,
-                seed,
-                [p for p in new_parts if isinstance(p, ToolCallPart)],
-            )
-            if promoted:
-                changed = True
-                new_parts.extend(promoted)
-        if not changed and not extra_repairs:
-            return response
-        return response_with(
-            response, tuple(self._cap_calls(new_parts)), (*response.repairs, *extra_repairs)
-        )
-
-    # ---- internals ----------------------------------------------------------------------
-
-    def _all_valid(self, response: Response, registry: ToolRegistry) -> bool:
-        """True when the response holds only valid native calls (and reasoning we keep)."""
-        lookup = registry.lookup
-        keep_reasoning = self.config.reasoning_calls == "ignore"  # else reasoning is scanned
-        cap = self.config.limits.max_pattern_input_chars
-        for part in response.parts:
-            if part.type == "tool_call":
-                if part.provider_executed:
-                    continue
-                tool = lookup(part.name)
-                args = part.arguments
-                if tool is None or args is None or not tool.is_valid(args, max_pattern_chars=cap):
-                    return False
-            elif not (
-                part.type == "invalid_tool_call" or (keep_reasoning and part.type == "reasoning")
-            ):
-                return False
-        return True
+        return self._fixer.fix(response, self._registry_for(tools))
 
     def _registry_for(self, tools: ToolsLike) -> ToolRegistry:
         if type(tools) is ToolRegistry and len(tools):
             return tools  # (what tools_or gives a registry that holds tools, in one test)
         return tools_or(tools, self.registry)
-
-    def _interpreter(self, registry: ToolRegistry) -> Interpreter:
-        last = self._last
-        if last is not None and last[0] is registry:
-            return last[1]  # (an agent loop repairs with the same tools every step)
-        key = id(registry)
-        cached = self._interpreters.get(key)
-        if cached is None or cached[0] is not registry:
-            cached = (registry, Interpreter(registry, self.config))
-            self._interpreters.put(key, cached, registry.weight)
-        self._last = cached  # one reference assignment: safe across threads
-        return cached[1]
-
-    def _promote_from_reasoning(
-        self,
-        parts: Iterable[ReasoningPart],
-        interp: Interpreter,
-        seed: str,
-        existing: list[ToolCallPart],
-    ) -> list[CallPart]:
-        seen = {(c.name, c.arguments_raw) for c in existing}
-        out: list[CallPart] = []
-        for i, rp in enumerate(parts):
-            calls, _ = self._text.scan(rp.text, interp, f"{seed}:reasoning:{i}")
-            for c in calls:
-                if not isinstance(c, ToolCallPart):
-                    continue
-                if (c.name, c.arguments_raw) in seen:
-                    continue  # the same call also appears outside reasoning: run it once
-                seen.add((c.name, c.arguments_raw))
-                out.append(
-                    c.model_copy(
-                        update={
-                            "repairs": (
-                                RepairRecord(
-                                    kind=K.IN_REASONING,
-                                    detail="promoted a call found only in the reasoning",
-                                ),
-                                *c.repairs,
-                            )
-                        }
-                    )
-                )
-        return out
-
-    def _cap_calls(self, parts: list[Part]) -> list[Part]:
-        """Keep at most ``Limits.max_calls`` calls; the rest become one invalid record."""
-        limit = self.config.limits.max_calls
-        if len(parts) <= limit:
-            return parts  # no more calls than parts
-        n = 0
-        out: list[Part] = []
-        dropped: list[str] = []
-        for p in parts:
-            if isinstance(p, CallPart):
-                n += 1
-                if n > limit:
-                    dropped.append(p.name or "?")
-                    continue
-            out.append(p)
-        if dropped:
-            out.append(
-                InvalidToolCallPart(
-                    id=derive_id("too-many", str(len(dropped))),
-                    raw=", ".join(dropped)[:2000],
-                    error=f"{len(dropped)} calls over max_calls={limit} were not taken",
-                    kind=K.LIMIT_EXCEEDED,
-                )
-            )
-        return out
-
-
-def _no_answer(parts: list[Part]) -> bool:
-    """No call and no visible text: the model's only output was its reasoning."""
-    for p in parts:
-        if p.type == "tool_call" or p.type == "invalid_tool_call":
-            return False
-        if p.type == "text" and p.text.strip():
-            return False
-    return True

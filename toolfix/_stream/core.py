@@ -47,19 +47,15 @@ import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import (
-    AsyncIterable,
-    AsyncIterator,
     Callable,
     Iterable,
-    Iterator,
     Mapping,
 )
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._api import repair
 from .._config import FixConfig
-from .._convert import plain, response_from_openai
+from .._convert import PROVIDER_FIELDS_KEY, mark_provider_executed, plain, response_from_openai
 from .._messages import (
     FailureKind,
     InvalidToolCallPart,
@@ -72,21 +68,13 @@ from .._messages import (
     Usage,
 )
 from .._pipeline.processor import ToolsLike
+from .._repair.engine import fix
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
-    from .._messages import Prompt
-    from .._pipeline.executor import PromptExecutor
-    from .._pipeline.processor import ResponseProcessor
+    pass
 
-__all__ = [
-    "RELEASE_BUDGET",
-    "StreamRepairer",
-    "accumulate",
-    "arepair_stream",
-    "process_stream_whole",
-    "repair_stream",
-]
+__all__ = ["RELEASE_BUDGET", "StreamRepairer", "accumulate_openai"]
 
 #: Where markup may begin: from the first match on, content waits for the end.
 _MARKUP_START = re.compile(
@@ -237,7 +225,7 @@ class _Core:
         """No more early release (the message took a shape the core cannot follow)."""
         self._release_off = True
 
-    def release_calls(self, message_for: Callable[[str], Any]) -> list[ToolCallPart]:
+    def release_calls(self, message_for: Callable[[str], Response]) -> list[ToolCallPart]:
         """Calls that can go out now: once a closer and what follows it are known, the
         calls of ``repair(message_for(content up to the closer))`` that came from native
         markup, in order, beyond those already released. Only the tail is searched for
@@ -295,7 +283,7 @@ class _Core:
             # still show that a closer here was text of a value that quoted a whole call
             # (seed_oss engine tests); such calls go out at the end, never split wrongly
             return []
-        tried = repair(message_for(whole[:end]), self.tools, config=self.config)
+        tried = fix(message_for(whole[:end]), self.tools, self.config)
         calls = tried.tool_calls
         k = len(self.released)
         if not _same_calls(calls[:k], self.released):
@@ -397,7 +385,7 @@ class _StreamRepairerBase(ABC):
         """``fixed`` (a processor's answer), or else the whole message repaired; kept as
         :attr:`result`."""
         if fixed is None:
-            fixed = repair(self.whole_response(), self.tools, config=self.config)
+            fixed = fix(self.whole_response(), self.tools, self.config)
         self.result = fixed
         return fixed
 
@@ -539,9 +527,10 @@ class StreamRepairer(_StreamRepairerBase):
             ),
         ]
 
-    def _message_for(self, content: str) -> dict[str, Any]:
+    def _message_for(self, content: str) -> Response:
         """The message with ``content`` and what else has arrived (a release attempt)."""
-        return self._completion(self._message(content, with_calls=False))
+        completion = self._completion(self._message(content, with_calls=False))
+        return response_from_openai(completion, limits=self.config.limits)
 
     def _message(self, content: str, *, with_calls: bool = True) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant", "content": content or None}
@@ -585,10 +574,8 @@ class StreamRepairer(_StreamRepairerBase):
     def whole_response(self) -> Response:
         """The stream as the :class:`~toolfix.Response` a non-stream call gives (calls the
         provider ran itself marked ``provider_executed``, as ``LiteLLMExecutor`` does)."""
-        from .._pipeline.litellm import _mark_provider_executed
-
         message = self.whole_message()
-        return _mark_provider_executed(response_from_openai(self.whole_completion()), message)
+        return mark_provider_executed(response_from_openai(self.whole_completion()), message)
 
     def finish(self, fixed: Response | None = None) -> list[dict[str, Any]]:
         """Repair the whole message (or take ``fixed``, a processor's answer) and emit
@@ -632,121 +619,7 @@ def _records(records: Iterable[RepairRecord]) -> list[dict[str, Any]]:
     return [r.model_dump(mode="json") for r in records]
 
 
-def _is_anthropic(chunk: Any) -> bool:
-    kind = chunk.get("type") if isinstance(chunk, Mapping) else getattr(chunk, "type", None)
-    return isinstance(kind, str) and (
-        kind.startswith(("message_", "content_block")) or kind in ("ping", "error")
-    )
-
-
-def _repairer(
-    first: Any,
-    tools: ToolsLike,
-    config: FixConfig | None,
-    hold: bool = False,
-    release_calls: bool = True,
-) -> Any:
-    if _is_anthropic(first):
-        from .anthropic import AnthropicStreamRepairer
-
-        return AnthropicStreamRepairer(tools, config=config, hold=hold, release_calls=release_calls)
-    return StreamRepairer(tools, config=config, hold=hold, release_calls=release_calls)
-
-
-def repair_stream(
-    chunks: Iterable[Any],
-    tools: ToolsLike,
-    *,
-    config: FixConfig | None = None,
-    release_calls: bool = True,
-) -> Iterator[dict[str, Any]]:
-    """Repair a streamed response chunk by chunk (sync).
-
-    OpenAI chunks in give OpenAI chunk dicts out; Anthropic stream events in give
-    Anthropic event dicts out. ``release_calls=False``: calls wait for the end of the
-    stream (no repair of prefixes: the cheapest stream)."""
-    state: Any = None
-    for chunk in chunks:
-        if state is None:
-            state = _repairer(chunk, tools, config, release_calls=release_calls)
-        yield from state.feed(chunk)
-    if state is None:
-        state = StreamRepairer(tools, config=config)
-    yield from state.finish()
-
-
-async def arepair_stream(
-    chunks: AsyncIterable[Any] | Iterable[Any],
-    tools: ToolsLike,
-    *,
-    config: FixConfig | None = None,
-    release_calls: bool = True,
-) -> AsyncIterator[dict[str, Any]]:
-    """Repair a streamed response (async); accepts an async or a sync iterable."""
-    state: Any = None
-    async for chunk in _aiter(chunks):
-        if state is None:
-            state = _repairer(chunk, tools, config, release_calls=release_calls)
-        for out in state.feed(chunk):
-            yield out
-    if state is None:
-        state = StreamRepairer(tools, config=config)
-    for out in state.finish():
-        yield out
-
-
-async def _aiter(chunks: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
-    if isinstance(chunks, AsyncIterable):
-        async for chunk in chunks:
-            yield chunk
-    else:
-        for chunk in chunks:
-            yield chunk
-
-
-async def process_stream_whole(
-    processor: ResponseProcessor,
-    executor: PromptExecutor | None,
-    prompt: Prompt,
-    model: str,
-    tools: ToolsLike,
-    chunks: AsyncIterable[Any] | Iterable[Any],
-) -> AsyncIterator[dict[str, Any]]:
-    """Any processor on a stream: gather the whole message, process it, emit the result.
-
-    What a processor that may ask an LLM again (the LLM-based fixer) does: nothing goes
-    out until it has answered, and the final chunk's ``toolfix.llm_calls`` says what
-    the fix spent."""
-    state: Any = None
-    async for chunk in _aiter(chunks):
-        if state is None:
-            state = _repairer(chunk, tools, None, hold=True)
-        state.feed(chunk)
-    if state is None:
-        state = StreamRepairer(tools, hold=True)
-    [fixed] = await processor.process(executor, prompt, model, tools, [state.whole_response()])
-    for out in state.finish(fixed):
-        yield out
-
-
-def accumulate(chunks: Iterable[Mapping[str, Any]]) -> Response:
-    """Add up a repaired stream (what :func:`repair_stream` yields) into a ``Response``.
-
-    Gives the same calls, invalid calls, content and reasoning that ``repair()`` gives
-    for the whole message, with the response id, model, usage and finish reason.
-    Anthropic events (a repaired Anthropic stream) are read as well."""
-    chunks = iter(chunks)
-    first = next(chunks, None)
-    if first is None:
-        return Response()
-    if _is_anthropic(first):
-        from .anthropic import accumulate_anthropic
-
-        return accumulate_anthropic([first, *chunks])
-    return _accumulate_openai([first, *chunks])
-
-
-def _accumulate_openai(chunks: Iterable[Mapping[str, Any]]) -> Response:
+def accumulate_openai(chunks: Iterable[Mapping[str, Any]]) -> Response:
     text: list[str] = []
     reasoning: list[str] = []
     calls: dict[int, dict[str, Any]] = {}
@@ -838,8 +711,6 @@ def _response(
     fields = provider.get("provider_specific_fields")
     provider_data = None
     if fields and any(isinstance(p, ToolCallPart) and p.provider_executed for p in parts):
-        from .._pipeline.litellm import PROVIDER_FIELDS_KEY
-
         provider_data = {PROVIDER_FIELDS_KEY: dict(fields)}
     return Response(
         parts=tuple(parts),
