@@ -22,7 +22,7 @@ Rules (the value does not fit its subschema in every case below):
 * a JSON string holding an object or array is decoded where an object or
   array is required (``double_encoded``), with ``json.loads`` and then
   json-repair (strings starting with ``{``/``[``, shorter than
-  :data:`MAX_REPAIR_CHARS`, nested at most :data:`MAX_DEPTH` deep);
+  ``Limits.max_repair_chars``, nested at most ``Limits.max_depth`` deep);
 * a single value where an array is required becomes ``[value]`` when it
   fits the items schema as it is;
 * enum case: ``"celsius"`` → ``"Celsius"`` when the case- and
@@ -70,6 +70,7 @@ import jsonschema
 from jsonschema import Draft202012Validator
 
 from .._cache import WeightedLRU, estimate_weight
+from .._config import Limits
 from .._messages import FailureKind, RepairRecord, repair_record
 from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
@@ -87,12 +88,12 @@ __all__ = [
 _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union on every call
 _INT_OR_FLOAT = (int, float)
 
-MAX_DEPTH = 64
-"""Deepest schema/value nesting coercion walks (and deepest JSON it decodes)."""
-MAX_REPAIR_CHARS = 100_000
-"""Longest string handed to json-repair."""
-MAX_NUMBER_CHARS = 400
-"""Longest numeric string converted to a number."""
+_DEFAULT_LIMITS = Limits()
+MAX_DEPTH = _DEFAULT_LIMITS.max_depth
+"""Deepest schema/value nesting a coercion walks and deepest JSON it decodes, by default
+(``Limits.max_depth``; a walk given other limits uses theirs)."""
+MAX_NUMBER_CHARS = _DEFAULT_LIMITS.max_number_chars
+"""Longest numeric string converted to a number (``Limits.max_number_chars``'s default)."""
 MAX_RECORDS = 50
 """Most repairs listed one by one; the rest are counted in one record per kind."""
 _MAX_REF_HOPS = 32
@@ -125,13 +126,14 @@ class CoerceResult:
     repairs: tuple[RepairRecord, ...]
 
 
-def decode_double_encoded(value: Any) -> tuple[Any, bool]:
+def decode_double_encoded(value: Any, limits: Limits = _DEFAULT_LIMITS) -> tuple[Any, bool]:
     """Decode a JSON string that holds an object or array.
 
     Returns ``(decoded, True)`` when ``value`` is a string whose stripped text
     starts with ``{`` or ``[`` and decodes (``json.loads``, then json-repair)
-    to a dict or list; otherwise ``(value, False)``. Strings nested deeper
-    than :data:`MAX_DEPTH` are not decoded.
+    to a dict or list; otherwise ``(value, False)``. Strings nested deeper than
+    ``limits.max_depth`` are not decoded, and broken ones longer than
+    ``limits.max_repair_chars`` are not handed to json-repair.
     """
     if not isinstance(value, str):
         return value, False
@@ -143,14 +145,15 @@ def decode_double_encoded(value: Any) -> tuple[Any, bool]:
     try:
         decoded = json.loads(text)
     except (ValueError, RecursionError):
-        if _nesting(text) > MAX_DEPTH or len(text) >= MAX_REPAIR_CHARS:
+        if len(text) > limits.max_repair_chars or _nesting(text) > limits.max_depth:
             return value, False
         try:
             decoded = json_repair.loads(text)
         except (ValueError, RecursionError, TypeError):
             return value, False
     else:
-        if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(decoded, MAX_DEPTH):
+        depth = limits.max_depth
+        if text.count("[") + text.count("{") > depth and _deeper_than(decoded, depth):
             return value, False
     if isinstance(decoded, _DICT_OR_LIST):
         return decoded, True
@@ -200,6 +203,7 @@ def coerce_arguments(
     *,
     drop_extra_keys: Literal["when_forbidden", "always", "never"] = "when_forbidden",
     string_values: bool = False,
+    limits: Limits = _DEFAULT_LIMITS,
 ) -> CoerceResult:
     """Coerce ``arguments`` to ``schema`` (see the module docs for the rules).
 
@@ -208,11 +212,12 @@ def coerce_arguments(
         schema: The tool's JSON schema for its arguments.
         drop_extra_keys: When to drop keys the schema does not declare.
         string_values: Top-level values are untyped text to be typed by the schema.
+        limits: ``max_depth`` and ``max_repair_chars`` of the strings it decodes.
 
     Returns:
         The new arguments dict and the repairs made.
     """
-    walker = _Walker(schema, drop_extra_keys)
+    walker = _Walker(schema, drop_extra_keys, limits)
     plan = _plan(schema) if drop_extra_keys != "always" else None
     if plan is not None:
         return CoerceResult(plan.coerce(arguments, walker, string_values), walker.records())
@@ -225,7 +230,9 @@ Coercer = Callable[[Mapping[str, Any], bool], tuple[dict[str, Any], tuple[Repair
 
 
 def schema_coercer(
-    schema: Mapping[str, Any], drop_extra_keys: Literal["when_forbidden", "always", "never"]
+    schema: Mapping[str, Any],
+    drop_extra_keys: Literal["when_forbidden", "always", "never"],
+    limits: Limits = _DEFAULT_LIMITS,
 ) -> Coercer:
     """:func:`coerce_arguments` for one schema, its plan looked up once (the finisher
     keeps one per tool) rather than on every call."""
@@ -234,7 +241,7 @@ def schema_coercer(
     def coerce(
         arguments: Mapping[str, Any], string_values: bool
     ) -> tuple[dict[str, Any], tuple[RepairRecord, ...]]:
-        walker = _Walker(schema, drop_extra_keys)
+        walker = _Walker(schema, drop_extra_keys, limits)
         if plan is not None:
             return plan.coerce(arguments, walker, string_values), walker.records()
         result = _walk_arguments(walker, arguments, schema, string_values)
@@ -613,9 +620,12 @@ def _plan(schema: Any) -> _ObjectPlan | None:
 class _Walker:
     """One coercion run: the root schema, compiled fit checks, and the repairs so far."""
 
-    def __init__(self, root: Mapping[str, Any], drop_extra_keys: str) -> None:
+    def __init__(
+        self, root: Mapping[str, Any], drop_extra_keys: str, limits: Limits = _DEFAULT_LIMITS
+    ) -> None:
         self.root = root
         self.drop_extra_keys = drop_extra_keys
+        self.limits = limits
         self.repairs: list[tuple[FailureKind, str]] = []
         self._root_validator: Any = None  # built on first need (most fits are compiled)
         self._validators: dict[int, tuple[Any, Any]] = {}
@@ -701,7 +711,7 @@ class _Walker:
 
     def walk(self, value: Any, schema: Any, path: str, depth: int) -> Any:
         """``value`` coerced towards ``schema``; unchanged when it fits or cannot be helped."""
-        if depth > MAX_DEPTH or not isinstance(schema, Mapping):
+        if depth > self.limits.max_depth or not isinstance(schema, Mapping):
             return value
         fits = self.fits(value, schema)
         if fits and self.drop_extra_keys != "always":
@@ -845,7 +855,7 @@ class _Walker:
         """``value`` read as the first non-string type the schema admits, or ``_NO_VALUE``."""
         stripped = value.strip()
         if stripped[:1] in ("{", "[") and ({"object", "array"} & allowed):
-            decoded, changed = decode_double_encoded(stripped)
+            decoded, changed = decode_double_encoded(stripped, self.limits)
             if changed and _json_type(decoded) in allowed:
                 if quiet:  # the main walk coerces (and records) inside it later
                     return decoded

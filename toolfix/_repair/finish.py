@@ -139,6 +139,7 @@ class CallFinisher:
         self._cap = config.limits.max_pattern_input_chars
         self._coerce = config.coerce_arguments
         self._drop_extra_keys = config.drop_extra_keys
+        self._limits = config.limits
         #: each tool's coercion (:func:`schema_coercer`), made when first needed
         self._coercers: dict[str, Coercer] = {}
         #: :meth:`_known`'s answers, by name
@@ -164,7 +165,7 @@ class CallFinisher:
         found = self._coercers.get(tool.name)
         if found is None:
             found = self._coercers[tool.name] = schema_coercer(
-                tool.parameters, self._drop_extra_keys
+                tool.parameters, self._drop_extra_keys, self._limits
             )
         return found
 
@@ -371,7 +372,7 @@ class CallFinisher:
         elif args is None:
             args = {}
         if isinstance(args, str):
-            decoded, changed = decode_double_encoded(args)
+            decoded, changed = decode_double_encoded(args, self._limits)
             if changed:
                 args = decoded
                 draft.repairs.append(rec(K.DOUBLE_ENCODED, "decoded arguments encoded twice"))

@@ -39,6 +39,10 @@ K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
 
 
+#: How far into a span too large to repair a tool's name is looked for.
+_NAME_HEAD_CHARS = 512
+
+
 class Interpreter:
     """Reads candidates into call shapes and has them finished, for one registry and
     configuration."""
@@ -66,6 +70,12 @@ class Interpreter:
         self.resolve = self.finisher.resolve
 
     # ---- call objects ------------------------------------------------------------------
+
+    def _names_a_tool(self, payload: str) -> bool:
+        """Whether the head of ``payload`` names one of the tools in quotes (a span too
+        large to repair is then reported as a call over a limit rather than kept as text)."""
+        head = payload[:_NAME_HEAD_CHARS]
+        return any(f'"{name}"' in head for name in self.registry.names)
 
     def shape(self, obj: Any, *, canonical_args: str = "arguments") -> CallShape | None:
         """Read a JSON object as a call; ``None`` when it has no name key at all."""
@@ -172,9 +182,10 @@ class Interpreter:
         try:
             parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
         except (LimitExceededError, MalformedToolCallError) as exc:
-            if not cand.explicit:
-                return None
-            kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
+            over = isinstance(exc, LimitExceededError)
+            if not cand.explicit and not (over and self._names_a_tool(cand.payload)):
+                return None  # (a call-shaped span over a limit is reported, not left as text)
+            kind = K.LIMIT_EXCEEDED if over else K.INVALID_JSON
             return [_candidate_invalid(cand, seed, str(exc), kind)]
         plain = None if parsed.trailing else self._plain_calls(parsed.value, cand.args_key)
         if plain is not None:  # the commonest payloads: well-formed call objects
