@@ -16,7 +16,6 @@ from ._convert import (
     _unsupported,
     describe_shape,
     plain,
-    plain_openai_message,
     response_from_anthropic,
     response_from_ollama,
     response_from_openai,
@@ -111,19 +110,11 @@ def as_response(value: Any, *, limits: Limits | None = None) -> Response:
         return value
     if isinstance(value, str):
         return Response(parts=(TextPart(text=value),) if value else ())
-    if type(value) is dict:  # the common plain OpenAI message, read without routing
-        fast = plain_openai_message(value)
-        if fast is not None:
-            return fast
     if isinstance(value, Mapping):
         return _from_mapping(value, limits)
     if isinstance(value, list | tuple):
         return _from_sequence(value, limits)
     dumped = plain(value)
-    if type(dumped) is dict:  # an SDK message (openai's ChatCompletionMessage, litellm's)
-        fast = plain_openai_message(dumped)
-        if fast is not None:
-            return fast
     if isinstance(dumped, Mapping):
         return _from_mapping(dumped, limits)
     raise _unsupported("not a response toolfix can read", value)

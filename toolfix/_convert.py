@@ -26,7 +26,6 @@ from typing import Any
 from ._config import Limits
 from ._errors import NestingTooDeepError, UnsupportedInputError
 from ._messages import (
-    CALL_DEFAULTS,
     Message,
     Part,
     Prompt,
@@ -38,13 +37,6 @@ from ._messages import (
     ToolResultPart,
     Usage,
     canonical_json,
-    new_model,
-    same_model,
-    set_dict,
-    set_extra,
-    set_fields_set,
-    set_private,
-    trusted_model,
 )
 
 __all__ = [
@@ -189,148 +181,11 @@ def _count(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
-_PLAIN_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
-#: Other keys the general reader reads: a plain message may hold them only as null (an
-#: SDK message's dump holds ``function_call: None``; litellm's, ``reasoning_content``).
-#: Any other key (``refusal``, ``annotations``, ``audio``...) it does not read at all.
-_READ_UNLESS_NULL = ("function_call", "reasoning_content", "reasoning", "thinking_blocks")
-
-# ---- the plain message's parts, built without re-validating what was just checked
-#
-# pydantic validates every field of every part again (and copies the arguments dict):
-# two thirds of reading a plain message. ``plain_openai_message`` has already checked
-# each value's exact type, so its parts are built the way ``model_construct`` builds
-# them (``__dict__`` with the defaults pydantic itself filled in, the fields set), at a
-# third of ``model_construct``'s cost. ``_TRUSTED`` is false, and the validating
-# constructors are used, unless a sample built both ways agrees in every attribute
-# (checked at import, so a pydantic release that stores models otherwise is noticed).
-
-#: The fields the general reader (``response_from_openai``) sets, so both give the very
-#: same models, down to ``model_fields_set``.
-_CALL_SET = {"id", "name", "arguments_raw", "arguments", "provider_data"}
-_RESPONSE_SET = {"parts", "id", "model", "finish_reason", "usage", "provider_data"}
-#: Field values (in field order) of a response as pydantic fills in defaults.
-_RESPONSE_DEFAULTS: dict[str, Any] = dict(Response().__dict__)
-
-
-def _checked_call(
-    call_id: str, name: str, raw: str, arguments: dict[str, Any] | None
-) -> ToolCallPart:
-    return ToolCallPart(
-        id=call_id, name=name, arguments_raw=raw, arguments=arguments, provider_data=None
-    )
-
-
-def _checked_response(parts: tuple[Part, ...]) -> Response:
-    return Response(
-        parts=parts, id=None, model=None, finish_reason=None, usage=None, provider_data=None
-    )
-
-
-def _trusted_call(
-    call_id: str, name: str, raw: str, arguments: dict[str, Any] | None
-) -> ToolCallPart:
-    values = CALL_DEFAULTS.copy()
-    values["id"] = call_id
-    values["name"] = name
-    values["arguments_raw"] = raw
-    values["arguments"] = arguments
-    return trusted_model(ToolCallPart, values, _CALL_SET)
-
-
-def _trusted_response(parts: tuple[Part, ...]) -> Response:
-    values = _RESPONSE_DEFAULTS.copy()
-    values["parts"] = parts
-    return trusted_model(Response, values, _RESPONSE_SET)
-
-
-_UPDATED = frozenset({"parts", "repairs"})
-
-
 def response_with(
     response: Response, parts: tuple[Part, ...], repairs: tuple[Any, ...]
 ) -> Response:
-    """``response.model_copy(update={"parts": parts, "repairs": repairs})`` (what the
-    manual fixer returns), stored as that copy stores it, without pydantic's generic
-    copy when the trusted builders agree with the validating ones."""
-    if not _TRUSTED or response.__pydantic_extra__ or response.__pydantic_private__:
-        return response.model_copy(update={"parts": parts, "repairs": repairs})
-    # :func:`trusted_model`, in this frame (the set is the response's own already)
-    model = new_model(Response)
-    set_dict(model, dict(response.__dict__, parts=parts, repairs=repairs))  # (in order)
-    set_fields_set(model, response.__pydantic_fields_set__ | _UPDATED)
-    set_extra(model, None)
-    set_private(model, None)
-    return model
-
-
-def _trusted_agrees() -> bool:
-    """Whether the trusted builders give what the validating ones give."""
-    immutable = (str, int, float, bool, tuple, type(None))
-    if not all(
-        isinstance(v, immutable) for v in (*CALL_DEFAULTS.values(), *_RESPONSE_DEFAULTS.values())
-    ):
-        return False  # a shared mutable default would be shared between parts
-    try:
-        for args in ({"a": [1, {"b": None}]}, None):
-            call = _checked_call("c", "n", "{}", args)
-            trusted = _trusted_call("c", "n", "{}", args)
-            if not same_model(trusted, call):
-                return False
-            if not same_model(_trusted_response((trusted,)), _checked_response((call,))):
-                return False
-            base = Response(id="r", model="m", parts=(call,), finish_reason="stop")
-            update = {"parts": (call, call), "repairs": ()}
-            replaced = response_with(base, (call, call), ())
-            if not same_model(replaced, base.model_copy(update=update)):
-                return False
-    except Exception:  # an attribute pydantic no longer has
-        return False
-    return True
-
-
-_TRUSTED = True  # (while the check builds its samples the trusted way)
-_TRUSTED = _trusted_agrees()
-
-
-def plain_openai_message(message: dict[str, Any]) -> Response | None:
-    """The fast path of :func:`response_from_openai` for the common plain dict.
-
-    An assistant message with ``role``/``content``/``tool_calls`` keys (others only
-    when the general reader ignores them: null ``function_call`` or reasoning, keys it
-    never reads, as in an SDK message's ``model_dump()``), text or
-    ``None`` content, and calls whose ``id``, ``function.name`` and
-    ``function.arguments`` are non-empty strings (empty arguments allowed) reads in
-    one loop of exact type checks (no ABC ``isinstance``, no shape routing). Gives
-    the very ``Response`` the general reader gives (tested); ``None`` for anything
-    else, which then takes the general path.
-    """
-    if not _PLAIN_MESSAGE_KEYS.issuperset(message) and (
-        "choices" in message or any(message.get(k) is not None for k in _READ_UNLESS_NULL)
-    ):
-        return None
-    calls = message.get("tool_calls")
-    content = message.get("content")
-    if type(calls) is not list or (content is not None and type(content) is not str):
-        return None
-    parts: list[Part] = [TextPart(text=content)] if content else []
-    # the values' exact types are checked below, before a part is built
-    make_call, make_response = (
-        (_trusted_call, _trusted_response) if _TRUSTED else (_checked_call, _checked_response)
-    )
-    for tc in calls:
-        if type(tc) is not dict or not _CALL_KEYS.issuperset(tc):
-            return None
-        fn = tc.get("function")
-        if type(fn) is not dict:
-            return None
-        call_id, name, raw = tc.get("id"), fn.get("name"), fn.get("arguments")
-        if type(call_id) is not str or type(name) is not str or type(raw) is not str:
-            return None
-        if not call_id or not name:
-            return None
-        parts.append(make_call(call_id, name, raw, _parse_object(raw)))
-    return make_response(tuple(parts))
+    """``response`` with new ``parts`` and ``repairs`` (what the repair engine returns)."""
+    return response.model_copy(update={"parts": parts, "repairs": repairs})
 
 
 def response_from_openai(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -368,86 +368,11 @@ class Response(_Frozen):
         return Message(role="assistant", parts=self.parts, provider_data=self.provider_data)
 
 
-# ---- a recovered call's part, built without validating again what was just made
-#
-# pydantic validates every field again (and copies the arguments dict): a third of
-# finishing a call. ``recovered_call`` builds the part the way ``model_construct`` stores
-# one (``__dict__`` with the defaults pydantic itself filled in, the fields set) once it
-# has checked each value's exact type; anything else goes to the validating constructor.
-# ``_TRUSTED`` is false, and the validating constructor is used, unless a sample built
-# both ways agrees in every attribute (checked at import, so a pydantic release that
-# stores models otherwise is noticed). ``toolfix/_convert.py`` builds plain native calls
-# the same way.
-
-_setattr = object.__setattr__
-
-
-def _setter(name: str) -> Callable[[Any, Any], None]:
-    """The setter of a model's storage attribute ``name``: the ``__set__`` of BaseModel's
-    own descriptor, which is what ``object.__setattr__`` calls once it has looked the
-    name up on the type (a third cheaper); ``object.__setattr__`` if there is none."""
-    descriptor = BaseModel.__dict__.get(name)
-    if descriptor is None or not hasattr(descriptor, "__set__"):
-        return lambda model, value: _setattr(model, name, value)
-    setter: Callable[[Any, Any], None] = descriptor.__set__
-    return setter
-
-
-#: How the trusted builders store a model (here and in ``_convert``): an empty model,
-#: then its fields, the names set, no extra fields, no private attributes.
-new_model = BaseModel.__new__
-set_dict = _setter("__dict__")
-set_fields_set = _setter("__pydantic_fields_set__")
-set_extra = _setter("__pydantic_extra__")
-set_private = _setter("__pydantic_private__")
-
-#: The fields :func:`recovered_call` sets, as the validating call sets them.
-_RECOVERED_FIELDS = ("id", "name", "arguments_raw", "arguments", "repairs")
-#: Copied for each part (``model_fields_set`` is a set of the part's own).
-_RECOVERED_SET = set(_RECOVERED_FIELDS)
-#: Field values (in field order) of a call as pydantic fills in defaults (``_convert``
-#: builds its plain native calls from them too).
-CALL_DEFAULTS: dict[str, Any] = dict(
-    ToolCallPart(id="-", name="-", arguments_raw="", arguments=None).__dict__
-)
-
-
-def _validated_call(
-    call_id: str,
-    name: str,
-    arguments_raw: str,
-    arguments: dict[str, Any],
-    repairs: tuple[RepairRecord, ...],
-) -> ToolCallPart:
-    return ToolCallPart(
-        id=call_id, name=name, arguments_raw=arguments_raw, arguments=arguments, repairs=repairs
-    )
-
-
-_Model = TypeVar("_Model", bound=BaseModel)
-
-
-def trusted_model(cls: type[_Model], values: dict[str, Any], fields_set: set[str]) -> _Model:
-    """A model of ``cls`` holding ``values`` (every field, in field order) with
-    ``fields_set`` (copied) as set, stored as ``model_construct`` stores one: for values
-    already checked, behind an import-time check that it agrees with validation."""
-    model = new_model(cls)
-    set_dict(model, values)
-    set_fields_set(model, fields_set.copy())
-    set_extra(model, None)
-    set_private(model, None)
-    return model
-
-
-_RECORD_SET = {"kind", "detail"}
+# ---- the parts the repair engine makes, through pydantic's validating constructors
 
 
 def repair_record(kind: FailureKind, detail: str) -> RepairRecord:
-    """``RepairRecord(kind=kind, detail=detail)`` for a failure class of toolfix's own
-    and a detail string, without validating them again."""
-    if _TRUSTED and type(kind) is FailureKind and type(detail) is str:
-        values = {"kind": kind, "detail": detail, "llm_calls": 0, "usage": None}
-        return trusted_model(RepairRecord, values, _RECORD_SET)
+    """``RepairRecord(kind=kind, detail=detail)``."""
     return RepairRecord(kind=kind, detail=detail)
 
 
@@ -458,45 +383,10 @@ def recovered_call(
     arguments: dict[str, Any],
     repairs: tuple[RepairRecord, ...],
 ) -> ToolCallPart:
-    """``ToolCallPart(id=call_id, name=..., arguments_raw=..., arguments=..., repairs=...)``,
-    the very part, holding ``arguments`` itself (the caller's own fresh dict) rather than
-    the copy validation makes. (What :func:`trusted_model` does, in the same frame: it
-    is made for every call found.)"""
-    if not (
-        _TRUSTED
-        and type(call_id) is str
-        and type(name) is str
-        and type(arguments_raw) is str
-        and type(arguments) is dict
-        and type(repairs) is tuple
-    ):
-        return _validated_call(call_id, name, arguments_raw, arguments, repairs)
-    for key in arguments:  # (a loop beats a C-level set test on the usual few keys)
-        if type(key) is not str:
-            return _validated_call(call_id, name, arguments_raw, arguments, repairs)
-    for record in repairs:
-        if type(record) is not RepairRecord:
-            return _validated_call(call_id, name, arguments_raw, arguments, repairs)
-    values = dict(
-        CALL_DEFAULTS,
-        id=call_id,
-        name=name,
-        arguments_raw=arguments_raw,
-        arguments=arguments,
-        repairs=repairs,
-    )  # (the defaults' order, the fields replaced in place)
-    model = new_model(ToolCallPart)
-    set_dict(model, values)
-    set_fields_set(model, _RECOVERED_SET.copy())
-    set_extra(model, None)
-    set_private(model, None)
-    return model
-
-
-#: Field values (in field order) of an invalid call as pydantic fills in defaults.
-_INVALID_DEFAULTS: dict[str, Any] = dict(InvalidToolCallPart(raw="", error="").__dict__)
-#: The fields :func:`invalid_call` sets, as the validating call sets them.
-_INVALID_SET = {"id", "name", "raw", "error", "kind", "arguments", "repairs"}
+    """``ToolCallPart(id=call_id, name=..., arguments_raw=..., arguments=..., repairs=...)``."""
+    return ToolCallPart(
+        id=call_id, name=name, arguments_raw=arguments_raw, arguments=arguments, repairs=repairs
+    )
 
 
 def invalid_call(
@@ -509,34 +399,7 @@ def invalid_call(
     repairs: tuple[RepairRecord, ...],
 ) -> InvalidToolCallPart:
     """``InvalidToolCallPart(id=call_id, name=..., raw=..., error=..., kind=...,
-    arguments=..., repairs=...)``, the very part (``arguments`` copied, as validation
-    copies it; ``kind`` a :class:`FailureKind`, as validation makes a known kind), stored
-    as :func:`trusted_model` stores one once each value's exact type is checked; anything
-    else goes to the validating constructor. (A call that cannot be
-    made valid costs a validation of seven fields otherwise.)"""
-    if (
-        _TRUSTED
-        and type(call_id) is str
-        and (name is None or type(name) is str)
-        and type(raw) is str
-        and type(error) is str
-        and type(kind) is FailureKind
-        and type(repairs) is tuple
-        and (arguments is None or type(arguments) is dict)
-        and all(type(r) is RepairRecord for r in repairs)
-        and (arguments is None or all(type(k) is str for k in arguments))
-    ):
-        values = dict(
-            _INVALID_DEFAULTS,
-            id=call_id,
-            name=name,
-            raw=raw,
-            error=error,
-            kind=kind,
-            arguments=None if arguments is None else dict(arguments),
-            repairs=repairs,
-        )  # (the defaults' order, the fields replaced in place)
-        return trusted_model(InvalidToolCallPart, values, _INVALID_SET)
+    arguments=..., repairs=...)``."""
     return InvalidToolCallPart(
         id=call_id,
         name=name,
@@ -548,147 +411,26 @@ def invalid_call(
     )
 
 
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
 def copied_with(model: _Model, update: dict[str, Any]) -> _Model:
-    """``model.model_copy(update=update)``, stored as that copy stores it (its ``__dict__``
-    copied then updated, the updated names added to the fields set), without the generic
-    copy's Python-level steps, for a model with no extra fields or private attributes
-    (toolfix's parts) when the trusted builders agree with pydantic's own."""
-    if not _TRUSTED or model.__pydantic_extra__ is not None or model.__pydantic_private__:
-        return model.model_copy(update=update)
-    values = model.__dict__.copy()
-    values.update(update)
-    copied = new_model(type(model))
-    set_dict(copied, values)
-    set_fields_set(copied, model.__pydantic_fields_set__ | update.keys())
-    set_extra(copied, None)
-    set_private(copied, None)
-    return copied
-
-
-_TEXT_SET = {"text"}
+    """``model.model_copy(update=update)``."""
+    return model.model_copy(update=update)
 
 
 def text_part(text: str) -> TextPart:
-    """``TextPart(text=text)`` for a ``str`` (the text a scan leaves), without validating it."""
-    if _TRUSTED and type(text) is str:
-        return trusted_model(TextPart, {"type": "text", "text": text}, _TEXT_SET)
+    """``TextPart(text=text)``."""
     return TextPart(text=text)
-
-
-def same_model(a: Any, b: Any) -> bool:
-    """Two models alike in every way a user can see (values, types, fields set, dumps)."""
-    return (
-        type(a) is type(b)
-        and a == b
-        and a.__dict__ == b.__dict__
-        and list(a.__dict__) == list(b.__dict__)
-        and [type(v) for v in a.__dict__.values()] == [type(v) for v in b.__dict__.values()]
-        and a.model_fields_set == b.model_fields_set
-        and a.__pydantic_extra__ == b.__pydantic_extra__
-        and a.__pydantic_private__ == b.__pydantic_private__
-        and repr(a) == repr(b)
-        and a.model_dump() == b.model_dump()
-        and a.model_dump_json() == b.model_dump_json()
-    )
-
-
-def _trusted_agrees() -> bool:
-    """Whether the trusted builder gives what the validating constructor gives."""
-    immutable = (str, int, float, bool, tuple, type(None))
-    defaults = (*CALL_DEFAULTS.values(), *_INVALID_DEFAULTS.values())
-    if not all(isinstance(v, immutable) for v in defaults):
-        return False  # a shared mutable default would be shared between parts
-    try:
-        for kind in (FailureKind.CODE_FENCE, FailureKind.EXTRA_KEYS):
-            values = {"kind": kind, "detail": "'a': 1", "llm_calls": 0, "usage": None}
-            record = trusted_model(RepairRecord, values, _RECORD_SET)
-            if not same_model(record, RepairRecord(kind=kind.value, detail="'a': 1")):
-                return False
-        for text in ("", "prose\n"):
-            if not same_model(text_part(text), TextPart(text=text)):
-                return False
-        records = (RepairRecord(kind="code_fence", detail="d"), RepairRecord(kind="x", detail=""))
-        for name, arguments, kind, repairs in (
-            (None, None, FailureKind.INVALID_JSON, ()),
-            ("n", {"a": [1, {"b": None}]}, FailureKind.MISSING_REQUIRED, records),
-        ):
-            invalid = invalid_call("c", name, "raw", "why", kind, arguments, repairs)
-            validated = InvalidToolCallPart(
-                id="c",
-                name=name,
-                raw="raw",
-                error="why",
-                kind=str(kind),
-                arguments=arguments,
-                repairs=repairs,
-            )
-            if not same_model(invalid, validated) or (
-                arguments is not None and invalid.arguments is arguments
-            ):
-                return False
-            update: dict[str, Any] = {"id": "d", "raw": "r", "provider_data": {"p": 1}}
-            if not same_model(copied_with(invalid, update), validated.model_copy(update=update)):
-                return False
-        for args, repairs in (({"a": [1, {"b": None}]}, records), ({}, ())):
-            fresh = dict(args)
-            built = recovered_call("c", "n", "{}", fresh, repairs)
-            if built.arguments is not fresh:  # (the validating constructor's copy)
-                return False
-            validated_call = _validated_call("c", "n", "{}", dict(args), repairs)
-            if not same_model(built, validated_call):
-                return False
-            update = {"id": "d", "provider_data": None}
-            if not same_model(copied_with(built, update), validated_call.model_copy(update=update)):
-                return False
-    except Exception:  # an attribute pydantic no longer has
-        return False
-    return True
-
-
-_TRUSTED = True  # (while the check builds its samples the trusted way)
-_TRUSTED = _trusted_agrees()
-
-
-def canonical_json(value: Any) -> str:
-    """Compact JSON used for the ``arguments_raw`` of recovered calls (stable, unicode kept)."""
-    if _FAST_ENCODE is None:
-        return _CANONICAL_ENCODER.encode(value)
-    # What ``_CANONICAL_ENCODER.encode`` does, without its two Python-level calls and
-    # without building a C encoder per call: one encoder made once, with no circularity
-    # markers (it keeps no other state between calls). A circular value makes it recurse
-    # until RecursionError; the checking encoder then gives the usual ValueError.
-    try:
-        return "".join(_FAST_ENCODE(value, 0))
-    except RecursionError:
-        return _CANONICAL_ENCODER.encode(value)
 
 
 #: One encoder for every call (``json.dumps`` with options builds a new one each time).
 _CANONICAL_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def c_encoder(encoder: json.JSONEncoder) -> Any:
-    """The C encoder with the options of ``encoder`` (not indenting, not escaping to
-    ASCII), made once, without the circularity check: a circular value recurses until
-    RecursionError where the check raised ValueError. ``None`` without the C module."""
-    make: Any = json.encoder.c_make_encoder  # type: ignore[attr-defined]
-    if make is None or encoder.indent is not None or encoder.ensure_ascii:
-        return None
-    return make(
-        None,
-        encoder.default,
-        json.encoder.encode_basestring,
-        None,
-        encoder.key_separator,
-        encoder.item_separator,
-        encoder.sort_keys,
-        encoder.skipkeys,
-        encoder.allow_nan,
-    )
-
-
-#: The C encoder with ``_CANONICAL_ENCODER``'s options and no circularity check.
-_FAST_ENCODE: Any = c_encoder(_CANONICAL_ENCODER)
+def canonical_json(value: Any) -> str:
+    """Compact JSON used for the ``arguments_raw`` of recovered calls (stable, unicode kept)."""
+    return _CANONICAL_ENCODER.encode(value)
 
 
 def texts_of(parts: Sequence[Part]) -> str:

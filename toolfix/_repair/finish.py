@@ -27,7 +27,6 @@ from .._messages import (
     InvalidToolCallPart,
     RepairRecord,
     ToolCallPart,
-    c_encoder,
     canonical_json,
     invalid_call,
     recovered_call,
@@ -65,9 +64,7 @@ def _id_text(arguments: Any) -> str:
     """The arguments as text for an id: a call's id depends on the call itself and on
     the text before it, never on what follows it (a stream releases calls early)."""
     try:
-        if _ID_ENCODE is None:
-            return _ID_ENCODER.encode(arguments)
-        return "".join(_ID_ENCODE(arguments, 0))
+        return _ID_ENCODER.encode(arguments)
     except (TypeError, ValueError, RecursionError):
         return repr(arguments)
 
@@ -75,10 +72,6 @@ def _id_text(arguments: Any) -> str:
 #: ``json.dumps(..., sort_keys=True, ensure_ascii=False, default=repr)``'s encoder, made
 #: once (``dumps`` with options builds one per call, and its ``encode`` a C encoder).
 _ID_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=repr)
-#: The C encoder with ``_ID_ENCODER``'s options, made once, without the circularity
-#: check (as ``canonical_json``'s): a circular value recurses until RecursionError
-#: where the check raised ValueError, and either way the id text is its ``repr``.
-_ID_ENCODE: Any = c_encoder(_ID_ENCODER)
 
 
 def derive_id(*parts: str) -> str:
