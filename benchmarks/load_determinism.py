@@ -17,7 +17,7 @@ import statistics
 import threading
 import time
 
-from toolfix import ToolDescriptor
+from toolfix.tools import ToolDescriptor
 
 PATTERNS = {
     "trivial": "^[a-z]+$",

@@ -20,8 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolfix import available_formats
 from toolfix._bench.report import update_readme_block
+from toolfix.formats import available_formats
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolfix import ToolDescriptor
+from toolfix.tools import ToolDescriptor
 
 SCALARS = st.one_of(
     st.none(),

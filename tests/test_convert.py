@@ -6,24 +6,16 @@ from typing import Any
 
 from conftest import BASIC_TOOLS
 
-from toolfix import (
-    Message,
-    Prompt,
-    ReasoningPart,
-    Response,
-    TextPart,
-    ToolCallPart,
-    ToolResultPart,
-    Usage,
-    as_response,
+from toolfix import Message, Prompt, Response, ToolCallPart, as_response, repair
+from toolfix.convert import (
     message_to_openai,
     messages_from_openai,
     prompt_to_openai,
-    repair,
     response_from_anthropic,
     response_from_openai,
     response_to_openai,
 )
+from toolfix.messages import ReasoningPart, TextPart, ToolResultPart, Usage
 
 RAW_ARGS = '{ "city" : "Paris",\n  "days": 3 }'
 

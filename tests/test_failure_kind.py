@@ -67,8 +67,8 @@ def test_every_kind_the_manual_fixer_records_is_a_member() -> None:
 def test_a_tool_error_type_is_one_of_the_documented_ones() -> None:
     from typing import get_args
 
-    from toolfix import ToolRun
     from toolfix._loop.tools import ToolErrorType
+    from toolfix.loop import ToolRun
 
     assert set(get_args(ToolErrorType)) == {
         "invalid_call",

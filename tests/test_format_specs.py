@@ -7,21 +7,20 @@ from typing import Any
 
 import pytest
 
-from toolfix import (
-    ConfigurationError,
-    FixConfig,
+from toolfix import FixConfig, repair
+from toolfix._repair.formats import ScanContext
+from toolfix._repair.scanner import SpecScanner
+from toolfix._repair.specs import ALL_SPECS
+from toolfix._repair.table import markdown_table
+from toolfix.errors import ConfigurationError
+from toolfix.formats import (
     FormatSpec,
     JsonSection,
     KeyValueCalls,
     TaggedCalls,
     TagSyntax,
     available_formats,
-    repair,
 )
-from toolfix._repair.formats import ScanContext
-from toolfix._repair.scanner import SpecScanner
-from toolfix._repair.specs import ALL_SPECS
-from toolfix._repair.table import markdown_table
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "formats.md"
 

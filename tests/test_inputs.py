@@ -12,19 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolfix
-from toolfix import (
-    NestingTooDeepError,
-    Response,
-    ToolfixError,
-    UnsupportedInputError,
-    as_response,
-    as_tools,
-    repair,
+from toolfix import Response, ToolfixError, as_response, as_tools, repair
+from toolfix.convert import (
     response_to_anthropic,
     response_to_ollama,
     response_to_openai_completion,
     response_to_openai_responses,
 )
+from toolfix.errors import NestingTooDeepError, UnsupportedInputError
 
 TOOLS = [
     {

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolfix import IntentPrecheck
+from toolfix.processors import IntentPrecheck
 
 DATA = Path(__file__).parent / "data" / "intent_precheck.jsonl"
 TOOL_NAMES = [

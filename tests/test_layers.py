@@ -47,11 +47,14 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.spec": MODEL,  # FormatSpec: what FixConfig.custom_formats holds
     "toolfix.errors": MODEL,
     "toolfix.messages": MODEL,
+    "toolfix.config": MODEL,
+    "toolfix.tools": MODEL,
     # the pure repair engine
     "toolfix._repair": ENGINE,
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,
+    "toolfix.streams": LLM_STREAM,
     # processors, executors, the front door
     "toolfix._llm.fixer": FRONT,
     "toolfix._llm.__init__": FRONT,
@@ -62,7 +65,6 @@ LAYERS: dict[str, int] = {
     "toolfix.processors": FRONT,
     "toolfix.formats": FRONT,
     "toolfix.convert": FRONT,
-    "toolfix.streams": FRONT,
     # the loop
     "toolfix._loop": LOOP,
     "toolfix.loop": LOOP,

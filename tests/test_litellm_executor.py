@@ -33,21 +33,17 @@ from openai_stub import (
     run_stub_server,
 )
 
-from toolfix import (
+from toolfix import ManualToolCallFixProcessor, Message, Prompt, ToolRegistry
+from toolfix._llm import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
+from toolfix._pipeline.litellm import LiteLLMExecutor
+from toolfix.errors import (
     ContextLengthExceededError,
     ExecutorError,
-    ManualToolCallFixProcessor,
-    Message,
-    Prompt,
     ProviderAuthenticationError,
     ProviderRateLimitError,
     ProviderTimeoutError,
-    ReasoningPart,
-    ToolChoice,
-    ToolRegistry,
 )
-from toolfix._llm import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
-from toolfix._pipeline.litellm import LiteLLMExecutor
+from toolfix.messages import ReasoningPart, ToolChoice
 
 pytestmark = pytest.mark.integration
 
@@ -291,7 +287,7 @@ async def test_timeout_is_typed(stub: StubServer) -> None:
 
 
 async def test_cli_builder_repairs_a_saved_response(stub: StubServer) -> None:
-    from toolfix import response_from_openai
+    from toolfix.convert import response_from_openai
 
     stub.reply(openai_completion(None, [{"name": "search_web", "arguments": '{"query": "paris"}'}]))
     proc = build_llm_processor(MODEL, stub.openai_base, 1, api_key="sk-test")

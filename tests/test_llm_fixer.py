@@ -11,22 +11,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolfix import (
-    ConfigurationError,
-    FixerPrompts,
-    IntentPrecheck,
     InvalidToolCallPart,
     Message,
     Prompt,
     Response,
     ResponseProcessor,
-    TextPart,
     ToolCallPart,
-    ToolChoice,
     ToolRegistry,
-    Usage,
 )
 from toolfix._llm import LLMBasedToolCallFixProcessor, build_llm_processor, llm_calls_of
 from toolfix._pipeline.processor import ToolsLike
+from toolfix.errors import ConfigurationError
+from toolfix.messages import TextPart, ToolChoice, Usage
+from toolfix.processors import FixerPrompts, IntentPrecheck
 from toolfix.testing import ScriptedExecutor
 
 WEATHER = {
@@ -742,7 +739,7 @@ async def test_truncated_call_left_invalid_keeps_kind_and_partial_arguments() ->
 
 
 async def test_prompt_functions_get_the_failure() -> None:
-    from toolfix import FixFailure
+    from toolfix.processors import FixFailure
 
     seen: list[FixFailure] = []
 

@@ -30,15 +30,9 @@ except ImportError:  # pragma: no cover - depends on the environment
 from openai_stub import openai_completion
 from stub_noncompliant import NoncompliantServer, run_noncompliant_server
 
-from toolfix import (
-    LiteLLMExecutor,
-    LLMBasedToolCallFixProcessor,
-    Prompt,
-    Response,
-    ToolChoice,
-    ToolRegistry,
-)
+from toolfix import LiteLLMExecutor, LLMBasedToolCallFixProcessor, Prompt, Response, ToolRegistry
 from toolfix._llm import llm_calls_of
+from toolfix.messages import ToolChoice
 
 pytestmark = pytest.mark.integration
 

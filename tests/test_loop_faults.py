@@ -131,7 +131,8 @@ def _parallel(*cities: str) -> dict[str, object]:
 
 
 def test_a_provider_error_at_step_two_keeps_step_one() -> None:
-    from toolfix import ProviderRateLimitError, ToolfixError
+    from toolfix import ToolfixError
+    from toolfix.errors import ProviderRateLimitError
     from toolfix.testing import FunctionExecutor
 
     tools = _Counting()
@@ -157,7 +158,8 @@ def test_a_provider_error_at_step_two_keeps_step_one() -> None:
 
 
 def test_a_hook_that_raises_lets_running_calls_finish_and_runs_none_twice() -> None:
-    from toolfix import LoopAbortedError, LoopHooks
+    from toolfix.errors import LoopAbortedError
+    from toolfix.loop import LoopHooks
 
     tools = _Counting()
 
@@ -183,7 +185,8 @@ def test_a_hook_that_raises_lets_running_calls_finish_and_runs_none_twice() -> N
 
 
 def test_a_hook_error_stops_calls_not_yet_started() -> None:
-    from toolfix import LoopAbortedError, LoopHooks
+    from toolfix.errors import LoopAbortedError
+    from toolfix.loop import LoopHooks
 
     tools = _Counting()
 

@@ -23,21 +23,20 @@ from openai_stub import StubServer, anthropic_message, openai_completion, run_st
 from stub_providers import anthropic_web_search, openrouter_inline_error, responses_api_reply
 
 from toolfix import (
-    ExecutorError,
     InvalidToolCallPart,
     Message,
     Prompt,
-    ProviderRateLimitError,
     Response,
     StepLoop,
     ToolCallPart,
-    ToolChoice,
     ToolfixError,
     ToolRegistry,
     run_tool_calls,
-    run_tool_calls_sync,
 )
 from toolfix._pipeline.litellm import LiteLLMExecutor
+from toolfix.errors import ExecutorError, ProviderRateLimitError
+from toolfix.loop import run_tool_calls_sync
+from toolfix.messages import ToolChoice
 
 pytestmark = pytest.mark.integration
 

@@ -17,14 +17,13 @@ from toolfix import (
     FixConfig,
     InvalidToolCallPart,
     ManualToolCallFixProcessor,
-    ReasoningPart,
     Response,
-    TextPart,
-    ToolCallJsonConfig,
     ToolCallPart,
     ToolRegistry,
     repair,
 )
+from toolfix.config import ToolCallJsonConfig
+from toolfix.messages import ReasoningPart, TextPart
 
 CIC = "call_in_content"
 NM = "native_markup"
@@ -384,7 +383,7 @@ def test_parallel_native_calls_all_valid_same_object() -> None:
             },
         ],
     }
-    from toolfix import response_from_openai
+    from toolfix.convert import response_from_openai
 
     resp = response_from_openai(msg)
     assert repair(resp, BASIC_TOOLS) is resp
@@ -487,7 +486,7 @@ def test_double_encoded_array_field() -> None:
 
 
 def test_valid_ref_and_nullable_schema_fast_path() -> None:
-    from toolfix import response_from_openai
+    from toolfix.convert import response_from_openai
 
     resp = response_from_openai(
         native("create_event", '{"title": "x", "loc": {"lat": 1.5, "lon": 2}, "count": null}')
@@ -656,7 +655,7 @@ def test_no_call_from_text_keeps_text() -> None:
 
 
 def test_valid_native_call_fast_path_same_object() -> None:
-    from toolfix import response_from_openai
+    from toolfix.convert import response_from_openai
 
     resp = response_from_openai(native("get_weather", '{ "city" :"Paris" }', content="hi"))
     out = repair(resp, BASIC_TOOLS)

@@ -58,7 +58,8 @@ def test_litellm_executor_without_litellm() -> None:
         "litellm",
         """
         import asyncio
-        from toolfix import ConfigurationError, LiteLLMExecutor, Prompt
+        from toolfix.errors import ConfigurationError
+        from toolfix import LiteLLMExecutor, Prompt
         try:
             asyncio.run(LiteLLMExecutor().execute(Prompt.of("hi"), "openai/x"))
         except ConfigurationError as exc:

@@ -7,8 +7,6 @@ from collections.abc import Sequence
 import pytest
 
 from toolfix import (
-    ChainProcessor,
-    IdentityProcessor,
     LLMBasedToolCallFixProcessor,
     ManualToolCallFixProcessor,
     Prompt,
@@ -18,6 +16,7 @@ from toolfix import (
     ToolRegistry,
 )
 from toolfix._pipeline.processor import ToolsLike, as_responses
+from toolfix.processors import ChainProcessor, IdentityProcessor
 from toolfix.testing import ScriptedExecutor
 
 TOOLS = ToolRegistry.from_openai(

@@ -19,12 +19,12 @@ from toolfix import (
     InvalidToolCallPart,
     ManualToolCallFixProcessor,
     Response,
-    TextPart,
     ToolCallPart,
     ToolRegistry,
     repair,
-    response_from_openai,
 )
+from toolfix.convert import response_from_openai
+from toolfix.messages import TextPart
 
 REGISTRY = ToolRegistry.of(BASIC_TOOLS)
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import functools
 
-from toolfix import (
-    InvalidToolCallPart,
-    Response,
-    ToolCallPart,
-    ToolRegistry,
-    run_tool_calls,
-    run_tool_calls_sync,
-)
+from toolfix import InvalidToolCallPart, Response, ToolCallPart, ToolRegistry, run_tool_calls
+from toolfix.loop import run_tool_calls_sync
 
 
 def scale(value: int, factor: int) -> int:

@@ -16,8 +16,10 @@ from typing import Any
 
 import pytest
 
-from toolfix import ToolDefinitionError, ToolDescriptor, ToolRegistry, repair
+from toolfix import ToolRegistry, repair
 from toolfix._tools import TOOL_CACHE_BUDGET
+from toolfix.errors import ToolDefinitionError
+from toolfix.tools import ToolDescriptor
 
 
 def _tool(name: str, parameters: dict[str, Any]) -> dict[str, Any]:

@@ -18,9 +18,9 @@ from toolfix import (
     ManualToolCallFixProcessor,
     Prompt,
     accumulate,
-    arepair_stream,
     repair,
     repair_stream,
+    repair_stream_async,
 )
 from toolfix._stream.api import stream_through
 from toolfix.testing import ScriptedExecutor
@@ -212,7 +212,7 @@ async def test_async_stream_and_processor_chain(tools: Any) -> None:
         for c in _chunks({"content": text}, lambda t: _cut(t, [2])):
             yield c
 
-    out = [c async for c in arepair_stream(source(), tools)]
+    out = [c async for c in repair_stream_async(source(), tools)]
     assert [c.arguments for c in accumulate(out).tool_calls] == [{"city": "Oslo"}]
     manual = ManualToolCallFixProcessor()
     out2 = [
@@ -269,7 +269,7 @@ async def test_litellm_streams_over_sse_and_the_stream_is_repaired(
     stub.reply(openai_sse(_cut(text, [6])))
     executor = LiteLLMExecutor(api_base=stub.openai_base, api_key="sk-test")
     raw = executor.execute_stream(Prompt.of("weather in Rome?"), "openai/stub-model", tools)
-    out = [c async for c in arepair_stream(raw, tools)]
+    out = [c async for c in repair_stream_async(raw, tools)]
     assert stub.requests[0].body["stream"] is True
     fixed = accumulate(out)
     assert [(c.name, c.arguments) for c in fixed.tool_calls] == [
@@ -299,20 +299,20 @@ def test_early_release_work_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
         f'<tool_call>{{"name": "f", "arguments": {{"a": {i}}}}}</tool_call>\n' for i in range(600)
     )
     repaired: list[int] = []
-    real = stream_module.repair
+    real = stream_module.fix
 
     def counting(message: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(message, dict):  # a prefix (the final repair gets a Response)
-            repaired.append(len(message["choices"][0]["message"]["content"] or ""))
+        repaired.append(len(message.text))
         return real(message, *args, **kwargs)
 
-    monkeypatch.setattr(stream_module, "repair", counting)
+    monkeypatch.setattr(stream_module, "fix", counting)
     config = FixConfig(limits=Limits(max_calls=10_000))
     chunks = [
         {"choices": [{"index": 0, "delta": {"content": text[i : i + 4]}}]}
         for i in range(0, len(text), 4)
     ]
     out = list(repair_stream(chunks, tools, config=config))
+    repaired.pop()  # the final repair of the whole message; the rest are prefixes
     assert sum(repaired) <= (stream_module.RELEASE_BUDGET + 4) * len(text) + 4096
     assert out[-1]["toolfix"]["released_early"] > 300
     assert [c.arguments for c in accumulate(out).tool_calls] == [{"a": i} for i in range(600)]

@@ -12,10 +12,7 @@ import pytest
 from conftest import BASIC_TOOLS
 
 from toolfix import (
-    ChainProcessor,
-    IdentityProcessor,
     ManualToolCallFixProcessor,
-    ProcessingExecutor,
     Prompt,
     PromptExecutor,
     Response,
@@ -24,6 +21,7 @@ from toolfix import (
     repair,
 )
 from toolfix._pipeline.processor import OFFLOAD_CHARS, ToolsLike, text_size
+from toolfix.processors import ChainProcessor, IdentityProcessor, ProcessingExecutor
 
 BIG_QUERY = "q" * OFFLOAD_CHARS
 BIG_CALL_TEXT = '{"name": "search_web", "arguments": {"query": "' + BIG_QUERY + '"}}'

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from toolfix import ToolDefinitionError, ToolRegistry, as_tools, repair
+from toolfix import ToolRegistry, as_tools, repair
 from toolfix._cache import WeightedLRU
 from toolfix._tools import _UNSNAPPABLE, _snapshot
+from toolfix.errors import ToolDefinitionError
 
 
 def _tool(name: str, props: dict[str, Any]) -> dict[str, Any]:

@@ -8,8 +8,10 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel
 
-from toolfix import ToolDefinitionError, ToolDescriptor, ToolRegistry, repair
+from toolfix import ToolRegistry, repair
 from toolfix._patterns import PATTERN_INPUT_CAP
+from toolfix.errors import ToolDefinitionError
+from toolfix.tools import ToolDescriptor
 
 SCHEMA = {
     "type": "object",

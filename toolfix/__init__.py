@@ -8,191 +8,71 @@ Quick start::
     fixed.tool_calls                          # valid calls, each with .repairs
     fixed.invalid_tool_calls                  # what could not be repaired, with raw text
 
-The pipeline pieces (processors, executors, registry, message model) are
-re-exported here; everything else lives in private modules.
+The front door is here; everything else lives in public submodules:
+:mod:`toolfix.messages`, :mod:`toolfix.tools`, :mod:`toolfix.config`,
+:mod:`toolfix.errors`, :mod:`toolfix.processors`, :mod:`toolfix.streams`,
+:mod:`toolfix.formats`, :mod:`toolfix.convert`, :mod:`toolfix.loop`,
+:mod:`toolfix.testing`, :mod:`toolfix.temporal` and :mod:`toolfix.integrations`
+(docs/api.md).
+
+Sync and async: the unmarked name is the form most callers want, and its twin is named
+by a suffix: ``_async`` for the awaitable twin of a blocking function (``repair`` /
+``repair_async``, ``repair_stream`` / ``repair_stream_async``), ``_sync`` for the
+blocking twin of a coroutine method (``process`` / ``process_sync``, ``execute`` /
+``execute_sync``, ``run`` / ``run_sync``, ``run_tool_calls`` / ``run_tool_calls_sync``).
 """
 
 from __future__ import annotations
 
-from ._api import as_response, as_tools, repair
-from ._config import FixConfig, Limits, ToolCallJsonConfig
-from ._convert import (
-    message_to_openai,
-    messages_from_openai,
-    prompt_to_openai,
-    response_from_anthropic,
-    response_from_ollama,
-    response_from_openai,
-    response_from_openai_responses,
-    response_to_anthropic,
-    response_to_ollama,
-    response_to_openai,
-    response_to_openai_completion,
-    response_to_openai_responses,
-)
-from ._errors import (
-    ConfigurationError,
-    ContextLengthExceededError,
-    ExecutorError,
-    InputTooLargeError,
-    InvalidArgumentsError,
-    LimitExceededError,
-    LoopAbortedError,
-    MalformedToolCallError,
-    NestingTooDeepError,
-    NumberTooLongError,
-    ProviderAuthenticationError,
-    ProviderBadResponseError,
-    ProviderRateLimitError,
-    ProviderTimeoutError,
-    ToolCallError,
-    ToolDefinitionError,
-    ToolfixError,
-    TooManyCallsError,
-    UnknownToolError,
-    UnsupportedInputError,
-)
-from ._llm import (
-    FixerPrompts,
-    FixFailure,
-    IntentPrecheck,
-    LLMBasedToolCallFixProcessor,
-    PrecheckResult,
-)
-from ._loop.steploop import (
-    LoopControl,
-    LoopHooks,
-    LoopResult,
-    Step,
-    StepLoop,
-    StopLoop,
-    ToolRun,
-    run_tool_calls,
-    run_tool_calls_sync,
-)
-from ._loop.stream import LoopEvent
+from ._api import as_response, as_tools, repair, repair_async
+from ._config import FixConfig, Limits
+from ._errors import ToolfixError
+from ._llm import LLMBasedToolCallFixProcessor
+from ._loop.steploop import LoopResult, StepLoop, run_tool_calls
 from ._messages import (
     FailureKind,
     InvalidToolCallPart,
     Message,
-    Part,
     Prompt,
-    ReasoningPart,
     RepairRecord,
     Response,
-    TextPart,
     ToolCallPart,
-    ToolChoice,
-    ToolResultPart,
-    Usage,
 )
-from ._pipeline.executor import ProcessingExecutor, PromptExecutor
+from ._pipeline.executor import PromptExecutor
 from ._pipeline.litellm import LiteLLMExecutor
-from ._pipeline.processor import (
-    ChainProcessor,
-    IdentityProcessor,
-    ResponseProcessor,
-    ResponsesLike,
-    ToolsLike,
-)
-from ._repair.formats import Candidate, ScanContext, ToolCallFormat, available_formats
+from ._pipeline.processor import ResponseProcessor
 from ._repair.manual import ManualToolCallFixProcessor
-from ._repair.spec import FormatSpec, JsonSection, KeyValueCalls, TaggedCalls, TagSyntax
-from ._stream.api import accumulate, arepair_stream, repair_stream
-from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
+from ._stream.api import accumulate, repair_stream, repair_stream_async
+from ._tools import ToolRegistry
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ArgumentIssue",
-    "Candidate",
-    "ChainProcessor",
-    "ConfigurationError",
-    "ContextLengthExceededError",
-    "ExecutorError",
     "FailureKind",
     "FixConfig",
-    "FixFailure",
-    "FixerPrompts",
-    "FormatSpec",
-    "IdentityProcessor",
-    "InputTooLargeError",
-    "IntentPrecheck",
-    "InvalidArgumentsError",
     "InvalidToolCallPart",
-    "JsonSection",
-    "KeyValueCalls",
     "LLMBasedToolCallFixProcessor",
-    "LimitExceededError",
     "Limits",
     "LiteLLMExecutor",
-    "LoopAbortedError",
-    "LoopControl",
-    "LoopEvent",
-    "LoopHooks",
     "LoopResult",
-    "MalformedToolCallError",
     "ManualToolCallFixProcessor",
     "Message",
-    "NestingTooDeepError",
-    "NumberTooLongError",
-    "Part",
-    "PrecheckResult",
-    "ProcessingExecutor",
     "Prompt",
     "PromptExecutor",
-    "ProviderAuthenticationError",
-    "ProviderBadResponseError",
-    "ProviderRateLimitError",
-    "ProviderTimeoutError",
-    "ReasoningPart",
     "RepairRecord",
     "Response",
     "ResponseProcessor",
-    "ResponsesLike",
-    "ScanContext",
-    "Step",
     "StepLoop",
-    "StopLoop",
-    "TagSyntax",
-    "TaggedCalls",
-    "TextPart",
-    "TooManyCallsError",
-    "ToolCallError",
-    "ToolCallFormat",
-    "ToolCallJsonConfig",
     "ToolCallPart",
-    "ToolChoice",
-    "ToolDefinitionError",
-    "ToolDescriptor",
     "ToolRegistry",
-    "ToolResultPart",
-    "ToolRun",
     "ToolfixError",
-    "ToolsLike",
-    "UnknownToolError",
-    "UnsupportedInputError",
-    "Usage",
     "__version__",
     "accumulate",
-    "arepair_stream",
     "as_response",
     "as_tools",
-    "available_formats",
-    "message_to_openai",
-    "messages_from_openai",
-    "prompt_to_openai",
     "repair",
+    "repair_async",
     "repair_stream",
-    "response_from_anthropic",
-    "response_from_ollama",
-    "response_from_openai",
-    "response_from_openai_responses",
-    "response_to_anthropic",
-    "response_to_ollama",
-    "response_to_openai",
-    "response_to_openai_completion",
-    "response_to_openai_responses",
+    "repair_stream_async",
     "run_tool_calls",
-    "run_tool_calls_sync",
 ]

@@ -7,12 +7,14 @@ raises :class:`~toolfix.UnsupportedInputError` naming the shape for anything els
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeAlias
 
 from ._config import FixConfig, Limits
 from ._convert import (
+    ModelDumpable,
     _unsupported,
     describe_shape,
     plain,
@@ -23,11 +25,40 @@ from ._convert import (
 )
 from ._errors import ToolDefinitionError
 from ._messages import Response, TextPart
-from ._pipeline.processor import ToolsLike
+from ._pipeline.processor import OFFLOAD_CHARS, ToolsLike, text_size
 from ._repair.engine import fix
 from ._tools import ToolDescriptor, ToolRegistry, cached_registry
 
-__all__ = ["as_response", "as_tools", "repair"]
+__all__ = [
+    "ResponseInput",
+    "ToolsInput",
+    "as_response",
+    "as_tools",
+    "repair",
+    "repair_async",
+]
+
+
+ResponseInput: TypeAlias = (
+    Response | str | Mapping[str, Any] | Sequence[Mapping[str, Any]] | ModelDumpable
+)
+"""What :func:`repair` and :func:`as_response` read: a :class:`Response`, raw text, an
+OpenAI / Anthropic / Ollama / Responses-API message or reply (dict or SDK object), or a
+list of Anthropic content blocks or Responses-API items."""
+
+ToolsInput: TypeAlias = (
+    ToolRegistry
+    | ToolDescriptor
+    | Mapping[str, Any]
+    | Callable[..., Any]
+    | Iterable[ToolDescriptor | Mapping[str, Any] | Callable[..., Any] | ModelDumpable]
+    | str
+    | bytes
+    | ModelDumpable
+    | None
+)
+"""What :func:`repair` and :func:`as_tools` read: a registry, tool dicts (OpenAI,
+Anthropic, MCP), descriptors, typed functions, a JSON string of tools, MCP objects."""
 
 _ANTHROPIC_BLOCKS = frozenset(
     {"text", "thinking", "redacted_thinking", "tool_use", "server_tool_use", "tool_result"}
@@ -84,7 +115,7 @@ def _from_sequence(value: list[Any] | tuple[Any, ...], limits: Limits | None) ->
     raise _unsupported("not a list of Anthropic content blocks or Responses-API items", value)
 
 
-def as_response(value: Any, *, limits: Limits | None = None) -> Response:
+def as_response(value: ResponseInput, *, limits: Limits | None = None) -> Response:
     """Read a response in any shape toolfix knows.
 
     * a :class:`Response` (returned as is) or raw text;
@@ -120,7 +151,7 @@ def as_response(value: Any, *, limits: Limits | None = None) -> Response:
     raise _unsupported("not a response toolfix can read", value)
 
 
-def as_tools(tools: Any) -> ToolsLike:
+def as_tools(tools: ToolsInput) -> ToolsLike:
     """Read tools in any shape toolfix knows, for :func:`repair` and the registry.
 
     Accepts what :meth:`ToolRegistry.of <toolfix.ToolRegistry.of>` accepts (a registry, a
@@ -154,8 +185,9 @@ def as_tools(tools: Any) -> ToolsLike:
         if isinstance(tools.get("tools"), list) and "name" not in tools:
             return as_tools(tools["tools"])  # MCP ListToolsResult dict
         return [tools]
-    if not isinstance(tools, type) and callable(getattr(tools, "model_dump", None)):
-        dumped = tools.model_dump(by_alias=True, exclude_none=True)
+    dump = None if isinstance(tools, type) else getattr(tools, "model_dump", None)
+    if callable(dump):
+        dumped = dump(by_alias=True, exclude_none=True)
         if not isinstance(dumped, Mapping):
             raise _unsupported("cannot read tools from", tools)
         return as_tools(dumped)
@@ -178,8 +210,8 @@ def as_tools(tools: Any) -> ToolsLike:
 
 
 def repair(
-    response: Any,
-    tools: Any,
+    response: ResponseInput,
+    tools: ToolsInput,
     *,
     config: FixConfig | None = None,
 ) -> Response:
@@ -204,3 +236,19 @@ def repair(
     if registry is None:
         registry = ToolRegistry.of(as_tools(tools))
     return fix(as_response(response, limits=limits), registry, config)
+
+
+async def repair_async(
+    response: ResponseInput,
+    tools: ToolsInput,
+    *,
+    config: FixConfig | None = None,
+) -> Response:
+    """:func:`repair` for an event loop: the same answer; an input of
+    :data:`~toolfix._pipeline.processor.OFFLOAD_CHARS` characters or more is repaired in a
+    worker thread, so the loop keeps serving."""
+    limits = config.limits if config is not None else None
+    value = as_response(response, limits=limits)
+    if text_size([value]) < OFFLOAD_CHARS:
+        return repair(value, tools, config=config)
+    return await asyncio.to_thread(repair, value, tools, config=config)

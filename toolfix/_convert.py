@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ._config import Limits
 from ._errors import NestingTooDeepError, UnsupportedInputError
@@ -57,6 +57,13 @@ __all__ = [
 
 _LIMITS = Limits()
 _DEFAULT_MAX_DEPTH = _LIMITS.max_depth
+
+
+@runtime_checkable
+class ModelDumpable(Protocol):
+    """An SDK object (openai, anthropic, ollama, litellm, MCP) read through ``model_dump()``."""
+
+    def model_dump(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
 def describe_shape(value: Any) -> str:

@@ -11,7 +11,7 @@ import pytest
 from bench_cases import tiny_lines, write_tiny
 
 import toolfix
-from toolfix import RepairRecord, Response, ToolCallPart, Usage
+from toolfix import RepairRecord, Response, ToolCallPart
 from toolfix._bench.corpus import load_corpus
 from toolfix._bench.runner import run_bench, run_strategy
 from toolfix._bench.score import Outcome
@@ -23,6 +23,7 @@ from toolfix._bench.strategies import (
     StrictStrategy,
     default_strategies,
 )
+from toolfix.messages import Usage
 
 
 @pytest.fixture

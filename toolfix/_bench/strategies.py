@@ -222,7 +222,8 @@ class LLMStrategy(Strategy):
     ) -> None:
         """``executor`` defaults to a :class:`toolfix.LiteLLMExecutor` (which needs the
         litellm extra, checked here), ``processor`` to the LLM-based fixer."""
-        from toolfix import ConfigurationError, LiteLLMExecutor, LLMBasedToolCallFixProcessor
+        from toolfix import LiteLLMExecutor, LLMBasedToolCallFixProcessor
+        from toolfix.errors import ConfigurationError
 
         if executor is None:
             from toolfix._pipeline.litellm import import_litellm

@@ -24,7 +24,7 @@ from .._pipeline.processor import (
     text_size,
     tools_or,
 )
-from .._stream.api import arepair_stream
+from .._stream.api import repair_stream_async
 from .._tools import ToolRegistry
 from .engine import Fixer
 
@@ -78,7 +78,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         """Repair a streamed response, letting prose through as it arrives
         (docs/guides/streaming.md)."""
         registry = self._registry_for(tools)
-        return arepair_stream(chunks, registry, config=self.config)
+        return repair_stream_async(chunks, registry, config=self.config)
 
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""

@@ -1,6 +1,6 @@
 """The stream's entry points: OpenAI chunks or Anthropic events in, repaired ones out.
 
-:func:`repair_stream` / :func:`arepair_stream` pick the repairer by the first chunk
+:func:`repair_stream` / :func:`repair_stream_async` pick the repairer by the first chunk
 (:mod:`.core` for OpenAI chunks, :mod:`.anthropic` for Anthropic events, which builds on
 the core); :func:`accumulate` adds a repaired stream up again; :func:`stream_through`
 streams any processor (its own ``process_stream`` when it has one, else the whole
@@ -10,9 +10,10 @@ message is gathered, processed and emitted).
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .._config import FixConfig
+from .._convert import ModelDumpable
 from .._messages import Response
 from .._pipeline.processor import ToolsLike
 from .anthropic import AnthropicStreamRepairer, accumulate_anthropic
@@ -24,12 +25,17 @@ if TYPE_CHECKING:
     from .._pipeline.processor import ResponseProcessor
 
 __all__ = [
+    "StreamChunk",
     "accumulate",
-    "arepair_stream",
     "process_stream_whole",
     "repair_stream",
+    "repair_stream_async",
     "stream_through",
 ]
+
+StreamChunk: TypeAlias = Mapping[str, Any] | ModelDumpable
+"""One chunk of a stream: an OpenAI chat completion chunk or an Anthropic stream event,
+as a dict or an SDK object (litellm's ``ModelResponseStream`` too)."""
 
 
 def _is_anthropic(chunk: Any) -> bool:
@@ -52,7 +58,7 @@ def _repairer(
 
 
 def repair_stream(
-    chunks: Iterable[Any],
+    chunks: Iterable[StreamChunk],
     tools: ToolsLike,
     *,
     config: FixConfig | None = None,
@@ -73,8 +79,8 @@ def repair_stream(
     yield from state.finish()
 
 
-async def arepair_stream(
-    chunks: AsyncIterable[Any] | Iterable[Any],
+async def repair_stream_async(
+    chunks: AsyncIterable[StreamChunk] | Iterable[StreamChunk],
     tools: ToolsLike,
     *,
     config: FixConfig | None = None,
