@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
+from op_count import assert_linear
 
 from toolfix._errors import TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -136,9 +137,8 @@ def test_too_many_calls_raises() -> None:
         FMT.extract(text, CTX)
 
 
-def test_one_megabyte_of_markers_completes() -> None:
-    # linear: completes quickly (no timing assert)
-    FMT.extract(megabyte_of("tool▁sep" + CB + "tool▁call▁end "), CTX)
+def test_markers_alone_take_linear_work() -> None:
+    assert_linear(lambda n: FMT.extract(("tool▁sep" + CB + "tool▁call▁end ") * n, CTX))
 
 
 def test_one_megabyte_of_calls_completes_with_a_high_call_limit() -> None:

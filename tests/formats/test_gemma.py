@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
+from op_count import assert_linear
 
 from toolfix._config import Limits
 from toolfix._errors import InputTooLargeError, NestingTooDeepError, TooManyCallsError
@@ -211,10 +212,11 @@ def test_too_many_calls_raises() -> None:
         FMT.extract("<|tool_call>call:get_time{}<tool_call|>" * 200, CTX)
 
 
-def test_one_megabyte_of_markers_completes() -> None:
-    FMT.extract(megabyte_of("call:x{a:<escape>"), ScanContext(tool_names=frozenset({"x"})))
-    FMT.extract("```tool_code\n" * 70_000, CTX)
-    FMT.extract("call:" * 200_000, CTX)
+def test_markers_alone_take_linear_work() -> None:
+    ctx = ScanContext(tool_names=frozenset({"x"}))
+    assert_linear(lambda n: FMT.extract("call:x{a:<escape>" * n, ctx))
+    assert_linear(lambda n: FMT.extract("```tool_code\n" * n, CTX))
+    assert_linear(lambda n: FMT.extract("call:" * n, CTX))
 
 
 def test_one_megabyte_of_calls_completes() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
+from op_count import assert_linear
 
 from toolfix._errors import TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -130,9 +131,9 @@ def test_too_many_calls_raises() -> None:
         FMT.extract(glm46("get_time", {"tz": "UTC"}) * 200, CTX)
 
 
-def test_one_megabyte_of_markers_completes() -> None:
-    FMT.extract(megabyte_of("<tool_call>x<arg_key>k</arg_key><arg_value>"), CTX)
-    FMT.extract("<tool_call>" * 100_000, CTX)
+def test_markers_alone_take_linear_work() -> None:
+    assert_linear(lambda n: FMT.extract("<tool_call>x<arg_key>k</arg_key><arg_value>" * n, CTX))
+    assert_linear(lambda n: FMT.extract("<tool_call>" * n, CTX))
 
 
 def test_one_megabyte_of_calls_completes() -> None:

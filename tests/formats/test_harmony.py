@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
+from op_count import assert_linear
 
 from toolfix._errors import TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -144,9 +145,11 @@ def test_too_many_calls_raises() -> None:
         FMT.extract(call("get_time", "{}") * 200, CTX)
 
 
-def test_one_megabyte_of_markers_completes() -> None:
-    FMT.extract(megabyte_of("<|start|><|channel|>commentary to=functions.x "), many_calls_ctx())
-    split_harmony("<|channel|>analysis<|message|>" * 30_000)
+def test_markers_alone_take_linear_work() -> None:
+    ctx = many_calls_ctx()
+    unit = "<|start|><|channel|>commentary to=functions.x "
+    assert_linear(lambda n: FMT.extract(unit * n, ctx))
+    assert_linear(lambda n: split_harmony("<|channel|>analysis<|message|>" * n))
 
 
 def test_one_megabyte_of_calls_completes() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
+from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
+from op_count import assert_linear
 
 from toolfix._errors import TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -140,8 +141,9 @@ def test_too_many_calls_raises() -> None:
         FMT.extract(SB + call("functions.get_time:0", "{}") * 200 + SE, CTX)
 
 
-def test_one_megabyte_of_markers_completes() -> None:
-    FMT.extract(megabyte_of(CB + SB + AB), many_calls_ctx())
+def test_markers_alone_take_linear_work() -> None:
+    ctx = many_calls_ctx()
+    assert_linear(lambda n: FMT.extract((CB + SB + AB) * n, ctx))
 
 
 def test_one_megabyte_of_calls_completes() -> None:
