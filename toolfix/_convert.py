@@ -153,25 +153,30 @@ def _call_from_openai(
     tc: Mapping[str, Any], index: int, max_depth: int = _DEFAULT_MAX_DEPTH
 ) -> ToolCallPart:
     fn = tc.get("function") or {}
-    if not isinstance(fn, Mapping):
+    if type(fn) is not dict and not isinstance(fn, Mapping):
         fn = {}
     raw_args = fn.get("arguments")
-    if raw_args is None:
-        raw = ""
-    elif isinstance(raw_args, str):
+    if type(raw_args) is str:  # (exact type tests first: they skip the ABC machinery)
         raw = raw_args
+        arguments = _parse_object(raw)
+    elif raw_args is None:
+        raw, arguments = "", None
     else:  # some servers (Ollama) send an object instead of a string
         check_depth(raw_args, max_depth, tool_name=str(fn.get("name") or "") or None)
-        raw = canonical_json(raw_args)
-    extra = (
-        None if _CALL_KEYS.issuperset(tc) else {k: v for k, v in tc.items() if k not in _CALL_KEYS}
-    )
+        raw = raw_args if isinstance(raw_args, str) else canonical_json(raw_args)
+        arguments = raw_args if isinstance(raw_args, dict) else _parse_object(raw)
+    call_id = tc.get("id")
+    name = fn.get("name")
     return ToolCallPart(
-        id=str(tc.get("id") or f"call_{index}"),
-        name=str(fn.get("name") or ""),
+        id=call_id if call_id and type(call_id) is str else str(call_id or f"call_{index}"),
+        name=name if type(name) is str else str(name or ""),
         arguments_raw=raw,
-        arguments=raw_args if isinstance(raw_args, dict) else _parse_object(raw),
-        provider_data=extra or None,
+        arguments=arguments,
+        provider_data=(
+            None
+            if _CALL_KEYS.issuperset(tc)
+            else {k: v for k, v in tc.items() if k not in _CALL_KEYS} or None
+        ),
     )
 
 
@@ -334,7 +339,7 @@ def _tool_call_parts(message: Mapping[str, Any], max_depth: int) -> list[Part]:
         raise _unsupported("an OpenAI message's 'tool_calls' must be a list", tool_calls)
     parts: list[Part] = []
     for i, tc in enumerate(tool_calls or ()):
-        if not isinstance(tc, Mapping):
+        if type(tc) is not dict and not isinstance(tc, Mapping):
             raise _unsupported(f"tool_calls[{i}] must be an object", tc)
         parts.append(_call_from_openai(tc, i, max_depth))
     fc = message.get("function_call")  # legacy functions API
