@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 from hypothesis import settings
+from tooldefs import BASIC_TOOLS, SEARCH, WEATHER, openai_tool
+
+__all__ = ["BASIC_TOOLS", "SEARCH", "WEATHER", "openai_tool"]  # (older tests import them from here)
 
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 
@@ -60,33 +63,6 @@ def _block_network() -> Iterator[None]:
     finally:
         socket.socket.connect = original_connect  # type: ignore[method-assign]
         socket.socket.connect_ex = original_connect_ex  # type: ignore[method-assign]
-
-
-def openai_tool(
-    name: str, properties: dict[str, Any], required: list[str], **extra: Any
-) -> dict[str, Any]:
-    """An OpenAI-style tool definition."""
-    params: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
-    params.update(extra)
-    return {"type": "function", "function": {"name": name, "description": "", "parameters": params}}
-
-
-WEATHER = openai_tool(
-    "get_weather",
-    {
-        "city": {"type": "string"},
-        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
-        "days": {"type": "integer"},
-    },
-    ["city"],
-)
-SEARCH = openai_tool(
-    "search_web",
-    {"query": {"type": "string"}, "strict": {"type": "boolean"}},
-    ["query"],
-    additionalProperties=False,
-)
-BASIC_TOOLS: list[dict[str, Any]] = [WEATHER, SEARCH]
 
 
 @pytest.fixture

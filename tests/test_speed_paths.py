@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import WRITE_FILE, openai_tool
 
 from toolfix import FixConfig, Limits, ManualToolCallFixProcessor, Response, ToolRegistry
 from toolfix._repair.jsonparse import decode_memo, parse_lenient
@@ -21,28 +22,8 @@ from toolfix._repair.text import _scan_brackets, find_bracket_end
 from toolfix._repair.textscan import _Markers, _remove_spans
 
 TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "write_file",
-            "parameters": {
-                "type": "object",
-                "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
-                "required": ["path"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"location": {"type": "string"}},
-                "required": ["location"],
-            },
-        },
-    },
+    WRITE_FILE,
+    openai_tool("get_weather", {"location": {"type": "string"}}, ["location"]),
 ]
 REGISTRY = ToolRegistry.from_openai(TOOLS)
 
