@@ -74,7 +74,7 @@ from .._config import Limits
 from .._messages import FailureKind, RepairRecord, repair_record
 from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
-from .fastcheck import compile_checker
+from .fastcheck import ANNOTATIONS, TYPE_CHECKS, compile_checker
 
 __all__ = [
     "CoerceResult",
@@ -308,27 +308,10 @@ def _types(schema: Mapping[str, Any]) -> set[str]:
     return names
 
 
-_ANNOTATIONS = frozenset(
-    {"type", "title", "description", "default", "examples", "deprecated", "$comment"}
-)
-
-
-def _is_integer(value: Any) -> bool:
-    if isinstance(value, int):
-        return not isinstance(value, bool)
-    return isinstance(value, float) and value.is_integer()
-
-
-#: JSON Schema's ``type`` checks (an integral float is an integer; a bool is no number).
-_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": _is_integer,
-    "number": lambda v: isinstance(v, _INT_OR_FLOAT) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-}
+#: Keywords that never change validity, ``type`` aside: a schema of only these is
+#: answered by its type check alone (the one table, :mod:`.fastcheck`'s).
+_ANNOTATIONS = ANNOTATIONS | {"type"}
+_TYPE_CHECKS = TYPE_CHECKS
 
 
 def _is_type(value: Any, type_name: str) -> bool:

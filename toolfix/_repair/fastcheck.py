@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-__all__ = ["compile_checker"]
+__all__ = ["ANNOTATIONS", "TYPE_CHECKS", "compile_checker", "is_integer"]
 
 Checker = Callable[[Any], bool]
 
 #: Keywords that never change validity (annotations; ``format`` too, since toolfix's
 #: validator runs without a format checker, as jsonschema does by default).
-_ANNOTATIONS = frozenset(
+ANNOTATIONS = frozenset(
     {
         "title",
         "description",
@@ -58,12 +58,13 @@ _SUPPORTED = (
     )
     | _NUMBER_BOUNDS.keys()
     | _LENGTH_BOUNDS.keys()
-    | _ANNOTATIONS
+    | ANNOTATIONS
 )
 _MAX_DEPTH = 16
 
 
-def _is_integer(v: Any) -> bool:
+def is_integer(v: Any) -> bool:
+    """JSON Schema's integer: an ``int`` (not a bool) or an integral float."""
     if isinstance(v, bool):
         return False
     if isinstance(v, int):
@@ -71,9 +72,11 @@ def _is_integer(v: Any) -> bool:
     return isinstance(v, float) and v.is_integer()
 
 
-_TYPES: dict[str, Checker] = {
+#: JSON Schema's ``type`` checks (an integral float is an integer; a bool is no number);
+#: the coercion (:mod:`.coerce`) asks the same table.
+TYPE_CHECKS: dict[str, Checker] = {
     "string": lambda v: isinstance(v, str),
-    "integer": _is_integer,
+    "integer": is_integer,
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
@@ -134,10 +137,10 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
     if t is not None:
         names = [t] if isinstance(t, str) else t
         if not isinstance(names, list) or not all(
-            isinstance(n, str) and n in _TYPES for n in names
+            isinstance(n, str) and n in TYPE_CHECKS for n in names
         ):
             return None
-        preds = [_TYPES[n] for n in names]
+        preds = [TYPE_CHECKS[n] for n in names]
         if len(preds) == 1:
             checks.append(preds[0])
         else:
@@ -173,7 +176,7 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
     for key, (kind, is_min) in _LENGTH_BOUNDS.items():
         if key in schema:
             size = schema[key]
-            if not _is_integer(size) or size < 0:
+            if not is_integer(size) or size < 0:
                 return None
             checks.append(partial(_check_length, kind, is_min, size))
 
