@@ -54,9 +54,6 @@ class Interpreter:
         self._name_keys = tuple(self.keys.name_keys)
         self._argument_keys = tuple(self.keys.argument_keys)
         self._id_keys = tuple(self.keys.id_keys)
-        self._name_key, self._argument_key = self._name_keys[0], self._argument_keys[0]
-        #: the keys a plain call object may have, by its arguments key (see :meth:`shape`)
-        self._fast_keys: dict[str, frozenset[str]] = {}
         # each wrapper key with the keys allowed beside it
         self._wrappers = tuple(
             (wk, frozenset({wk, "type", *self._id_keys, "index"})) for wk in self.keys.wrapper_keys
@@ -81,9 +78,6 @@ class Interpreter:
         """Read a JSON object as a call; ``None`` when it has no name key at all."""
         if not _is_mapping(obj):
             return None
-        plain = self._plain_object(obj, canonical_args)
-        if plain is not None:
-            return CallShape(*plain, [], has_args_key=True)
         name_keys, id_keys = self._name_keys, self._id_keys
         repairs: list[RepairRecord] = []
         # {"type": "function", "function": {...}} and {"function": {...}} wrappers
@@ -129,26 +123,6 @@ class Interpreter:
         rest = {k: v for k, v in obj.items() if k not in (name_key, "type", *id_keys)}
         return CallShape(name, rest, call_id, repairs, has_args_key=False, flat=bool(rest))
 
-    def _plain_object(
-        self, obj: Mapping[str, Any], canonical_args: str
-    ) -> tuple[str, Any, str | None] | None:
-        """The name, arguments and id of the common, well-formed call object
-        ``{"name": ..., "arguments": ...}`` (plus an id; the arguments key the family's
-        own too), whose shape needs no repair; ``None`` for any other object."""
-        canonical_name = self._name_key
-        given = obj.get(canonical_name)
-        if not isinstance(given, str) or not given or len(obj) > 3:
-            return None
-        canonical = self._argument_key
-        fast_key = canonical if canonical in obj else canonical_args
-        allowed = self._fast_keys.get(fast_key)
-        if allowed is None:  # one set per arguments key (the formats' few)
-            allowed = self._fast_keys[fast_key] = frozenset((canonical_name, fast_key, "id"))
-        if fast_key not in obj or not obj.keys() <= allowed:
-            return None
-        call_id = obj.get("id")
-        return given, obj[fast_key], str(call_id) if isinstance(call_id, _STR_OR_INT) else None
-
     def _wrapper_key(self, obj: Mapping[str, Any]) -> str | None:
         """The key of a wrapper around the call (``{"function": {...}}``, with nothing
         beside it but ``type``, an id or an index), if ``obj`` is one."""
@@ -187,9 +161,6 @@ class Interpreter:
                 return None  # (a call-shaped span over a limit is reported, not left as text)
             kind = K.LIMIT_EXCEEDED if over else K.INVALID_JSON
             return [_candidate_invalid(cand, seed, str(exc), kind)]
-        plain = None if parsed.trailing else self._plain_calls(parsed.value, cand.args_key)
-        if plain is not None:  # the commonest payloads: well-formed call objects
-            return self._finish_plain(plain, cand, seed, parsed, alone)
         values, extra = self._payload_calls(parsed)
         shapes = [self.shape(v, canonical_args=cand.args_key) for v in values]
         if not cand.explicit and (
@@ -216,55 +187,6 @@ class Interpreter:
                     s.name, s.arguments, s.id, s.repairs, cand, seed, i, is_last, complete
                 )
             if not cand.explicit and not alone and self._prose_mention(s, part):
-                return None  # prose that mentions a tool: prose is prose
-            out.append(part)
-        return out
-
-    def _plain_calls(self, value: Any, args_key: str) -> list[tuple[str, Any, str | None]] | None:
-        """Each call's :meth:`_plain_object` reading when ``value`` is one well-formed call
-        object or a list of them (and so is its own :meth:`_call_list`), else ``None``."""
-        if type(value) is dict:
-            if len(value) < 2:  # (one key: maybe a list of calls under "tool_calls")
-                return None
-            plain = self._plain_object(value, args_key)
-            return None if plain is None else [plain]
-        if type(value) is not list or not value:
-            return None
-        calls = []
-        for obj in value:
-            plain = self._plain_object(obj, args_key) if type(obj) is dict else None
-            if plain is None:
-                return None
-            calls.append(plain)
-        return calls
-
-    def _finish_plain(
-        self,
-        calls: list[tuple[str, Any, str | None]],
-        cand: Candidate,
-        seed: str,
-        parsed: ParsedJson,
-        alone: bool,
-    ) -> list[CallPart] | None:
-        """What the general path of :meth:`from_candidate` gives for a payload whose
-        calls are plain objects (``calls``, :meth:`_plain_calls`), without their shapes."""
-        explicit = cand.explicit
-        if not explicit:  # :meth:`_call_shaped`, for each
-            for name, args, _ in calls:
-                if not isinstance(args, _MAPPING_OR_STR) and self.resolve(name).name is None:
-                    return None  # bare JSON in prose that is not unmistakably call-shaped
-        extra = (rec(K.INVALID_JSON, parsed.note),) if parsed.repaired else ()
-        complete = parsed.complete_prefix
-        last = len(calls) - 1
-        out: list[CallPart] = []
-        for i, (name, args, call_id) in enumerate(calls):
-            part = self.found(name, args, call_id, extra, cand, seed, i, i == last, complete)
-            if (
-                not explicit
-                and not alone
-                and type(part) is not ToolCallPart
-                and self._prose_mention(CallShape(name, args, call_id, [], True), part)
-            ):
                 return None  # prose that mentions a tool: prose is prose
             out.append(part)
         return out
