@@ -152,6 +152,12 @@ def _parse_object(raw: str) -> dict[str, Any] | None:
 def _call_from_openai(
     tc: Mapping[str, Any], index: int, max_depth: int = _DEFAULT_MAX_DEPTH
 ) -> ToolCallPart:
+    return ToolCallPart.model_validate(_call_fields(tc, index, max_depth))
+
+
+def _call_fields(tc: Mapping[str, Any], index: int, max_depth: int) -> dict[str, Any]:
+    """An OpenAI tool call's fields as a :class:`ToolCallPart` holds them (a plain dict:
+    a response's parts are validated in one pass, :func:`response_from_openai`)."""
     fn = tc.get("function") or {}
     if type(fn) is not dict and not isinstance(fn, Mapping):
         fn = {}
@@ -167,17 +173,18 @@ def _call_from_openai(
         arguments = raw_args if isinstance(raw_args, dict) else _parse_object(raw)
     call_id = tc.get("id")
     name = fn.get("name")
-    return ToolCallPart(
-        id=call_id if call_id and type(call_id) is str else str(call_id or f"call_{index}"),
-        name=name if type(name) is str else str(name or ""),
-        arguments_raw=raw,
-        arguments=arguments,
-        provider_data=(
+    return {
+        "type": "tool_call",
+        "id": call_id if call_id and type(call_id) is str else str(call_id or f"call_{index}"),
+        "name": name if type(name) is str else str(name or ""),
+        "arguments_raw": raw,
+        "arguments": arguments,
+        "provider_data": (
             None
             if _CALL_KEYS.issuperset(tc)
             else {k: v for k, v in tc.items() if k not in _CALL_KEYS} or None
         ),
-    )
+    }
 
 
 _CALL_KEYS = frozenset({"id", "type", "function", "index"})
@@ -233,16 +240,19 @@ def response_from_openai(
             limits=limits,
         )
     max_depth = (limits or _LIMITS).max_depth
-    parts = _reasoning_parts(message)
+    parts: list[Part | dict[str, Any]] = [*_reasoning_parts(message)]
     parts += _content_parts(message.get("content"))
     parts += _tool_call_parts(message, max_depth)
-    return Response(
-        parts=tuple(parts),
-        id=id,
-        model=model,
-        finish_reason=finish_reason,
-        usage=usage,
-        provider_data=provider_data,
+    # one validation of the whole response (its calls given as their fields)
+    return Response.model_validate(
+        {
+            "parts": parts,
+            "id": id,
+            "model": model,
+            "finish_reason": finish_reason,
+            "usage": usage,
+            "provider_data": provider_data,
+        }
     )
 
 
@@ -328,8 +338,9 @@ def _content_parts(content: Any) -> list[Part]:
     return []
 
 
-def _tool_call_parts(message: Mapping[str, Any], max_depth: int) -> list[Part]:
-    """Calls of an OpenAI message: ``tool_calls``, else a legacy ``function_call``."""
+def _tool_call_parts(message: Mapping[str, Any], max_depth: int) -> list[dict[str, Any]]:
+    """Calls of an OpenAI message (their fields): ``tool_calls``, else a legacy
+    ``function_call``."""
     tool_calls = message.get("tool_calls")
     if (
         tool_calls is not None
@@ -337,15 +348,15 @@ def _tool_call_parts(message: Mapping[str, Any], max_depth: int) -> list[Part]:
         and not isinstance(tool_calls, tuple)
     ):
         raise _unsupported("an OpenAI message's 'tool_calls' must be a list", tool_calls)
-    parts: list[Part] = []
+    calls: list[dict[str, Any]] = []
     for i, tc in enumerate(tool_calls or ()):
         if type(tc) is not dict and not isinstance(tc, Mapping):
             raise _unsupported(f"tool_calls[{i}] must be an object", tc)
-        parts.append(_call_from_openai(tc, i, max_depth))
+        calls.append(_call_fields(tc, i, max_depth))
     fc = message.get("function_call")  # legacy functions API
     if isinstance(fc, Mapping) and not tool_calls:
-        parts.append(_call_from_openai({"id": "call_0", "function": fc}, 0, max_depth))
-    return parts
+        calls.append(_call_fields({"id": "call_0", "function": fc}, 0, max_depth))
+    return calls
 
 
 def _tool_call_to_openai(p: ToolCallPart) -> dict[str, Any]:
