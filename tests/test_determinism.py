@@ -36,4 +36,3 @@ def test_output_is_complete() -> None:
 @pytest.mark.parametrize("seed", ["1", "random", "12345"])
 def test_same_output_across_hash_seeds(seed: str) -> None:
     assert _run(seed) == _run("0")
-
