@@ -26,7 +26,7 @@ gives ``None``. One pass with ``str.find``: linear time.
 
 from __future__ import annotations
 
-__all__ = ["THINK_CLOSE", "THINK_OPEN", "THINK_TOKENS", "prompt_block", "split_reasoning"]
+__all__ = ["THINK_CLOSE", "THINK_OPEN", "THINK_TOKENS", "first_markup", "prompt_block", "split_reasoning"]
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
@@ -78,18 +78,25 @@ def prompt_block(text: str, prefilled: bool = False) -> tuple[int, int] | None:
     if prefilled:
         hits = [(i, i + len(c)) for _, c in THINK_TOKENS if (i := text.find(c)) != -1]
         return min(hits) if hits else (len(text), len(text))
-    first: tuple[int, int] | None = None
-    lone = False
+    first = first_markup(text)
+    return first[:2] if first is not None and first[2] else None
+
+
+def first_markup(text: str) -> tuple[int, int, bool] | None:
+    """The first reasoning token of ``text`` as :func:`split_reasoning` reads it (an
+    opener not directly after a quote, a closer followed by white space or the end):
+    ``(start, end, is_closer)``, or ``None``."""
+    first: tuple[int, int, bool] | None = None
     for opener, closer in THINK_TOKENS:
         if opener not in text and closer not in text:
             continue
         o = _find_open(text, 0, opener)
         c = _find_lone_close(text, closer)
         if o != -1 and (first is None or o < first[0]):
-            first, lone = (o, o), False
+            first = (o, o + len(opener), False)
         if c != -1 and (first is None or c < first[0]):
-            first, lone = (c, c + len(closer)), True
-    return first if lone else None
+            first = (c, c + len(closer), True)
+    return first
 
 
 def split_reasoning(text: str, prefilled: bool = False) -> tuple[str | None, str]:

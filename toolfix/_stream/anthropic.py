@@ -75,7 +75,9 @@ class AnthropicStreamRepairer(_StreamRepairerBase):
         if self._started:
             return []
         self._started = True
+        # the upstream's own fields are kept (``container``...); the rest is toolfix's
         msg: dict[str, Any] = {
+            **{k: v for k, v in self._message.items() if k not in ("content", "stop_reason")},
             "id": self._message.get("id") or "msg_toolfix",
             "type": "message",
             "role": "assistant",

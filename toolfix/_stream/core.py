@@ -72,6 +72,7 @@ from .._messages import (
     Usage,
 )
 from .._pipeline.processor import ToolsLike
+from .._repair.families import THINK_HINTS, THINK_TOKEN_MAX, reasoning_gate
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -107,6 +108,8 @@ _CLOSER = re.compile(
 )
 _BRACKET_OPENERS = ("[TOOL_CALLS]", "<|tool_call|>", "[ARGS]")
 _CLOSER_MAX = 72
+#: :attr:`_Core.gate` when the reasoning question stays open to the end of the stream.
+_NEVER = 1 << 62
 #: After a ``]``: still inside JSON (an array in the arguments), not the end of a call.
 _IN_JSON = frozenset(',}]":{-0123456789')
 
@@ -130,6 +133,31 @@ _QUOTED_MARKUP = re.compile(r"`[<\[{]")
 
 #: Repair notes of JSON that ended inside a string or was rebuilt by the general repairer.
 _CUT_NOTE = re.compile(r"string|cut|truncat|json-repair", re.IGNORECASE)
+
+
+_NO_MATCH = re.compile(r"(?!)")
+
+
+def _open_bracket(text: str, start: int, end: int) -> bool:
+    """A JSON ``{`` or ``[`` opened in ``text[start:end]`` is still open at ``end`` (strings
+    followed inside brackets only): a call there may be quoted in a value."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text[start:end]:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth = max(0, depth - 1)
+        elif ch == '"' and depth:
+            in_string = True
+    return depth > 0 or in_string
 
 
 def _safe_end(text: str, limit: int) -> int:
@@ -204,6 +232,13 @@ class _Core:
         self._spent = 0  # characters repaired so far by release attempts
         # a cut-off call kept with its complete members may grow: no early release then
         self._release_off = hold or not release or config.truncated != "invalid"
+        # reasoning: content before :attr:`gate` may still turn out to be reasoning (a lone
+        # closer later); -1 while undecided, ``_NEVER`` when it stays so to the end
+        self.gate = -1 if len(self.tools) else 0  # (no tools: repair() keeps the text)
+        self._strip = False
+        self._think_tail = ""
+        self.message_for: Callable[[str], Any] = lambda content: {"content": content}
+        self._tool_tags: re.Pattern[str] | None = None
 
     # ---- content ----------------------------------------------------------------------
 
@@ -213,8 +248,17 @@ class _Core:
         linear in the stream."""
         self.text.append(content)
         self.length += len(content)
+        if self.gate < 0:
+            content = self._open_gate(content)
+            if self.gate < 0:
+                return ""
         if self.held:
             return ""
+        if self._strip:  # whitespace right after the prompt's reasoning closer is dropped
+            content = content.lstrip()
+            if not content:
+                return ""
+            self._strip = False
         self._pending += content
         pending = self._pending
         # a little before the last scan point: a keyword may straddle two chunks
@@ -232,6 +276,35 @@ class _Core:
         self._scanned = max(0, self._scanned - end)
         self.sent.append(pending[:end])
         return pending[:end]
+
+    def _open_gate(self, piece: str) -> str:
+        """Decide, when the text allows it, where content that no later reasoning closer can
+        turn into reasoning begins (:attr:`gate`); returns the content from there on (or
+        ``piece`` while undecided). Only the tail is searched for reasoning tokens."""
+        window = self._think_tail + piece
+        self._think_tail = window[-THINK_TOKEN_MAX:]
+        if self.gate == _NEVER or not any(t in window for t in THINK_HINTS):
+            return piece
+        whole = "".join(self.text)
+        self.text = [whole]
+        found = reasoning_gate(whole, self.config.reasoning_prefilled)
+        if found is None:
+            return piece
+        start, end, at = found
+        if _MARKUP_START.search(whole, 0, start) and not self._gate_holds(whole, start, end):
+            self.gate = _NEVER  # the token may sit in a call's value: hold to the end
+            return piece
+        self.gate, self._strip = at, at > 0
+        return whole[at:]
+
+    def _gate_holds(self, whole: str, start: int, end: int) -> bool:
+        """``repair()`` reads the reasoning closer at ``start:end`` as the end of the
+        prompt's reasoning too (markup before it could hold it as a call's value)."""
+        expected = whole[:start].strip()
+        if start == end or not expected:
+            return start == end == 0
+        tried = repair(self.message_for(whole[:end]), self.tools, config=self.config)
+        return any(isinstance(p, ReasoningPart) and p.text == expected for p in tried.parts)
 
     def stop_releasing(self) -> None:
         """No more early release (the message took a shape the core cannot follow)."""
@@ -288,12 +361,7 @@ class _Core:
         self._last_try = self.length
         whole = "".join(self.text)
         self.text = [whole]
-        if whole.count("```", 0, end) % 2 or _QUOTED_MARKUP.search(whole, 0, end):
-            return []  # an open code fence, or markup after a backtick: may be quoted
-        if _TEXT_VALUES.search(whole, 0, end):
-            # values written as text between tags: closers arriving later (orphans) can
-            # still show that a closer here was text of a value that quoted a whole call
-            # (seed_oss engine tests); such calls go out at the end, never split wrongly
+        if not self._may_release(whole, end):
             return []
         tried = repair(message_for(whole[:end]), self.tools, config=self.config)
         calls = tried.tool_calls
@@ -308,6 +376,31 @@ class _Core:
             out.append(call)
         self.released.extend(out)
         return out
+
+    def _may_release(self, whole: str, end: int) -> bool:
+        """No continuation can overturn a call that ends at ``end`` (the release rule,
+        docs/guides/streaming.md): every reasoning token that could still make it
+        reasoning has been ruled out, and nothing before it could turn out to enclose it
+        as a value (an open code fence or backtick, a family whose values are raw text
+        between tags, a tag named after an offered tool, an open JSON bracket)."""
+        if self.gate < 0 or self.gate == _NEVER or end <= self.gate:
+            return False  # a lone reasoning closer may still come
+        if whole.count("```", 0, end) % 2 or _QUOTED_MARKUP.search(whole, 0, end):
+            return False  # an open code fence, or markup after a backtick: may be quoted
+        if _TEXT_VALUES.search(whole, 0, end):
+            # values written as text between tags: closers arriving later (orphans) can
+            # still show that a closer here was text of a value that quoted a whole call
+            return False
+        if self._tool_tags is None:
+            names = sorted(self.tools.names, key=len, reverse=True)
+            self._tool_tags = (
+                re.compile("<(?:" + "|".join(map(re.escape, names)) + r")[\s/>]")
+                if names
+                else _NO_MATCH
+            )
+        if self._tool_tags.search(whole, 0, end):
+            return False  # an element named after a tool holds its arguments as text
+        return not _open_bracket(whole, self.gate, end)
 
     @staticmethod
     def _decided(after: str) -> bool:
@@ -379,6 +472,7 @@ class _StreamRepairerBase(ABC):
     ) -> None:
         self.config = config or FixConfig()
         self._core = _Core(tools, self.config, hold, release_calls)
+        self._core.message_for = self._message_for
         self.tools = self._core.tools
         # reasoning is never rewritten (calls promoted from it are added after it)
         self._stream_reasoning = not hold
@@ -388,6 +482,10 @@ class _StreamRepairerBase(ABC):
     @abstractmethod
     def _start(self) -> None:
         """Set up the repairer's own state (the end of ``__init__``)."""
+
+    @abstractmethod
+    def _message_for(self, content: str) -> Any:
+        """The message with ``content`` and what else has arrived (a release attempt)."""
 
     @abstractmethod
     def whole_response(self) -> Response:
@@ -414,7 +512,13 @@ class StreamRepairer(_StreamRepairerBase):
     def _start(self) -> None:
         self._reasoning: list[str] = []
         self._calls: dict[int, _NativeCall] = {}
-        self._meta: dict[str, Any] = {"id": None, "model": None, "created": None}
+        self._meta: dict[str, Any] = {
+            "id": None,
+            "model": None,
+            "created": None,
+            "system_fingerprint": None,
+        }
+        self._role_sent = False  # the first chunk out says ``role: "assistant"``
         self._meta_done = False
         self._usage: dict[str, Any] | None = None
         self._thinking_blocks: list[dict[str, Any]] = []
@@ -430,7 +534,7 @@ class StreamRepairer(_StreamRepairerBase):
         if not _is_map(data):
             return []
         if not self._meta_done:
-            for key in ("id", "model", "created"):
+            for key in self._meta:
                 if self._meta[key] is None and data.get(key) is not None:
                     self._meta[key] = data.get(key)
             self._meta_done = True  # every chunk of a stream repeats them: the first says
@@ -515,13 +619,21 @@ class StreamRepairer(_StreamRepairerBase):
     # ---- output -----------------------------------------------------------------------
 
     def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {
+        """An output chunk with the upstream's fields (id, created, model,
+        system_fingerprint); the first one says ``role: "assistant"``."""
+        if not self._role_sent:
+            self._role_sent = True
+            delta = {"role": "assistant", **delta}
+        out = {
             "id": self._meta["id"] or "chatcmpl-toolfix",
             "object": "chat.completion.chunk",
             "created": self._meta["created"] or int(time.time()),
             "model": self._meta["model"] or "",
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
         }
+        if self._meta["system_fingerprint"] is not None:
+            out["system_fingerprint"] = self._meta["system_fingerprint"]
+        return out
 
     def _call_chunks(self, call: ToolCallPart) -> list[dict[str, Any]]:
         i = self._emitted_calls
