@@ -72,7 +72,16 @@ from .._messages import (
     Usage,
 )
 from .._pipeline.processor import ToolsLike
-from .._repair.families import THINK_HINTS, THINK_TOKEN_MAX, reasoning_gate
+from .._repair.families import (
+    THINK_HINTS,
+    THINK_TOKEN_MAX,
+    bracket_openers,
+    families,
+    markup_start,
+    reasoning_gate,
+    release_closers,
+    text_value_markers,
+)
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -89,25 +98,17 @@ __all__ = [
     "repair_stream",
 ]
 
-#: Where markup may begin: from the first match on, content waits for the end.
-_MARKUP_START = re.compile(
-    r"[<\[{(`|>]|｜|\bto=|\b(?:Action|Thought|Observation|functools|call)\s*:|\bfunctools\b"
-)
+#: Where markup may begin (the family registry's openers): from the first match on,
+#: content waits for the end.
+_MARKUP_START = markup_start()
 
-#: Explicit closers of native call markup: an end tag of a call (``</tool_call>``,
-#: ``</function>``, ``</invoke>``, DSML's ``</｜DSML｜invoke>``), an end special token
-#: (``<|tool_call_end|>``, DeepSeek's ``<｜tool▁call▁end｜>``, harmony's ``<|call|>``),
-#: and ``]`` (``[TOOL_CALLS][...]``, granite's ``<|tool_call|>[...]``, the ``]`` of the next
-#: ``[TOOL_CALLS]``), tried only when such an opener occurs. A closer only triggers an
-#: attempt once what follows it is known (another closer right after: that one decides);
-#: ``repair()`` decides what is a call.
-_CLOSER = re.compile(
-    r"</[^<>\s]{0,30}(?:tool|function|invoke|call)[^<>\s]{0,30}>"
-    r"|<[|｜](?:call|[^<>|｜\s]{0,30}call[^<>|｜\s]{0,12}end)[|｜]>|\]",
-    re.IGNORECASE,
-)
-_BRACKET_OPENERS = ("[TOOL_CALLS]", "<|tool_call|>", "[ARGS]")
-_CLOSER_MAX = 72
+#: Every family's call closers (the registry's), ``]`` among them (``[TOOL_CALLS][...]``,
+#: granite's ``<|tool_call|>[...]``), tried only when an opener of such a family occurs.
+#: A closer only triggers an attempt once what follows it is known (another closer right
+#: after: that one decides); ``repair()`` decides what is a call.
+_CLOSER = release_closers()
+_BRACKET_OPENERS = bracket_openers()
+_CLOSER_MAX = max(72, *(len(c) + 8 for f in families() for c in f.closers))
 #: :attr:`_Core.gate` when the reasoning question stays open to the end of the stream.
 _NEVER = 1 << 62
 #: After a ``]``: still inside JSON (an array in the arguments), not the end of a call.
@@ -124,9 +125,10 @@ _UNSETTLED = frozenset(
 )
 
 
-#: Argument values written as text between tags (Qwen3-Coder/Seed-OSS ``<parameter=``,
-#: DSML/MiniMax/Step3 ``parameter name=``, GLM ``<arg_value>``, Kimi K3 ``argument``).
-_TEXT_VALUES = re.compile(r"<parameter[= ]|parameter name=|<arg_value|argument key=|<param ")
+#: Argument values written as raw text between tags, in any family (the registry's value
+#: markers: Qwen3-Coder ``<parameter=``, DSML/MiniMax ``<parameter name=``, GLM
+#: ``<arg_value>``...).
+_TEXT_VALUES = text_value_markers()
 
 #: Markup right after a backtick: inline code if a backtick follows its end.
 _QUOTED_MARKUP = re.compile(r"`[<\[{]")
@@ -326,7 +328,7 @@ class _Core:
             return []  # every closer ends in one of these
         base = self.length - len(window)
         if not self._brackets and "[" in window:
-            self._brackets = "[TOOL_CALLS]" in window or "<|tool_call|>" in window
+            self._brackets = any(o in window for o in _BRACKET_OPENERS)
         found = False
         for m in _CLOSER.finditer(window):
             end = base + m.end()
