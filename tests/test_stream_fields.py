@@ -42,7 +42,8 @@ def test_openai_chunks_keep_the_upstream_fields() -> None:
     assert all("role" not in c["choices"][0]["delta"] for c in out[1:])
     # the call left before the stream ended
     firsts = [i for i, c in enumerate(out) if c["choices"][0]["delta"].get("tool_calls")]
-    assert firsts and firsts[0] < len(out) - 2
+    assert firsts
+    assert firsts[0] < len(out) - 2
 
 
 def test_no_fingerprint_upstream_none_downstream() -> None:
@@ -71,7 +72,11 @@ def test_anthropic_message_start_keeps_its_fields() -> None:
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "hi"}},
         {"type": "content_block_stop", "index": 0},
-        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 1}},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 1},
+        },
         {"type": "message_stop"},
     ]
     out = list(repair_stream(events, [WEATHER]))

@@ -30,7 +30,8 @@ from toolfix._stream.core import StreamRepairer
 ROOT = Path(__file__).resolve().parent.parent / "benchmarks"
 CASES = [
     json.loads(line)
-    for path in sorted((ROOT / "corpora").glob("*.jsonl")) + sorted((ROOT / "heldout").glob("*.jsonl"))
+    for path in sorted((ROOT / "corpora").glob("*.jsonl"))
+    + sorted((ROOT / "heldout").glob("*.jsonl"))
     for line in path.read_text().splitlines()
 ]
 PREFILLED = FixConfig(reasoning_prefilled=True)
@@ -114,7 +115,7 @@ def test_no_corpus_case_takes_a_call_back(setting: str) -> None:
     rng = random.Random(12)
     points = 0
     for case in CASES:
-        text = (case["response"].get("content") or "")
+        text = case["response"].get("content") or ""
         if not text or case["response"].get("tool_calls"):
             continue
         # every case against two hostile continuations, a sample against all of them
@@ -199,9 +200,7 @@ CONTINUATION = st.one_of(
     st.lists(st.one_of(PROSE, CALL, _enclosed()), min_size=1, max_size=4).map("".join),
     st.lists(CONTINUATION, min_size=1, max_size=3),
 )
-def test_generated_streams_never_take_a_call_back(
-    setting: str, text: str, more: list[str]
-) -> None:
+def test_generated_streams_never_take_a_call_back(setting: str, text: str, more: list[str]) -> None:
     head, config = SETTINGS[setting]
     _check_never_taken_back(head + text, TOOLS, config, tuple(more))
 
@@ -218,16 +217,15 @@ def test_the_known_overturns_are_held() -> None:
     ):
         assert _released(text, TOOLS, config, 5) == []
         whole = repair({"role": "assistant", "content": text}, TOOLS, config=config)
-        assert [c.name for c in (*whole.tool_calls, *whole.invalid_tool_calls)] == [
-            "write_to_file"
-        ]
+        assert [c.name for c in (*whole.tool_calls, *whole.invalid_tool_calls)] == ["write_to_file"]
     r1 = f"The user wants Paris.\n{quoted}\nNo, I must not.\n</think>\n\nI can't help."
     assert _released(r1, TOOLS, FixConfig(), 5) == []
     assert _calls(r1, TOOLS, FixConfig()) == []
     # with the closer known to come, the call after it leaves before the stream ends
     after = f"Thinking.\n</think>\n\n{quoted}\n{quoted}\nDone."
     released = _released(after, TOOLS, PREFILLED, 5)
-    assert released and released[0][0] < len(after)
+    assert released
+    assert released[0][0] < len(after)
 
 
 # ---- reasoning_prefilled: every split gives repair()'s result -------------------------

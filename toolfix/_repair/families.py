@@ -14,6 +14,7 @@ prose hold-back (:mod:`toolfix._stream.core`) and the CLI's format list
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -24,15 +25,18 @@ from .scanner import SpecScanner
 from .spec import FormatSpec, JsonSection, KeyValueCalls, TaggedCalls
 
 __all__ = [
+    "PREFILLED_MODELS",
     "THINK_HINTS",
     "THINK_TOKEN_MAX",
     "Family",
+    "PrefilledModel",
     "bracket_openers",
     "families",
     "family",
     "markup_example",
     "markup_start",
     "reasoning_gate",
+    "reasoning_prefilled_for",
     "release_closers",
     "text_value_markers",
 ]
@@ -464,8 +468,10 @@ def reasoning_gate(text: str, prefilled: bool) -> tuple[int, int, int] | None:
     closer; ``0`` when the text's first reasoning token is an opener: the prompt opened
     none)."""
     if prefilled:
-        start, end = prompt_block(text, True)
-        return None if start == len(text) else (start, end, end)
+        block = prompt_block(text, True)  # (never None when prefilled)
+        if block is None or block[0] == len(text):
+            return None
+        return block[0], block[1], block[1]
     first = first_markup(text)
     if first is None:
         return None
@@ -475,3 +481,69 @@ def reasoning_gate(text: str, prefilled: bool) -> tuple[int, int, int] | None:
     if end >= len(text):
         return None  # a lone closer only when white space follows: not known yet
     return start, end, end
+
+
+# ---- templates that open the reasoning block in the prompt ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PrefilledModel:
+    """Models whose official chat template writes the reasoning opener (``<think>``) into
+    the prompt, so their output starts inside reasoning (``FixConfig.reasoning_prefilled``).
+
+    ``pattern`` is searched in the lower-cased model name (litellm's ``provider/name``
+    or the engine's served name). ``switch``: the ``chat_template_kwargs`` key that turns
+    the prefill on (its default ``switch_default``); ``None``: always on."""
+
+    pattern: str
+    source: str
+    switch: str | None = None
+    switch_default: bool = False
+
+
+#: The table :func:`reasoning_prefilled_for` reads; extend it with your own models
+#: (``PREFILLED_MODELS.append(PrefilledModel(...))``). Each entry cites its template.
+PREFILLED_MODELS: list[PrefilledModel] = [
+    PrefilledModel(
+        r"deepseek-r1|deepseek-reasoner|r1-distill",
+        "https://huggingface.co/deepseek-ai/DeepSeek-R1/blob/main/tokenizer_config.json "
+        "(the generation prompt ends `<｜Assistant｜><think>\\n`, the model card asks for it); "
+        "https://huggingface.co/deepseek-ai/DeepSeek-R1-0528/discussions/69",
+    ),
+    PrefilledModel(
+        r"qwq",
+        "https://huggingface.co/Qwen/QwQ-32B/discussions/80 (the template's generation "
+        "prompt is `<|im_start|>assistant\\n<think>\\n`)",
+    ),
+    PrefilledModel(
+        r"qwen3[^/]*thinking",
+        "https://huggingface.co/Qwen/Qwen3-235B-A22B-Thinking-2507 (the default chat template "
+        "includes `<think>`: the output holds only `</think>`)",
+    ),
+    PrefilledModel(
+        r"deepseek-v3\.[12]|deepseek-v4|deepseek-chat-v3\.1",
+        "https://huggingface.co/deepseek-ai/DeepSeek-V3.1 (thinking mode: the prompt ends "
+        "`<｜Assistant｜><think>`, chat_template_kwargs `thinking=True`); "
+        "https://huggingface.co/inferencerlabs/DeepSeek-V3.2-MLX-4.8bit/commit/"
+        "ade0ce90e48b399445b6fa074b5a42bdbd720ce0 (`thinking` defaults to false)",
+        switch="thinking",
+    ),
+]
+
+
+def reasoning_prefilled_for(
+    model: str | None, chat_template_kwargs: Mapping[str, object] | None = None
+) -> bool:
+    """Whether ``model``'s chat template opens the reasoning block in the prompt, given
+    the request's ``chat_template_kwargs`` (vLLM/SGLang: ``enable_thinking``,
+    ``thinking``). ``enable_thinking=False`` closes it in the prompt (never prefilled)."""
+    kwargs = chat_template_kwargs or {}
+    if kwargs.get("enable_thinking") is False:
+        return False
+    name = (model or "").lower()
+    for entry in PREFILLED_MODELS:
+        if re.search(entry.pattern, name):
+            if entry.switch is None:
+                return True
+            return bool(kwargs.get(entry.switch, entry.switch_default))
+    return False

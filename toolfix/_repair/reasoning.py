@@ -26,7 +26,14 @@ gives ``None``. One pass with ``str.find``: linear time.
 
 from __future__ import annotations
 
-__all__ = ["THINK_CLOSE", "THINK_OPEN", "THINK_TOKENS", "first_markup", "prompt_block", "split_reasoning"]
+__all__ = [
+    "THINK_CLOSE",
+    "THINK_OPEN",
+    "THINK_TOKENS",
+    "first_markup",
+    "prompt_block",
+    "split_reasoning",
+]
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
