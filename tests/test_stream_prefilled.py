@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolfix import FixConfig, LiteLLMExecutor, ManualToolCallFixProcessor, Prompt, repair
-from toolfix._repair.families import (
+from toolfix.families import (
     PREFILLED_MODELS,
     PrefilledModel,
     reasoning_prefilled_for,
@@ -78,12 +78,13 @@ def test_every_entry_cites_its_template() -> None:
     assert all(e.source.startswith("https://") for e in PREFILLED_MODELS)
 
 
-def test_users_extend_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        "toolfix._repair.families.PREFILLED_MODELS",
-        [*PREFILLED_MODELS, PrefilledModel(r"my-reasoner", "https://example.org/template")],
-    )
-    assert reasoning_prefilled_for("acme/my-reasoner-7b")
+def test_users_extend_the_table() -> None:
+    assert not reasoning_prefilled_for("acme/my-reasoner-7b")
+    PREFILLED_MODELS.append(PrefilledModel(r"my-reasoner", "https://example.org/template"))
+    try:
+        assert reasoning_prefilled_for("acme/my-reasoner-7b")
+    finally:
+        PREFILLED_MODELS.pop()
 
 
 def test_litellm_executor_says_so_from_model_and_request() -> None:

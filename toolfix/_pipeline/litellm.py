@@ -118,7 +118,7 @@ class LiteLLMExecutor(PromptExecutor):
 
     def reasoning_prefilled(self, prompt: Prompt, model: str) -> bool:
         """Whether this request's output starts inside reasoning: the model's template
-        opens the block in the prompt (``toolfix._repair.families.PREFILLED_MODELS``),
+        opens the block in the prompt (``toolfix.families.PREFILLED_MODELS``),
         given the request's ``chat_template_kwargs`` (top level or in ``extra_body``)."""
         from .._repair.families import reasoning_prefilled_for
 
