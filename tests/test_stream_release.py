@@ -260,3 +260,29 @@ def test_prefilled_streams_give_repairs_result_at_every_split(index: int) -> Non
 
 def test_some_cases_hold_a_lone_closer() -> None:
     assert len(THINK_CASES) >= 4
+
+
+def test_deciding_reasoning_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of reasoning tokens that settle nothing: the work stays linear (counted
+    characters), and the stream holds (it cannot know)."""
+    import toolfix._stream.core as core
+
+    read: list[int] = []
+    real = core.reasoning_gate
+
+    def counting(text: str, prefilled: bool) -> Any:
+        read.append(len(text))
+        return real(text, prefilled)
+
+    monkeypatch.setattr(core, "reasoning_gate", counting)
+    text = (
+        "</think>x " * 3000 + '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>\n.'
+    )
+    chunks = [
+        {"choices": [{"index": 0, "delta": {"content": text[i : i + 4]}}]}
+        for i in range(0, len(text), 4)
+    ]
+    out = list(repair_stream(chunks, TOOLS))
+    assert sum(read) <= (core.RELEASE_BUDGET + 1) * len(text) + 4096
+    assert out[-1]["toolfix"]["released_early"] == 0
+    assert _key(accumulate(out)) == _key(repair(_completion({"content": text}), TOOLS))

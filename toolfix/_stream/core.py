@@ -8,21 +8,26 @@ input is split into chunks, and streamed content never contains markup that
 
 How it keeps that promise while text still flows:
 
-* **Prose passes through as it arrives**, minus a bounded hold-back: the last word
-  and the whitespace before it (a word may be the start of a marker, or a bare
-  ``name(`` call), and any text from the first place where markup could begin
-  (``<``, ``[``, ``{``, a code fence, ``(``, ``|``, harmony's ``to=``, ReAct's
-  ``Action:``/``Thought:``...). Emitted content is therefore always a prefix of
-  the content ``repair()`` keeps.
+* **Nothing leaves while reasoning is unsettled**: with tools, a lone ``</think>`` arriving
+  later would turn everything before it into reasoning (templates that open ``<think>``
+  in the prompt). Content and calls wait until the text's first reasoning token has
+  passed and settled where reasoning ends, or, with ``FixConfig.reasoning_prefilled``,
+  until the first closer has passed (:func:`~toolfix._repair.families.reasoning_gate`).
+* **Prose passes through as it arrives** from there, minus a bounded hold-back: the last
+  word and the whitespace before it (a word may be the start of a marker, or a bare
+  ``name(`` call), and any text from the first place where markup of any family could
+  begin (the family registry's openers). Emitted content is therefore always a prefix
+  of the content ``repair()`` keeps.
 * **From the first possible marker on, content is held** until the stream ends, when
   the whole message is repaired once (the same code as ``repair()``) and the rest of
   the content, the calls and the invalid calls are emitted.
-* **Calls are released at their own closer**: when an explicit closer of native
-  markup arrives (``</tool_call>``, ``<|tool_call_end|>``, the ``]`` of
-  ``[TOOL_CALLS][...]``...) and the next character is known, the message up to the
-  closer is repaired; the calls it gives that came from native markup (not code fences,
-  bare JSON or pythonic text, which later text can still change) go out at once. A
-  call's id derives from the text up to its end only, so the call is the one
+* **Calls are released at their own closer** (the registry's closers), once the text
+  after it is known, and only when no continuation can take the call back (promise 12,
+  :meth:`_Core._may_release`): nothing before it could enclose it as a value (an open
+  fence or backtick, a raw-text value marker, a tag named after an offered tool, an
+  open JSON bracket). The message up to the closer is repaired; the calls it gives
+  that came from native markup (not code fences, bare JSON or pythonic text) go out at
+  once. A call's id derives from the text up to its end only, so the call is the one
   ``repair()`` gives for the whole message. The work is bounded: past
   :data:`RELEASE_BUDGET` times the text length, attempts wait until the text has
   doubled since the last one (calls go out in batches; linear time in total).
@@ -239,6 +244,7 @@ class _Core:
         self.gate = -1 if len(self.tools) else 0  # (no tools: repair() keeps the text)
         self._strip = False
         self._think_tail = ""
+        self._gate_spent = 0  # characters read by :meth:`_open_gate` so far
         self.message_for: Callable[[str], Any] = lambda content: {"content": content}
         self._tool_tags: re.Pattern[str] | None = None
 
@@ -286,6 +292,10 @@ class _Core:
         window = self._think_tail + piece
         self._think_tail = window[-THINK_TOKEN_MAX:]
         if self.gate == _NEVER or not any(t in window for t in THINK_HINTS):
+            return piece
+        self._gate_spent += self.length
+        if self._gate_spent > RELEASE_BUDGET * self.length + 4096:
+            self.gate = _NEVER  # many reasoning tokens, none settling: hold (linear work)
             return piece
         whole = "".join(self.text)
         self.text = [whole]
