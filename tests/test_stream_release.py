@@ -65,22 +65,35 @@ def _messages(text: str, reasoning: str | None) -> list[dict[str, Any]]:
 
 def _released(text: str, tools: Any, config: FixConfig, size: int) -> list[tuple[int, list[Any]]]:
     """``(prefix length, calls released so far)`` each time the stream released calls."""
+    return [(end, calls) for end, calls, _ in _sent(text, tools, config, size) if calls is not None]
+
+
+def _sent(
+    text: str, tools: Any, config: FixConfig, size: int
+) -> list[tuple[int, list[Any] | None, str]]:
+    """After each chunk that sent something: ``(prefix length, calls released so far or
+    None when none came with this chunk, content sent so far)``."""
     state = StreamRepairer(tools, config=config)
     names: dict[int, str] = {}
     args: dict[int, str] = {}
-    out: list[tuple[int, list[Any]]] = []
+    content: list[str] = []
+    out: list[tuple[int, list[Any] | None, str]] = []
     for i in range(0, len(text), size):
         chunk = {"choices": [{"index": 0, "delta": {"content": text[i : i + size]}}]}
-        grew = False
+        grew = sent = False
         for c in state.feed(chunk):
-            for tc in c["choices"][0]["delta"].get("tool_calls") or ():
+            delta = c["choices"][0]["delta"]
+            if delta.get("content"):
+                content.append(delta["content"])
+                sent = True
+            for tc in delta.get("tool_calls") or ():
                 fn = tc.get("function") or {}
                 names[tc["index"]] = names.get(tc["index"], "") + (fn.get("name") or "")
                 args[tc["index"]] = args.get(tc["index"], "") + (fn.get("arguments") or "")
                 grew = True
-        if grew:
+        if grew or sent:
             calls = [(names[k], json.loads(args[k] or "{}")) for k in sorted(names)]
-            out.append((min(i + size, len(text)), calls))
+            out.append((min(i + size, len(text)), calls if grew else None, "".join(content)))
     return out
 
 
@@ -94,11 +107,16 @@ def _check_never_taken_back(text: str, tools: Any, config: FixConfig, more: tupl
     number of release points checked."""
     points = 0
     for size in (3, 7):
-        for end, released in _released(text, tools, config, size):
-            points += 1
+        for end, released, content in _sent(text, tools, config, size):
+            points += released is not None
             for tail in (*more, text[end:], text[end:] + "\n</think>\n"):
-                got = _calls(text[:end] + tail, tools, config)
-                assert got[: len(released)] == released, (end, tail)
+                whole = repair(
+                    {"role": "assistant", "content": text[:end] + tail}, tools, config=config
+                )
+                assert whole.text.startswith(content), (end, tail)  # prose is never taken back
+                if released is not None:
+                    got = [(c.name, c.arguments) for c in whole.tool_calls]
+                    assert got[: len(released)] == released, (end, tail)
     return points
 
 
@@ -142,7 +160,9 @@ TOOLS = [
         },
     },
 ]
-CITY = st.sampled_from(["Paris", "Oslo", "New </tool_call> York", "Lima]", 'a"b'])
+CITY = st.sampled_from(
+    ["Paris", "Oslo", "New </tool_call> York", "Lima]", 'a"b', "x </think> y", "<think>"]
+)
 
 
 def _call(family: str, city: str) -> str:
@@ -165,7 +185,9 @@ def _call(family: str, city: str) -> str:
 CALL = st.builds(
     _call, st.sampled_from(["hermes", "qwen_xml", "mistral", "kimi", "deepseek", "harmony"]), CITY
 )
-PROSE = st.sampled_from(["", "\n", "Let me check.", "I will call it:\n", "a < b ", "ok.\n"])
+PROSE = st.sampled_from(
+    ["", "\n", "Let me check.", "I will call it:\n", "a < b ", "ok.\n", "</think>\n", "<think>"]
+)
 
 
 @st.composite
@@ -221,6 +243,10 @@ def test_the_known_overturns_are_held() -> None:
     r1 = f"The user wants Paris.\n{quoted}\nNo, I must not.\n</think>\n\nI can't help."
     assert _released(r1, TOOLS, FixConfig(), 5) == []
     assert _calls(r1, TOOLS, FixConfig()) == []
+    # a lone closer written inside a call's value settles nothing (repair() masks it)
+    valued = quoted.replace("Paris", "x </think> y")
+    text = f"{valued}{quoted}"
+    assert _released(text, TOOLS, FixConfig(), 3) == []
     # with the closer known to come, the call after it leaves before the stream ends
     after = f"Thinking.\n</think>\n\n{quoted}\n{quoted}\nDone."
     released = _released(after, TOOLS, PREFILLED, 5)

@@ -258,8 +258,8 @@ class _Core:
         self.length += len(content)
         if self.gate < 0:
             content = self._open_gate(content)
-            if self.gate < 0:
-                return ""
+        if self.gate < 0 or self.gate == _NEVER:
+            return ""  # later text may still turn this into reasoning
         if self.held:
             return ""
         if self._strip:  # whitespace right after the prompt's reasoning closer is dropped
@@ -303,10 +303,16 @@ class _Core:
         if found is None:
             return piece
         start, end, at = found
-        if _MARKUP_START.search(whole, 0, start) and not self._gate_holds(whole, start, end):
+        if _MARKUP_START.search(whole, 0, start) and (
+            self._may_enclose(whole, 0, start) or not self._gate_holds(whole, start, end)
+        ):
             self.gate = _NEVER  # the token may sit in a call's value: hold to the end
             return piece
         self.gate, self._strip = at, at > 0
+        if at > 0 and not whole[:start].strip():
+            # an empty block: repair() keeps the text as written unless a call follows,
+            # so the prose waits for the end (calls may still leave early)
+            self.held = True
         return whole[at:]
 
     def _gate_holds(self, whole: str, start: int, end: int) -> bool:
@@ -397,12 +403,16 @@ class _Core:
         between tags, a tag named after an offered tool, an open JSON bracket)."""
         if self.gate < 0 or self.gate == _NEVER or end <= self.gate:
             return False  # a lone reasoning closer may still come
+        return not self._may_enclose(whole, self.gate, end)
+
+    def _may_enclose(self, whole: str, start: int, end: int) -> bool:
+        """Something in ``whole[:end]`` could turn out to hold what follows as a value."""
         if whole.count("```", 0, end) % 2 or _QUOTED_MARKUP.search(whole, 0, end):
-            return False  # an open code fence, or markup after a backtick: may be quoted
+            return True  # an open code fence, or markup after a backtick: may be quoted
         if _TEXT_VALUES.search(whole, 0, end):
             # values written as text between tags: closers arriving later (orphans) can
             # still show that a closer here was text of a value that quoted a whole call
-            return False
+            return True
         if self._tool_tags is None:
             names = sorted(self.tools.names, key=len, reverse=True)
             self._tool_tags = (
@@ -411,8 +421,8 @@ class _Core:
                 else _NO_MATCH
             )
         if self._tool_tags.search(whole, 0, end):
-            return False  # an element named after a tool holds its arguments as text
-        return not _open_bracket(whole, self.gate, end)
+            return True  # an element named after a tool holds its arguments as text
+        return _open_bracket(whole, start, end)
 
     @staticmethod
     def _decided(after: str) -> bool:
