@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from toolfix import repair, repair_stream
+from toolfix import FixConfig, repair, repair_stream
 from toolfix._stream.core import StreamRepairer
 
 CORPORA = Path(__file__).resolve().parent / "corpora"
@@ -169,17 +169,33 @@ def cost(prepared: list[Any], repeat: int, chunk: int) -> dict[str, Any]:
     }
 
 
-def promptness(cases: list[dict[str, Any]], chunk: int) -> None:
+#: Reasoning settings promptness is measured under: (text written before the output,
+#: ``FixConfig`` arguments). A stream releases a call only once no later reasoning closer
+#: can turn it into reasoning (docs/guides/streaming.md): as written, no corpus text
+#: settles that before its end.
+SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
+    "as written": ("", {}),
+    "after a <think> block": ("<think>ok</think>\n", {}),
+    "reasoning_prefilled": ("ok</think>\n", {"reasoning_prefilled": True}),
+}
+
+
+def promptness(cases: list[dict[str, Any]], chunk: int, setting: str = "as written") -> None:
     """For every call of every case with several calls: characters of content still to
     come when the call's first delta went out."""
     leads: dict[str, list[int]] = defaultdict(list)
     not_last: dict[str, int] = defaultdict(int)
+    head, options = SETTINGS[setting]
+    if options and "reasoning_prefilled" not in FixConfig.model_fields:
+        return  # (a toolfix from before the setting)
+    config = FixConfig(**options)
     for case in cases:
         text = case["response"].get("content") or ""
         if len(repair(case["response"], case["tools"]).tool_calls) < 2 or not text:
             continue
+        text = head + text
         family = case["id"].rsplit("-", 2)[-2] if case["id"].startswith("bfcl") else "other"
-        state = StreamRepairer(case["tools"])
+        state = StreamRepairer(case["tools"], config=config)
         got: list[int] = []
         for i in range(0, len(text), chunk):
             out = state.feed({"choices": [{"index": 0, "delta": {"content": text[i : i + chunk]}}]})
@@ -189,8 +205,9 @@ def promptness(cases: list[dict[str, Any]], chunk: int) -> None:
         leads[family] += got
         not_last[family] += len(got) - 1  # the last call ends the text: it goes at the end
     print()
-    print(f"promptness (multi-call cases, chunks of {chunk} chars): characters still to come")
-    print("when each call went out (0 = at the end of the stream)")
+    print(f"promptness, {setting} (multi-call cases, chunks of {chunk} chars): characters")
+    print("still to come")
+    print("  when each call went out (0 = at the end of the stream)")
     print("(early: calls out before the end; not last: calls followed by another call)")
     print(
         f"{'family':<14}{'calls':>7}{'not last':>9}{'early':>7}{'median':>8}{'mean':>8}{'max':>7}"
@@ -238,7 +255,8 @@ def main() -> None:
         list(repair_stream(chunks, tools))
         list(repair_stream(events, tools))
     figures = cost(prepared, args.repeat, args.chunk)
-    promptness(cases, args.chunk)
+    for setting in SETTINGS:
+        promptness(cases, args.chunk, setting)
     if args.json:
         figures["command"] = "python benchmarks/perf_stream.py " + " ".join(sys.argv[1:])
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

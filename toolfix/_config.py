@@ -137,6 +137,13 @@ class FixConfig(BaseModel):
     accept_flat_arguments: bool = True
     """Accept ``{"name": "tool", "city": "Paris"}`` (arguments beside the name) when the
     name is a registry tool."""
+    reasoning_prefilled: bool = False
+    """The output starts inside reasoning: the chat template opened the block in the
+    prompt (``toolfix.formats.reasoning_prefilled_for(model)`` knows which templates
+    do). Text up to the first ``</think>`` (or all of it when none comes) is reasoning,
+    and streams release calls and prose once that closer has passed. ``False``: not
+    known; a lone ``</think>`` still closes a block the prompt opened, so a stream with
+    tools holds everything until one has passed (docs/guides/streaming.md)."""
     truncated: Literal["invalid", "keep_complete_members"] = "invalid"
     """A call cut off before its own closer (``finish_reason=length``): report it as an
     invalid call of kind ``truncated`` with the partial arguments attached (default), or

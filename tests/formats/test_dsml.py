@@ -8,9 +8,10 @@ import pytest
 
 from toolfix import FixConfig, repair
 from toolfix._repair.formats._base import ScanContext
-from toolfix._repair.formats.dsml import DsmlFormat
+from toolfix._repair.scanner import SpecScanner
+from toolfix._repair.specs.dsml import DSML
 
-FMT = DsmlFormat()
+FMT = SpecScanner([DSML])  # the declared family, read by the one scanner
 CTX = ScanContext(tool_names=frozenset({"get_weather", "search"}))
 TOOLS: list[dict[str, Any]] = [
     {

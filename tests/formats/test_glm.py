@@ -8,9 +8,10 @@ from op_count import assert_linear
 
 from toolfix._errors import TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
-from toolfix._repair.formats.glm import GlmFormat
+from toolfix._repair.scanner import SpecScanner
+from toolfix._repair.specs.glm import GLM
 
-FMT = GlmFormat()
+FMT = SpecScanner([GLM])  # the declared family, read by the one scanner
 CTX = ScanContext(tool_names=frozenset({"get_weather", "get_time", "ls"}))
 MARKUP = ("call_in_content", "native_markup")
 TRUNC = (*MARKUP, "truncated")

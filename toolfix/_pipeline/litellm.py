@@ -119,6 +119,19 @@ class LiteLLMExecutor(PromptExecutor):
         kwargs.update(prompt.params)
         return kwargs
 
+    def reasoning_prefilled(self, prompt: Prompt, model: str) -> bool:
+        """Whether this request's output starts inside reasoning: the model's template
+        opens the block in the prompt (``toolfix.formats.PREFILLED_MODELS``),
+        given the request's ``chat_template_kwargs`` (top level or in ``extra_body``)."""
+        from .._repair.families import reasoning_prefilled_for
+
+        options = {**self.provider_options, **prompt.params}
+        extra = options.get("extra_body")
+        kwargs = options.get("chat_template_kwargs") or (
+            extra.get("chat_template_kwargs") if isinstance(extra, Mapping) else None
+        )
+        return reasoning_prefilled_for(model, kwargs if isinstance(kwargs, Mapping) else None)
+
     def responses_kwargs(
         self, prompt: Prompt, model: str, tools: ToolsLike = None
     ) -> dict[str, Any]:

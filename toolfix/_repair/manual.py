@@ -48,6 +48,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         self.config = config or FixConfig()
         self.registry = ToolRegistry.of(registry)
         self._fixer = Fixer(self.config)
+        self._prefilled: ManualToolCallFixProcessor | None = None  # see :meth:`_for`
 
     def __repr__(self) -> str:
         return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
@@ -62,10 +63,11 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     ) -> list[Response]:
         batch = as_responses(responses)
         registry = self._registry_for(tools)
+        fix = self._for(executor, prompt, model).fix
         if text_size(batch) < OFFLOAD_CHARS:
-            return [self.fix(r, registry) for r in batch]
+            return [fix(r, registry) for r in batch]
         # A large input repairs in a worker thread, so the event loop keeps serving.
-        return await asyncio.to_thread(lambda: [self.fix(r, registry) for r in batch])
+        return await asyncio.to_thread(lambda: [fix(r, registry) for r in batch])
 
     def process_stream(
         self,
@@ -78,7 +80,22 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         """Repair a streamed response, letting prose through as it arrives
         (docs/guides/streaming.md)."""
         registry = self._registry_for(tools)
-        return repair_stream_async(chunks, registry, config=self.config)
+        config = self._for(executor, prompt, model).config
+        return repair_stream_async(chunks, registry, config=config)
+
+    def _for(
+        self, executor: PromptExecutor | None, prompt: Prompt, model: str
+    ) -> ManualToolCallFixProcessor:
+        """This processor, or its twin with ``reasoning_prefilled`` when the executor says
+        the request's template opened the reasoning (``LiteLLMExecutor``: model name and
+        ``chat_template_kwargs``)."""
+        said = getattr(executor, "reasoning_prefilled", None)
+        if self.config.reasoning_prefilled or not callable(said) or not said(prompt, model):
+            return self
+        if self._prefilled is None:
+            config = self.config.model_copy(update={"reasoning_prefilled": True})
+            self._prefilled = ManualToolCallFixProcessor(config=config, registry=self.registry)
+        return self._prefilled
 
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""

@@ -8,7 +8,10 @@ MiniMax...) leave in the text when the server does not split it out:
   it is reasoning;
 - a lone ``</think>`` with no opener: templates such as Qwen3's and
   DeepSeek-R1's put ``<think>`` in the prompt, so everything before the closer is
-  reasoning;
+  reasoning. Only the first reasoning markup of the text can be such a closer (the
+  prompt opens one block, at the start); with ``prefilled`` (the caller knows the
+  prompt opened it, ``FixConfig.reasoning_prefilled``) the text up to the first
+  closer, or all of it when none comes, is reasoning;
 - Magistral's ``[THINK]…[/THINK]`` the same way (a ``[TOOL_CALLS]`` the model wrote
   while thinking is reasoning, never a call).
 
@@ -23,7 +26,14 @@ gives ``None``. One pass with ``str.find``: linear time.
 
 from __future__ import annotations
 
-__all__ = ["THINK_CLOSE", "THINK_OPEN", "split_reasoning"]
+__all__ = [
+    "THINK_CLOSE",
+    "THINK_OPEN",
+    "THINK_TOKENS",
+    "first_markup",
+    "prompt_block",
+    "split_reasoning",
+]
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
@@ -38,6 +48,8 @@ OTHER_THINK_TOKENS = (
     ("<seed:think>", "</seed:think>"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
 )
+#: Every pair of reasoning tokens, ``<think>`` first.
+THINK_TOKENS = ((THINK_OPEN, THINK_CLOSE), *OTHER_THINK_TOKENS)
 
 
 _QUOTES = "\"'`"
@@ -64,14 +76,54 @@ def _find_lone_close(text: str, closer: str = THINK_CLOSE) -> int:
         pos = i + 1
 
 
-def split_reasoning(text: str) -> tuple[str | None, str]:
+def prompt_block(text: str, prefilled: bool = False) -> tuple[int, int] | None:
+    """Where the reasoning block the prompt opened ends in ``text``: the closer's
+    ``(start, end)``, or ``None`` when the prompt opened none.
+
+    ``prefilled``: the first closer of any pair, ``(len(text), len(text))`` when none
+    comes. Otherwise the first reasoning markup of the text when it is a lone closer."""
+    if prefilled:
+        hits = [(i, i + len(c)) for _, c in THINK_TOKENS if (i := text.find(c)) != -1]
+        return min(hits) if hits else (len(text), len(text))
+    first = first_markup(text)
+    return first[:2] if first is not None and first[2] else None
+
+
+def first_markup(text: str) -> tuple[int, int, bool] | None:
+    """The first reasoning token of ``text`` as :func:`split_reasoning` reads it (an
+    opener not directly after a quote, a closer followed by white space or the end):
+    ``(start, end, is_closer)``, or ``None``."""
+    first: tuple[int, int, bool] | None = None
+    for opener, closer in THINK_TOKENS:
+        if opener not in text and closer not in text:
+            continue
+        o = _find_open(text, 0, opener)
+        c = _find_lone_close(text, closer)
+        if o != -1 and (first is None or o < first[0]):
+            first = (o, o + len(opener), False)
+        if c != -1 and (first is None or c < first[0]):
+            first = (c, c + len(closer), True)
+    return first
+
+
+def split_reasoning(text: str, prefilled: bool = False) -> tuple[str | None, str]:
     """Split ``text`` into ``(reasoning, content)``.
 
     Returns ``(None, text)`` (the same object) when there is no think markup.
     """
+    block = prompt_block(text, prefilled)
+    lead: str | None = None
+    if block is not None:
+        # the opener was in the prompt: whitespace after the closer is dropped
+        lead, at = text[: block[0]].strip(), block[1]
+        while at < len(text) and text[at].isspace():
+            at += 1
+        text = text[at:]
     reasoning, content = _split(text, THINK_OPEN, THINK_CLOSE)
+    if lead:
+        reasoning = lead if reasoning is None else f"{lead}\n\n{reasoning}"
     for opener, closer in OTHER_THINK_TOKENS:
-        if opener not in content and closer not in content:
+        if opener not in content:
             continue
         more, content = _split(content, opener, closer)
         if more is not None:
@@ -81,13 +133,11 @@ def split_reasoning(text: str) -> tuple[str | None, str]:
 
 def _split(text: str, opener: str, closer: str) -> tuple[str | None, str]:
     """:func:`split_reasoning` for one pair of reasoning tokens."""
-    if opener not in text and closer not in text:
+    if opener not in text:
         return None, text
-    # Markup counts only where models put it: an opener not directly after a quote,
-    # a lone closer followed by whitespace or the end. ``{"a": "<think>"}`` is content.
-    first_open = _find_open(text, 0, opener)
-    first_close = _find_lone_close(text, closer)
-    if first_open == -1 and first_close == -1:
+    # Markup counts only where models put it: an opener not directly after a quote.
+    # ``{"a": "<think>"}`` is content. (A lone closer: :func:`prompt_block`.)
+    if _find_open(text, 0, opener) == -1:
         return None, text
 
     reasoning: list[str] = []
@@ -110,10 +160,6 @@ def _split(text: str, opener: str, closer: str) -> tuple[str | None, str]:
         return at
 
     pos = 0
-    if first_close != -1 and (first_open == -1 or first_close < first_open):
-        # lone closer: the opener was in the prompt
-        reasoning.append(text[:first_close])
-        pos = after_close(first_close + len(closer))
     while True:
         start = _find_open(text, pos, opener)
         if start == -1:

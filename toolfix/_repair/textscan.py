@@ -74,9 +74,10 @@ class TextScanner:
         found: dict[ToolCallFormat, list[Candidate]] = {}  # what the masking pass read
         markers = _Markers(text)  # every substring test on a long text goes through it
         masked, restore = self._mask_markup_in_calls(text, interp, found, markers)
+        prefilled = self.config.reasoning_prefilled
         reasoning, content = (
-            split_reasoning(masked)
-            if _may_hold_reasoning(markers if masked is text else _Markers(masked))
+            split_reasoning(masked, prefilled)
+            if prefilled or _may_hold_reasoning(markers if masked is text else _Markers(masked))
             else (None, masked)
         )
         answer: list[tuple[int, int]] = []

@@ -75,7 +75,9 @@ class AnthropicStreamRepairer(_StreamRepairerBase):
         if self._started:
             return []
         self._started = True
+        # the upstream's own fields are kept (``container``...); the rest is toolfix's
         msg: dict[str, Any] = {
+            **{k: v for k, v in self._message.items() if k not in ("content", "stop_reason")},
             "id": self._message.get("id") or "msg_toolfix",
             "type": "message",
             "role": "assistant",
@@ -375,6 +377,28 @@ def accumulate_anthropic(events: Iterable[Any]) -> Response:
             usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
             if isinstance(data.get("toolfix"), Mapping):
                 extension = data["toolfix"]
+    parts, unknown = _block_parts(blocks, extension)
+    return Response(
+        parts=tuple(parts),
+        id=meta.get("id"),
+        model=meta.get("model") or None,
+        finish_reason=extension.get("finish_reason", stop) if extension else stop,
+        usage=Usage(
+            input_tokens=int(usage.get("input_tokens") or 0),
+            output_tokens=int(usage.get("output_tokens") or 0),
+            requests=1,
+        )
+        if usage
+        else None,
+        provider_data={"anthropic_blocks": unknown} if unknown else None,
+        repairs=tuple(RepairRecord.model_validate(r) for r in extension.get("repairs", ())),
+    )
+
+
+def _block_parts(
+    blocks: Mapping[int, dict[str, Any]], extension: Mapping[str, Any]
+) -> tuple[list[Part], list[dict[str, Any]]]:
+    """The parts the accumulated blocks make (and the blocks of unknown types)."""
     by_index = {c["index"]: c for c in extension.get("calls", ())}
     parts: list[Part] = []
     unknown: list[dict[str, Any]] = []
@@ -408,18 +432,4 @@ def accumulate_anthropic(events: Iterable[Any]) -> Response:
     parts.extend(
         InvalidToolCallPart.model_validate(p) for p in extension.get("invalid_tool_calls", ())
     )
-    return Response(
-        parts=tuple(parts),
-        id=meta.get("id"),
-        model=meta.get("model") or None,
-        finish_reason=extension.get("finish_reason", stop) if extension else stop,
-        usage=Usage(
-            input_tokens=int(usage.get("input_tokens") or 0),
-            output_tokens=int(usage.get("output_tokens") or 0),
-            requests=1,
-        )
-        if usage
-        else None,
-        provider_data={"anthropic_blocks": unknown} if unknown else None,
-        repairs=tuple(RepairRecord.model_validate(r) for r in extension.get("repairs", ())),
-    )
+    return parts, unknown

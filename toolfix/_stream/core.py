@@ -8,21 +8,26 @@ input is split into chunks, and streamed content never contains markup that
 
 How it keeps that promise while text still flows:
 
-* **Prose passes through as it arrives**, minus a bounded hold-back: the last word
-  and the whitespace before it (a word may be the start of a marker, or a bare
-  ``name(`` call), and any text from the first place where markup could begin
-  (``<``, ``[``, ``{``, a code fence, ``(``, ``|``, harmony's ``to=``, ReAct's
-  ``Action:``/``Thought:``...). Emitted content is therefore always a prefix of
-  the content ``repair()`` keeps.
+* **Nothing leaves while reasoning is unsettled**: with tools, a lone ``</think>`` arriving
+  later would turn everything before it into reasoning (templates that open ``<think>``
+  in the prompt). Content and calls wait until the text's first reasoning token has
+  passed and settled where reasoning ends, or, with ``FixConfig.reasoning_prefilled``,
+  until the first closer has passed (:func:`~toolfix._repair.families.reasoning_gate`).
+* **Prose passes through as it arrives** from there, minus a bounded hold-back: the last
+  word and the whitespace before it (a word may be the start of a marker, or a bare
+  ``name(`` call), and any text from the first place where markup of any family could
+  begin (the family registry's openers). Emitted content is therefore always a prefix
+  of the content ``repair()`` keeps.
 * **From the first possible marker on, content is held** until the stream ends, when
   the whole message is repaired once (the same code as ``repair()``) and the rest of
   the content, the calls and the invalid calls are emitted.
-* **Calls are released at their own closer**: when an explicit closer of native
-  markup arrives (``</tool_call>``, ``<|tool_call_end|>``, the ``]`` of
-  ``[TOOL_CALLS][...]``...) and the next character is known, the message up to the
-  closer is repaired; the calls it gives that came from native markup (not code fences,
-  bare JSON or pythonic text, which later text can still change) go out at once. A
-  call's id derives from the text up to its end only, so the call is the one
+* **Calls are released at their own closer** (the registry's closers), once the text
+  after it is known, and only when no continuation can take the call back (promise 12,
+  :meth:`_Core._may_release`): nothing before it could enclose it as a value (an open
+  fence or backtick, a raw-text value marker, a tag named after an offered tool, an
+  open JSON bracket). The message up to the closer is repaired; the calls it gives
+  that came from native markup (not code fences, bare JSON or pythonic text) go out at
+  once. A call's id derives from the text up to its end only, so the call is the one
   ``repair()`` gives for the whole message. The work is bounded: past
   :data:`RELEASE_BUDGET` times the text length, attempts wait until the text has
   doubled since the last one (calls go out in batches; linear time in total).
@@ -69,6 +74,16 @@ from .._messages import (
 )
 from .._pipeline.processor import ToolsLike
 from .._repair.engine import fix
+from .._repair.families import (
+    THINK_HINTS,
+    THINK_TOKEN_MAX,
+    bracket_openers,
+    families,
+    markup_start,
+    reasoning_gate,
+    release_closers,
+    text_value_markers,
+)
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -76,25 +91,19 @@ if TYPE_CHECKING:
 
 __all__ = ["RELEASE_BUDGET", "StreamRepairer", "accumulate_openai"]
 
-#: Where markup may begin: from the first match on, content waits for the end.
-_MARKUP_START = re.compile(
-    r"[<\[{(`|>]|｜|\bto=|\b(?:Action|Thought|Observation|functools|call)\s*:|\bfunctools\b"
-)
+#: Where markup may begin (the family registry's openers): from the first match on,
+#: content waits for the end.
+_MARKUP_START = markup_start()
 
-#: Explicit closers of native call markup: an end tag of a call (``</tool_call>``,
-#: ``</function>``, ``</invoke>``, DSML's ``</｜DSML｜invoke>``), an end special token
-#: (``<|tool_call_end|>``, DeepSeek's ``<｜tool▁call▁end｜>``, harmony's ``<|call|>``),
-#: and ``]`` (``[TOOL_CALLS][...]``, granite's ``<|tool_call|>[...]``, the ``]`` of the next
-#: ``[TOOL_CALLS]``), tried only when such an opener occurs. A closer only triggers an
-#: attempt once what follows it is known (another closer right after: that one decides);
-#: ``repair()`` decides what is a call.
-_CLOSER = re.compile(
-    r"</[^<>\s]{0,30}(?:tool|function|invoke|call)[^<>\s]{0,30}>"
-    r"|<[|｜](?:call|[^<>|｜\s]{0,30}call[^<>|｜\s]{0,12}end)[|｜]>|\]",
-    re.IGNORECASE,
-)
-_BRACKET_OPENERS = ("[TOOL_CALLS]", "<|tool_call|>", "[ARGS]")
-_CLOSER_MAX = 72
+#: Every family's call closers (the registry's), ``]`` among them (``[TOOL_CALLS][...]``,
+#: granite's ``<|tool_call|>[...]``), tried only when an opener of such a family occurs.
+#: A closer only triggers an attempt once what follows it is known (another closer right
+#: after: that one decides); ``repair()`` decides what is a call.
+_CLOSER = release_closers()
+_BRACKET_OPENERS = bracket_openers()
+_CLOSER_MAX = max(72, *(len(c) + 8 for f in families() for c in f.closers))
+#: :attr:`_Core.gate` when the reasoning question stays open to the end of the stream.
+_NEVER = 1 << 62
 #: After a ``]``: still inside JSON (an array in the arguments), not the end of a call.
 _IN_JSON = frozenset(',}]":{-0123456789')
 
@@ -109,15 +118,41 @@ _UNSETTLED = frozenset(
 )
 
 
-#: Argument values written as text between tags (Qwen3-Coder/Seed-OSS ``<parameter=``,
-#: DSML/MiniMax/Step3 ``parameter name=``, GLM ``<arg_value>``, Kimi K3 ``argument``).
-_TEXT_VALUES = re.compile(r"<parameter[= ]|parameter name=|<arg_value|argument key=|<param ")
+#: Argument values written as raw text between tags, in any family (the registry's value
+#: markers: Qwen3-Coder ``<parameter=``, DSML/MiniMax ``<parameter name=``, GLM
+#: ``<arg_value>``...).
+_TEXT_VALUES = text_value_markers()
 
 #: Markup right after a backtick: inline code if a backtick follows its end.
 _QUOTED_MARKUP = re.compile(r"`[<\[{]")
 
 #: Repair notes of JSON that ended inside a string or was rebuilt by the general repairer.
 _CUT_NOTE = re.compile(r"string|cut|truncat|json-repair", re.IGNORECASE)
+
+
+_NO_MATCH = re.compile(r"(?!)")
+
+
+def _open_bracket(text: str, start: int, end: int) -> bool:
+    """A JSON ``{`` or ``[`` opened in ``text[start:end]`` is still open at ``end`` (strings
+    followed inside brackets only): a call there may be quoted in a value."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text[start:end]:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth = max(0, depth - 1)
+        elif ch == '"' and depth:
+            in_string = True
+    return depth > 0 or in_string
 
 
 def _safe_end(text: str, limit: int) -> int:
@@ -192,6 +227,16 @@ class _Core:
         self._spent = 0  # characters repaired so far by release attempts
         # a cut-off call kept with its complete members may grow: no early release then
         self._release_off = hold or not release or config.truncated != "invalid"
+        # reasoning: content before :attr:`gate` may still turn out to be reasoning (a lone
+        # closer later); -1 while undecided, ``_NEVER`` when it stays so to the end
+        self.gate = -1 if len(self.tools) else 0  # (no tools: repair() keeps the text)
+        self._strip = False
+        self._think_tail = ""
+        self._gate_spent = 0  # characters read by :meth:`_open_gate` so far
+        self.message_for: Callable[[str], Response] = lambda content: Response(
+            parts=[TextPart(text=content)]
+        )
+        self._tool_tags: re.Pattern[str] | None = None
 
     # ---- content ----------------------------------------------------------------------
 
@@ -201,8 +246,17 @@ class _Core:
         linear in the stream."""
         self.text.append(content)
         self.length += len(content)
+        if self.gate < 0:
+            content = self._open_gate(content)
+        if self.gate < 0 or self.gate == _NEVER:
+            return ""  # later text may still turn this into reasoning
         if self.held:
             return ""
+        if self._strip:  # whitespace right after the prompt's reasoning closer is dropped
+            content = content.lstrip()
+            if not content:
+                return ""
+            self._strip = False
         self._pending += content
         pending = self._pending
         # a little before the last scan point: a keyword may straddle two chunks
@@ -220,6 +274,45 @@ class _Core:
         self._scanned = max(0, self._scanned - end)
         self.sent.append(pending[:end])
         return pending[:end]
+
+    def _open_gate(self, piece: str) -> str:
+        """Decide, when the text allows it, where content that no later reasoning closer can
+        turn into reasoning begins (:attr:`gate`); returns the content from there on (or
+        ``piece`` while undecided). Only the tail is searched for reasoning tokens."""
+        window = self._think_tail + piece
+        self._think_tail = window[-THINK_TOKEN_MAX:]
+        if self.gate == _NEVER or not any(t in window for t in THINK_HINTS):
+            return piece
+        self._gate_spent += self.length
+        if self._gate_spent > RELEASE_BUDGET * self.length + 4096:
+            self.gate = _NEVER  # many reasoning tokens, none settling: hold (linear work)
+            return piece
+        whole = "".join(self.text)
+        self.text = [whole]
+        found = reasoning_gate(whole, self.config.reasoning_prefilled)
+        if found is None:
+            return piece
+        start, end, at = found
+        if _MARKUP_START.search(whole, 0, start) and (
+            self._may_enclose(whole, 0, start) or not self._gate_holds(whole, start, end)
+        ):
+            self.gate = _NEVER  # the token may sit in a call's value: hold to the end
+            return piece
+        self.gate, self._strip = at, at > 0
+        if at > 0 and not whole[:start].strip():
+            # an empty block: repair() keeps the text as written unless a call follows,
+            # so the prose waits for the end (calls may still leave early)
+            self.held = True
+        return whole[at:]
+
+    def _gate_holds(self, whole: str, start: int, end: int) -> bool:
+        """``repair()`` reads the reasoning closer at ``start:end`` as the end of the
+        prompt's reasoning too (markup before it could hold it as a call's value)."""
+        expected = whole[:start].strip()
+        if start == end or not expected:
+            return start == end == 0
+        tried = fix(self.message_for(whole[:end]), self.tools, self.config)
+        return any(isinstance(p, ReasoningPart) and p.text == expected for p in tried.parts)
 
     def stop_releasing(self) -> None:
         """No more early release (the message took a shape the core cannot follow)."""
@@ -241,7 +334,7 @@ class _Core:
             return []  # every closer ends in one of these
         base = self.length - len(window)
         if not self._brackets and "[" in window:
-            self._brackets = "[TOOL_CALLS]" in window or "<|tool_call|>" in window
+            self._brackets = any(o in window for o in _BRACKET_OPENERS)
         found = False
         for m in _CLOSER.finditer(window):
             end = base + m.end()
@@ -276,12 +369,7 @@ class _Core:
         self._last_try = self.length
         whole = "".join(self.text)
         self.text = [whole]
-        if whole.count("```", 0, end) % 2 or _QUOTED_MARKUP.search(whole, 0, end):
-            return []  # an open code fence, or markup after a backtick: may be quoted
-        if _TEXT_VALUES.search(whole, 0, end):
-            # values written as text between tags: closers arriving later (orphans) can
-            # still show that a closer here was text of a value that quoted a whole call
-            # (seed_oss engine tests); such calls go out at the end, never split wrongly
+        if not self._may_release(whole, end):
             return []
         tried = fix(message_for(whole[:end]), self.tools, self.config)
         calls = tried.tool_calls
@@ -296,6 +384,35 @@ class _Core:
             out.append(call)
         self.released.extend(out)
         return out
+
+    def _may_release(self, whole: str, end: int) -> bool:
+        """No continuation can overturn a call that ends at ``end`` (the release rule,
+        docs/guides/streaming.md): every reasoning token that could still make it
+        reasoning has been ruled out, and nothing before it could turn out to enclose it
+        as a value (an open code fence or backtick, a family whose values are raw text
+        between tags, a tag named after an offered tool, an open JSON bracket)."""
+        if self.gate < 0 or self.gate == _NEVER or end <= self.gate:
+            return False  # a lone reasoning closer may still come
+        return not self._may_enclose(whole, self.gate, end)
+
+    def _may_enclose(self, whole: str, start: int, end: int) -> bool:
+        """Something in ``whole[:end]`` could turn out to hold what follows as a value."""
+        if whole.count("```", 0, end) % 2 or _QUOTED_MARKUP.search(whole, 0, end):
+            return True  # an open code fence, or markup after a backtick: may be quoted
+        if _TEXT_VALUES.search(whole, 0, end):
+            # values written as text between tags: closers arriving later (orphans) can
+            # still show that a closer here was text of a value that quoted a whole call
+            return True
+        if self._tool_tags is None:
+            names = sorted(self.tools.names, key=len, reverse=True)
+            self._tool_tags = (
+                re.compile("<(?:" + "|".join(map(re.escape, names)) + r")[\s/>]")
+                if names
+                else _NO_MATCH
+            )
+        if self._tool_tags.search(whole, 0, end):
+            return True  # an element named after a tool holds its arguments as text
+        return _open_bracket(whole, start, end)
 
     @staticmethod
     def _decided(after: str) -> bool:
@@ -367,6 +484,7 @@ class _StreamRepairerBase(ABC):
     ) -> None:
         self.config = config or FixConfig()
         self._core = _Core(tools, self.config, hold, release_calls)
+        self._core.message_for = self._message_for
         self.tools = self._core.tools
         # reasoning is never rewritten (calls promoted from it are added after it)
         self._stream_reasoning = not hold
@@ -376,6 +494,10 @@ class _StreamRepairerBase(ABC):
     @abstractmethod
     def _start(self) -> None:
         """Set up the repairer's own state (the end of ``__init__``)."""
+
+    @abstractmethod
+    def _message_for(self, content: str) -> Any:
+        """The message with ``content`` and what else has arrived (a release attempt)."""
 
     @abstractmethod
     def whole_response(self) -> Response:
@@ -402,7 +524,13 @@ class StreamRepairer(_StreamRepairerBase):
     def _start(self) -> None:
         self._reasoning: list[str] = []
         self._calls: dict[int, _NativeCall] = {}
-        self._meta: dict[str, Any] = {"id": None, "model": None, "created": None}
+        self._meta: dict[str, Any] = {
+            "id": None,
+            "model": None,
+            "created": None,
+            "system_fingerprint": None,
+        }
+        self._role_sent = False  # the first chunk out says ``role: "assistant"``
         self._meta_done = False
         self._usage: dict[str, Any] | None = None
         self._thinking_blocks: list[dict[str, Any]] = []
@@ -418,7 +546,7 @@ class StreamRepairer(_StreamRepairerBase):
         if not _is_map(data):
             return []
         if not self._meta_done:
-            for key in ("id", "model", "created"):
+            for key in self._meta:
                 if self._meta[key] is None and data.get(key) is not None:
                     self._meta[key] = data.get(key)
             self._meta_done = True  # every chunk of a stream repeats them: the first says
@@ -503,13 +631,21 @@ class StreamRepairer(_StreamRepairerBase):
     # ---- output -----------------------------------------------------------------------
 
     def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {
+        """An output chunk with the upstream's fields (id, created, model,
+        system_fingerprint); the first one says ``role: "assistant"``."""
+        if not self._role_sent:
+            self._role_sent = True
+            delta = {"role": "assistant", **delta}
+        out = {
             "id": self._meta["id"] or "chatcmpl-toolfix",
             "object": "chat.completion.chunk",
             "created": self._meta["created"] or int(time.time()),
             "model": self._meta["model"] or "",
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
         }
+        if self._meta["system_fingerprint"] is not None:
+            out["system_fingerprint"] = self._meta["system_fingerprint"]
+        return out
 
     def _call_chunks(self, call: ToolCallPart) -> list[dict[str, Any]]:
         i = self._emitted_calls
