@@ -87,11 +87,11 @@ def test_no_a_prefixed_async_twin_in_the_core_surface() -> None:
 def test_deprecated_aliases_are_gone() -> None:
     from toolfix.processors import ResponseProcessor
 
-    for name in ("repair_async", "repair_stream_async"):
+    for name in ("arepair", "arepair_stream"):
         assert not hasattr(toolfix, name)
     assert not hasattr(ResponseProcessor, "wrap")
     with pytest.raises(ImportError):
-        importlib.import_module("toolfix._llm")
+        importlib.import_module("toolfix._llm.compat")
 
 
 def test_every_public_exception_derives_from_toolfix_error() -> None:
