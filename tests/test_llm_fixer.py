@@ -471,7 +471,7 @@ async def test_needs_an_executor_when_a_call_is_broken() -> None:
 
 async def test_own_executor_and_model_are_used() -> None:
     own = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
-    fixer = LLMBasedToolCallFixProcessor(TOOLS, executor=own, model="fixer-model")
+    fixer = LLMBasedToolCallFixProcessor(registry=TOOLS, executor=own, model="fixer-model")
     (out,) = await fixer.process(None, PROMPT, MODEL, None, [resp(native("get_weather", "x"))])
     assert calls_of(out) == [("get_weather", {"city": "Paris"})]
     assert own.calls[0][1] == "fixer-model"

@@ -231,7 +231,7 @@ def repair(
 def _fixer(config: FixConfig | None) -> ManualToolCallFixProcessor:
     """One fixer per configuration, kept between calls: its formats and its interpreters
     (name caches per registry, bounded by memory and locked) are built once."""
-    return ManualToolCallFixProcessor(config)
+    return ManualToolCallFixProcessor(config=config)
 
 
 _AREPAIR_DEPRECATED = (
@@ -256,7 +256,6 @@ async def arepair(
     """
     warnings.warn(_AREPAIR_DEPRECATED, DeprecationWarning, stacklevel=2)
     limits = config.limits if config is not None else None
-    [out] = await ManualToolCallFixProcessor(config).process(
+    return await ManualToolCallFixProcessor(config=config).process(
         None, Prompt(), "", as_tools(tools), as_response(response, limits=limits)
     )
-    return out

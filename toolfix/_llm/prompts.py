@@ -21,8 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
+from .._config import StrictSettings
 from .._messages import FailureKind
 
 __all__ = ["FixFailure", "FixerPrompts", "PromptText"]
@@ -67,10 +66,10 @@ PromptText = str | Callable[[FixFailure], str]
 """A :meth:`str.format` template, or a function of the failure returning the text."""
 
 
-class FixerPrompts(BaseModel):
-    """The LLM-based fixer's messages: templates or functions of :class:`FixFailure`."""
+class FixerPrompts(StrictSettings):
+    """The LLM-based fixer's messages: templates or functions of :class:`FixFailure`.
 
-    model_config = ConfigDict(frozen=True)
+    A misspelt field raises :class:`~toolfix.ConfigurationError` naming the nearest one."""
 
     system: PromptText | None = None
     """A system message for the fixer's own calls (the intent question and the fix

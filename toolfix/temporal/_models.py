@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from pydantic import Field
 
+from .._config import StrictSettings
 from .._messages import Prompt, ToolCallPart, ToolChoice, _Frozen
 
 __all__ = ["ActivityOptions", "AgentInput", "LlmCallInput", "RetrySettings", "ToolCallInput"]
@@ -24,7 +25,7 @@ NON_RETRYABLE_LLM_ERRORS: tuple[str, ...] = (
 )
 
 
-class RetrySettings(_Frozen):
+class RetrySettings(_Frozen, StrictSettings):
     """A Temporal retry policy as data. ``maximum_attempts=0`` means no limit."""
 
     maximum_attempts: int = 3
@@ -34,7 +35,7 @@ class RetrySettings(_Frozen):
     non_retryable_error_types: tuple[str, ...] = ()
 
 
-class ActivityOptions(_Frozen):
+class ActivityOptions(_Frozen, StrictSettings):
     """Timeouts and retry policy of one kind of activity.
 
     ``heartbeat_timeout_s`` lets the server notice a dead worker quickly: the tool
