@@ -22,6 +22,7 @@ import asyncio
 import enum
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
@@ -386,11 +387,13 @@ async def drive(
         raise ConfigurationError(f"max_tool_retries must be >= 0, got {max_tool_retries}")
     messages: list[Message] = list(prompt.messages)
     steps: list[Step] = []
+    flight = _InFlight()
     try:
         return await _drive_steps(
             prompt,
             messages,
             steps,
+            flight,
             call_llm=call_llm,
             run_tool=run_tool,
             max_steps=max_steps,
@@ -401,7 +404,16 @@ async def drive(
             hooks=hooks,
         )
     except Exception as exc:
+        flight.land(steps, messages)
         raise _aborted(exc, steps, messages) from (None if isinstance(exc, ToolfixError) else exc)
+    except (asyncio.CancelledError, KeyboardInterrupt) as exc:
+        # not ours to turn into an error: it propagates as it is, carrying the run so far
+        # (an outer ``asyncio.timeout`` raises TimeoutError from it: ``err.__cause__``)
+        flight.land(steps, messages)
+        exc.partial_result = finish(  # type: ignore[union-attr]
+            steps, messages, "error", f"{type(exc).__name__}: the run was interrupted"
+        )
+        raise
 
 
 class LoopSettings(Protocol):
@@ -454,10 +466,52 @@ def _aborted(exc: Exception, steps: list[Step], messages: list[Message]) -> Tool
     return err
 
 
+@dataclass
+class _InFlight:
+    """The step under way: its paid response and the tool runs finished so far, so that
+    a run ending early (a raising hook, a cancellation) keeps them in ``partial_result``."""
+
+    request: Prompt | None = None
+    response: Response | None = None
+    plans: Sequence[ToolCallPart | ToolRun] = ()
+    runs: dict[int, ToolRun] | None = None  # None: no tool was started
+
+    def take_off(self, request: Prompt, response: Response) -> None:
+        self.request, self.response, self.plans, self.runs = request, response, (), None
+
+    def landed(self) -> None:
+        self.request = self.response = None
+
+    def land(self, steps: list[Step], messages: list[Message]) -> None:
+        """Record the step under way, if any: its response and the runs that finished
+        (calls that had not finished get a "not run" result)."""
+        if self.request is None or self.response is None:
+            return
+        response, repairs = self.response, tuple(self.response.all_repairs)
+        runs: tuple[ToolRun, ...] = ()
+        if self.runs is not None:
+            runs = tuple(
+                self.runs.get(i) or (p if isinstance(p, ToolRun) else _stopped_run(p))
+                for i, p in enumerate(self.plans)
+            )
+        step = Step(
+            index=len(steps),
+            request=self.request,
+            response=response,
+            repairs=repairs,
+            tool_results=runs,
+            usage=step_usage(response, repairs),
+        )
+        steps.append(step)
+        messages.extend(step_messages(step) if runs else (response.to_message(),))
+        self.landed()
+
+
 async def _drive_steps(
     prompt: Prompt,
     messages: list[Message],
     steps: list[Step],
+    flight: _InFlight,
     *,
     call_llm: LlmCaller,
     run_tool: ToolCaller,
@@ -477,6 +531,7 @@ async def _drive_steps(
         if hooks is not None and (why := await _hook(hooks.before_llm_call, index, request)):
             return finish(steps, messages, "hook", why)
         response = await call_llm(request)
+        flight.take_off(request, response)  # paid for: kept whatever happens next
         repairs = tuple(response.all_repairs)
         why = None
         if hooks is not None:
@@ -496,11 +551,13 @@ async def _drive_steps(
             )
             steps.append(step)
             messages.append(response.to_message())
+            flight.landed()
             if why:
                 return finish(steps, messages, "hook", why)
             pending = [p for p in plans if isinstance(p, ToolCallPart)]
             return finish(steps, messages, "max_steps", None, pending)
-        runs, why, raised = await _run_calls(plans, index, run_tool, sem, hooks)
+        flight.plans, flight.runs = plans, {}
+        runs, why, raised = await _run_calls(plans, index, run_tool, sem, hooks, flight.runs)
         step = Step(
             index=index,
             request=request,
@@ -511,6 +568,7 @@ async def _drive_steps(
         )
         steps.append(step)
         messages.extend(step_messages(step))
+        flight.landed()
         failures = update_failures(failures, runs)
         previous = response
         if raised is not None:
@@ -539,15 +597,23 @@ async def _run_calls(
     run_tool: ToolCaller,
     sem: asyncio.Semaphore,
     hooks: LoopHooks | None,
+    finished: dict[int, ToolRun] | None = None,
 ) -> tuple[list[ToolRun], str | None, Exception | None]:
     """Run the calls concurrently (at most ``sem``'s limit at once); results in call order.
 
     A hook that raises stops the calls not yet started, but never cancels one that is
-    running: every call that ran is recorded, then the first error is returned."""
+    running: every call that ran is recorded, then the first error is returned. Each
+    result is also put in ``finished`` (by position) as soon as it is known."""
     stop: list[str] = []
     errors: list[Exception] = []
+    done = finished if finished is not None else {}
 
-    async def one(plan: ToolCallPart | ToolRun) -> ToolRun:
+    async def one(position: int, plan: ToolCallPart | ToolRun) -> ToolRun:
+        run = await run_one(plan)
+        done[position] = run
+        return run
+
+    async def run_one(plan: ToolCallPart | ToolRun) -> ToolRun:
         if isinstance(plan, ToolRun):
             return plan
         async with sem:
@@ -572,7 +638,7 @@ async def _run_calls(
 
     if not plans:
         return [], None, None
-    runs = list(await asyncio.gather(*(one(p) for p in plans)))
+    runs = list(await asyncio.gather(*(one(i, p) for i, p in enumerate(plans))))
     return runs, (stop[0] if stop else None), (errors[0] if errors else None)
 
 
