@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -117,10 +118,8 @@ async def blocks_the_loop() -> str:
 
 async def swallows_cancellation() -> str:
     """An async tool that ignores being cancelled and returns anyway."""
-    try:
+    with contextlib.suppress(asyncio.CancelledError):
         await asyncio.sleep(30)
-    except asyncio.CancelledError:
-        pass
     return "late but returned"
 
 
@@ -174,12 +173,16 @@ def _assert_kept(partial: Any, executor: ScriptedExecutor) -> None:
 async def test_a_run_cut_by_an_outer_asyncio_timeout_keeps_its_steps() -> None:
     started = asyncio.Event()
     loop, executor = _two_step_loop(started)
-    with pytest.raises(TimeoutError) as info:
+
+    async def run_under_a_deadline() -> None:
         async with asyncio.timeout(None) as deadline:
             task = asyncio.ensure_future(loop.run("go"))
             await started.wait()
             deadline.reschedule(asyncio.get_running_loop().time())  # expire now
             await task
+
+    with pytest.raises(TimeoutError) as info:
+        await run_under_a_deadline()
     cause = info.value.__cause__
     assert isinstance(cause, asyncio.CancelledError)
     _assert_kept(cause.partial_result, executor)  # type: ignore[attr-defined]
