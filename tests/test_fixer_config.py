@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from toolfix import (
+    DEFAULT_ARGUMENT_KEYS,
+    DEFAULT_NAME_KEYS,
     ConfigurationError,
     FixConfig,
     FixerPrompts,
@@ -20,7 +22,6 @@ from toolfix import (
     ToolCallJsonConfig,
     ToolRegistry,
 )
-from toolfix._config import DEFAULT_ARGUMENT_KEYS, DEFAULT_NAME_KEYS
 from toolfix.temporal import ActivityOptions, RetrySettings
 
 

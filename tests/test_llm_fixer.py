@@ -787,7 +787,9 @@ async def test_system_message_added_to_the_fixer_calls_only() -> None:
     for asked, kind in zip(ex.prompts, ["intent_question", "fix_call"], strict=True):
         first = asked.messages[0]
         assert first.role == "system"
-        assert first.text == f"You are a travel agent.\n\nYou repair tool calls ({kind}, intent_only)."
+        assert (
+            first.text == f"You are a travel agent.\n\nYou repair tool calls ({kind}, intent_only)."
+        )
         assert [m.role for m in asked.messages].count("system") == 1
     assert prompt.messages[0].text == "You are a travel agent."  # the caller's prompt unchanged
 

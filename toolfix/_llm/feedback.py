@@ -187,7 +187,7 @@ class Feedback:
         pieces = [resp.text] if resp.text else []
         for b in broken:
             if isinstance(b.part, InvalidToolCallPart):
-                pieces.append(self.prompts.cap(b.part.raw))
+                pieces.append(self.prompts.cap(invalid_text(b.part)))
             elif isinstance(b.part, ToolCallPart):
                 pieces.append(self.prompts.cap(call_text(b.part)))
         return "\n".join(pieces) or (resp.reasoning or "")
@@ -199,12 +199,20 @@ class Feedback:
             if isinstance(p, ToolCallPart):
                 pieces.append(self.prompts.cap(call_text(p)))
             elif isinstance(p, InvalidToolCallPart):
-                pieces.append(self.prompts.cap(p.raw))
+                pieces.append(self.prompts.cap(invalid_text(p)))
         return "\n".join(pieces) or "(empty reply)"
 
 
 def call_text(p: ToolCallPart) -> str:
     return f'{{"name": {json.dumps(p.name)}, "arguments": {p.arguments_raw or "null"}}}'
+
+
+def invalid_text(p: InvalidToolCallPart) -> str:
+    """An invalid call as the model wrote it: its raw text, with the tool name put back
+    when the raw text is only the arguments (a native call's)."""
+    if p.name and p.name not in p.raw:
+        return f'{{"name": {json.dumps(p.name)}, "arguments": {p.raw or "null"}}}'
+    return p.raw
 
 
 def first_line(text: str) -> str:
