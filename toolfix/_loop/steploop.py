@@ -60,10 +60,12 @@ __all__ = [
     "StepLoop",
     "StopLoop",
     "StopReason",
+    "StopWhen",
     "ToolChoiceSpec",
     "ToolRun",
     "call_model",
     "drive",
+    "hook_stop_reason",
     "next_prompt",
     "plan_calls",
     "run_tool_calls",
@@ -74,6 +76,10 @@ __all__ = [
 ]
 
 StopReason = Literal["answer", "max_steps", "stop_condition", "tool_retry_budget", "hook", "error"]
+
+StopWhen: TypeAlias = Callable[["Step"], bool | Awaitable[bool]]
+"""Ends the run (``"stop_condition"``) when true for a step; sync or async (the Temporal
+workflow passes one that asks an activity)."""
 
 ToolChoiceSpec: TypeAlias = ToolChoice | Sequence[ToolChoice] | Callable[[int], ToolChoice] | None
 """Tool choice per step: one for all steps, one per step (the last one repeats), or a
@@ -195,6 +201,12 @@ class LoopHooks:
         self, step_index: int, call: ToolCallPart, result: ToolRun
     ) -> HookResult | Awaitable[HookResult]:
         return None
+
+
+async def hook_stop_reason(fn: Callable[..., Any], *args: Any) -> str | None:
+    """Run a hook (sync or async); the stop reason if it asked to stop (``StopLoop`` or
+    ``LoopControl.STOP``), else ``None``. Other exceptions propagate."""
+    return await _hook(fn, *args)
 
 
 async def _hook(fn: Callable[..., Any], *args: Any) -> str | None:
@@ -375,7 +387,7 @@ async def drive(
     tool_concurrency: int = 8,
     max_tool_retries: int = 3,
     tool_choice: ToolChoiceSpec = None,
-    stop_when: Callable[[Step], bool] | None = None,
+    stop_when: StopWhen | None = None,
     hooks: LoopHooks | None = None,
 ) -> LoopResult:
     """Run the loop with the given LLM and tool callables (deterministic given them)."""
@@ -436,7 +448,7 @@ async def drive_with(
     call_llm: LlmCaller,
     run_tool: ToolCaller,
     *,
-    stop_when: Callable[[Step], bool] | None = None,
+    stop_when: StopWhen | None = None,
     hooks: LoopHooks | None = None,
 ) -> LoopResult:
     """:func:`drive` with the limits and tool choice of ``settings``."""
@@ -519,7 +531,7 @@ async def _drive_steps(
     tool_concurrency: int,
     max_tool_retries: int,
     tool_choice: ToolChoiceSpec,
-    stop_when: Callable[[Step], bool] | None,
+    stop_when: StopWhen | None,
     hooks: LoopHooks | None,
 ) -> LoopResult:
     failures: dict[str, int] = {}
@@ -581,7 +593,7 @@ async def _drive_steps(
             steps_done=len(steps),
             max_steps=max_steps,
             max_tool_retries=max_tool_retries,
-            stop_condition=bool(stop_when is not None and step.tool_results and stop_when(step)),
+            stop_condition=await _stop_condition(stop_when, step),
         )
         if reason is not None:
             detail = None
@@ -589,6 +601,16 @@ async def _drive_steps(
                 names = ", ".join(exhausted_tools(failures, max_tool_retries))
                 detail = f"more than {max_tool_retries} consecutive failures: {names}"
             return finish(steps, messages, reason, detail)
+
+
+async def _stop_condition(stop_when: StopWhen | None, step: Step) -> bool:
+    """The user's stop condition for a step with tool results (sync or async)."""
+    if stop_when is None or not step.tool_results:
+        return False
+    out = stop_when(step)
+    if inspect.isawaitable(out):
+        out = await out
+    return bool(out)
 
 
 async def _run_calls(
@@ -731,7 +753,7 @@ class StepLoop:
         tool_concurrency: int = 8,
         tool_timeout: float | None = None,
         max_tool_retries: int = 3,
-        stop_when: Callable[[Step], bool] | None = None,
+        stop_when: StopWhen | None = None,
         hooks: LoopHooks | None = None,
         tool_choice: ToolChoiceSpec = None,
     ):
