@@ -10,8 +10,6 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from toolfix import (
-    DEFAULT_ARGUMENT_KEYS,
-    DEFAULT_NAME_KEYS,
     ConfigurationError,
     FixConfig,
     FixerPrompts,
@@ -23,6 +21,9 @@ from toolfix import (
     ToolRegistry,
 )
 from toolfix.temporal import ActivityOptions, RetrySettings
+
+DEFAULT_NAME_KEYS = ToolCallJsonConfig.DEFAULT_NAME_KEYS
+DEFAULT_ARGUMENT_KEYS = ToolCallJsonConfig.DEFAULT_ARGUMENT_KEYS
 
 
 def get_weather(city: str) -> str:
@@ -64,6 +65,10 @@ def test_custom_keys_as_a_bare_tool_call_json_config_for_both_fixers() -> None:
 
 
 def test_default_key_constants_are_the_defaults() -> None:
+    from toolfix._config import DEFAULT_ID_KEYS, DEFAULT_WRAPPER_KEYS
+
+    assert ToolCallJsonConfig.DEFAULT_ID_KEYS == DEFAULT_ID_KEYS
+    assert ToolCallJsonConfig.DEFAULT_WRAPPER_KEYS == DEFAULT_WRAPPER_KEYS
     cfg = ToolCallJsonConfig()
     assert (cfg.name_keys, cfg.argument_keys) == (DEFAULT_NAME_KEYS, DEFAULT_ARGUMENT_KEYS)
     assert cfg.extend(name_keys=["command"]).name_keys == (*DEFAULT_NAME_KEYS, "command")

@@ -25,9 +25,6 @@ from openai_stub import openai_completion
 from stub_noncompliant import NoncompliantServer, run_noncompliant_server
 
 from toolfix import (
-    DEFAULT_ARGUMENT_KEYS,
-    DEFAULT_ID_KEYS,
-    DEFAULT_NAME_KEYS,
     LiteLLMExecutor,
     LLMBasedToolCallFixProcessor,
     ManualToolCallFixProcessor,
@@ -101,9 +98,9 @@ async def test_use_case_2_custom_json_keys(server: NoncompliantServer) -> None:
     # val customConfig = ToolCallJsonConfig(
     #     idJsonKeys = ToolCallJsonConfig.defaultIdJsonKeys + listOf("custom_id"), ...
     custom_config = ToolCallJsonConfig(
-        id_keys=(*DEFAULT_ID_KEYS, "custom_id"),
-        name_keys=(*DEFAULT_NAME_KEYS, "function_name"),
-        argument_keys=(*DEFAULT_ARGUMENT_KEYS, "function_args"),
+        id_keys=(*ToolCallJsonConfig.DEFAULT_ID_KEYS, "custom_id"),
+        name_keys=(*ToolCallJsonConfig.DEFAULT_NAME_KEYS, "function_name"),
+        argument_keys=(*ToolCallJsonConfig.DEFAULT_ARGUMENT_KEYS, "function_args"),
     )
     # val processor = ManualToolCallFixProcessor(toolRegistry, customConfig)
     processor = ManualToolCallFixProcessor(tool_registry, custom_config)

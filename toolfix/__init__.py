@@ -15,15 +15,7 @@ re-exported here; everything else lives in private modules.
 from __future__ import annotations
 
 from ._api import arepair, as_response, as_tools, repair
-from ._config import (
-    DEFAULT_ARGUMENT_KEYS,
-    DEFAULT_ID_KEYS,
-    DEFAULT_NAME_KEYS,
-    DEFAULT_WRAPPER_KEYS,
-    FixConfig,
-    Limits,
-    ToolCallJsonConfig,
-)
+from ._config import FixConfig, Limits, ToolCallJsonConfig
 from ._convert import (
     message_to_openai,
     messages_from_openai,
@@ -112,10 +104,6 @@ from ._tools import ArgumentIssue, ToolDescriptor, ToolRegistry
 __version__ = "0.1.0"
 
 __all__ = [
-    "DEFAULT_ARGUMENT_KEYS",
-    "DEFAULT_ID_KEYS",
-    "DEFAULT_NAME_KEYS",
-    "DEFAULT_WRAPPER_KEYS",
     "ArgumentIssue",
     "Candidate",
     "ChainProcessor",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -86,7 +86,17 @@ class ToolCallJsonConfig(StrictSettings):
     Extend the defaults rather than replace them::
 
         config = ToolCallJsonConfig().extend(name_keys=["command"], argument_keys=["payload"])
+        config = ToolCallJsonConfig(name_keys=(*ToolCallJsonConfig.DEFAULT_NAME_KEYS, "command"))
+
+    The default tuples are class constants (Koog's ``ToolCallJsonConfig.defaultNameJsonKeys``
+    and its siblings): ``DEFAULT_ID_KEYS``, ``DEFAULT_NAME_KEYS``, ``DEFAULT_ARGUMENT_KEYS``,
+    ``DEFAULT_WRAPPER_KEYS``.
     """
+
+    DEFAULT_ID_KEYS: ClassVar[tuple[str, ...]] = DEFAULT_ID_KEYS
+    DEFAULT_NAME_KEYS: ClassVar[tuple[str, ...]] = DEFAULT_NAME_KEYS
+    DEFAULT_ARGUMENT_KEYS: ClassVar[tuple[str, ...]] = DEFAULT_ARGUMENT_KEYS
+    DEFAULT_WRAPPER_KEYS: ClassVar[tuple[str, ...]] = DEFAULT_WRAPPER_KEYS
 
     id_keys: tuple[str, ...] = DEFAULT_ID_KEYS
     name_keys: tuple[str, ...] = DEFAULT_NAME_KEYS
