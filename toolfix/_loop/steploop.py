@@ -478,6 +478,19 @@ def _aborted(exc: Exception, steps: list[Step], messages: list[Message]) -> Tool
     return err
 
 
+def _step(index: int, request: Prompt, response: Response, runs: Sequence[ToolRun] = ()) -> Step:
+    """The :class:`Step` of a response and its tool runs."""
+    repairs = tuple(response.all_repairs)
+    return Step(
+        index=index,
+        request=request,
+        response=response,
+        repairs=repairs,
+        tool_results=tuple(runs),
+        usage=step_usage(response, repairs),
+    )
+
+
 @dataclass
 class _InFlight:
     """The step under way: its paid response and the tool runs finished so far, so that
@@ -499,23 +512,15 @@ class _InFlight:
         (calls that had not finished get a "not run" result)."""
         if self.request is None or self.response is None:
             return
-        response, repairs = self.response, tuple(self.response.all_repairs)
         runs: tuple[ToolRun, ...] = ()
         if self.runs is not None:
             runs = tuple(
                 self.runs.get(i) or (p if isinstance(p, ToolRun) else _stopped_run(p))
                 for i, p in enumerate(self.plans)
             )
-        step = Step(
-            index=len(steps),
-            request=self.request,
-            response=response,
-            repairs=repairs,
-            tool_results=runs,
-            usage=step_usage(response, repairs),
-        )
+        step = _step(len(steps), self.request, self.response, runs)
         steps.append(step)
-        messages.extend(step_messages(step) if runs else (response.to_message(),))
+        messages.extend(step_messages(step) if runs else (self.response.to_message(),))
         self.landed()
 
 
@@ -554,14 +559,7 @@ async def _drive_steps(
         last = index + 1 >= max_steps
         if why or (last and plans):
             # a hook stopped the run, or no model call will read these calls' results
-            step = Step(
-                index=index,
-                request=request,
-                response=response,
-                repairs=repairs,
-                usage=step_usage(response, repairs),
-            )
-            steps.append(step)
+            steps.append(_step(index, request, response))
             messages.append(response.to_message())
             flight.landed()
             if why:
@@ -570,14 +568,7 @@ async def _drive_steps(
             return finish(steps, messages, "max_steps", None, pending)
         flight.plans, flight.runs = plans, {}
         runs, why, raised = await _run_calls(plans, index, run_tool, sem, hooks, flight.runs)
-        step = Step(
-            index=index,
-            request=request,
-            response=response,
-            repairs=repairs,
-            tool_results=tuple(runs),
-            usage=step_usage(response, repairs),
-        )
+        step = _step(index, request, response, runs)
         steps.append(step)
         messages.extend(step_messages(step))
         flight.landed()
