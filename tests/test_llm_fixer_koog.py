@@ -107,8 +107,13 @@ def record(out: Response) -> str:
             "content": '{"function": {"name": "get_weather", '
             '"parameters": {"town": "Paris", "days": "three"}}}',
         },
+        {
+            "role": "assistant",
+            "content": '<tool_call>{"name": "get_weather", '
+            '"arguments": {"town": "Paris", "days": "three"}}</tool_call>',
+        },
     ],
-    ids=["native", "json-in-content", "wrapped"],
+    ids=["native", "json-in-content", "wrapped", "hermes-markup"],
 )
 def test_feedback_quotes_what_the_model_sent_and_names_each_problem(given_: Any) -> None:
     out, ex = fix(given_, [reply_calls(("get_weather", {"city": "Paris", "days": 3}))])

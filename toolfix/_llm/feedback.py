@@ -222,11 +222,12 @@ def first_line(text: str) -> str:
 
 def sent_arguments(p: ToolCallPart | InvalidToolCallPart) -> dict[str, Any] | None:
     """The arguments as the model sent them, before any repair dropped or changed a key:
-    read back from the call's raw text when it is a JSON object (the arguments themselves,
-    or a whole call holding them under a default argument key); else the parsed ones."""
+    read back from the call's raw text when it is (or its outermost braces hold, as in
+    ``<tool_call>{...}</tool_call>``) a JSON object: the arguments themselves, or a whole
+    call holding them under a default argument key; else the parsed ones."""
     raw = p.raw if isinstance(p, InvalidToolCallPart) else p.arguments_raw
     try:
-        value = json.loads(raw)
+        value = json.loads(raw[raw.find("{") : raw.rfind("}") + 1] if "{" in raw else raw)
     except (ValueError, RecursionError):
         return p.arguments
     for _ in range(2):  # a whole call, possibly inside one wrapper ({"function": {...}})
