@@ -615,7 +615,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
 def _big_fixer() -> ManualToolCallFixProcessor:
     """A fixer whose limits admit the 1 MB inputs (the defaults cap one span at 1,000,000)."""
     return ManualToolCallFixProcessor(
-        FixConfig(limits=Limits(max_input_chars=8_000_000, max_span_chars=8_000_000))
+        config=FixConfig(limits=Limits(max_input_chars=8_000_000, max_span_chars=8_000_000))
     )
 
 

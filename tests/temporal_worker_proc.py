@@ -20,6 +20,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from toolfix import ManualToolCallFixProcessor, Prompt, Response, ToolCallPart, ToolRegistry
+from toolfix.loop import LoopHooks, Step, ToolRun
 from toolfix.testing import FunctionExecutor
 
 MODEL = "scripted-model"
@@ -95,7 +96,31 @@ def durable_scenario(workdir: Path) -> tuple[ToolRegistry, FunctionExecutor]:
     return ToolRegistry.from_functions(record, slow), FunctionExecutor(reply)
 
 
-async def _main(address: str, task_queue: str, workdir: Path) -> None:
+class FileHooks(LoopHooks):
+    """Hooks that append each event to WORKDIR/hooks (one line per call)."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.log = workdir / "hooks"
+
+    def after_llm_call(self, step_index: int, prompt: Prompt, response: Response) -> None:
+        _append(self.log, f"after_llm_call {step_index}")
+
+    def before_tool(self, step_index: int, call: ToolCallPart) -> None:
+        _append(self.log, f"before_tool {step_index} {call.name}")
+
+    def after_tool(self, step_index: int, call: ToolCallPart, result: ToolRun) -> None:
+        _append(self.log, f"after_tool {step_index} {call.name}")
+
+
+def file_stop_when(workdir: Path) -> object:
+    def stop_when(step: Step) -> bool:
+        _append(workdir / "hooks", f"stop_when {step.index}")
+        return False
+
+    return stop_when
+
+
+async def _main(address: str, task_queue: str, workdir: Path, with_hooks: bool) -> None:
     from toolfix.temporal import connect, create_worker
 
     client = await connect(address)
@@ -107,6 +132,8 @@ async def _main(address: str, task_queue: str, workdir: Path) -> None:
         executor,
         ManualToolCallFixProcessor(),
         model=MODEL,
+        hooks=FileHooks(workdir) if with_hooks else None,
+        stop_when=file_stop_when(workdir) if with_hooks else None,  # type: ignore[arg-type]
         sticky_queue_schedule_to_start_timeout=timedelta(seconds=1),
     )
     async with worker:
@@ -115,4 +142,4 @@ async def _main(address: str, task_queue: str, workdir: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(_main(sys.argv[1], sys.argv[2], Path(sys.argv[3])))
+    asyncio.run(_main(sys.argv[1], sys.argv[2], Path(sys.argv[3]), "hooks" in sys.argv[4:]))

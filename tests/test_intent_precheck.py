@@ -113,3 +113,19 @@ def test_name_lookups_are_capped_on_long_text(monkeypatch: pytest.MonkeyPatch) -
         assert not IntentPrecheck().check(text, TOOL_NAMES)
         counts.append(len(lookups))
     assert counts == [500, 500]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Now I have to do that.",  # Koog's LLMBasedToolJsonFixTest examples
+        "Computing the sum now.",
+        "I must look that up first.",
+        "I'm about to check the calendar.",
+        "Calculating the total now.",
+    ],
+)
+def test_koog_intent_examples_get_a_question(text: str) -> None:
+    result = IntentPrecheck().check(text, ["add", "multiply"])
+    assert result, text
+    assert result.reason.startswith("announced action")

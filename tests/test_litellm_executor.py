@@ -150,9 +150,10 @@ async def test_broken_arguments_fixed_by_llm_over_http(stub: StubServer) -> None
     assert second.body["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
     assert [t["function"]["name"] for t in second.body["tools"]] == ["get_weather", "search_web"]
     msgs = second.body["messages"]
-    assert [m["role"] for m in msgs] == ["user", "assistant", "user"]
-    assert "city: Paris, days 3" in msgs[1]["content"]
-    assert "could not be parsed" in msgs[2]["content"]
+    assert [m["role"] for m in msgs] == ["system", "user", "assistant", "user"]
+    assert "Reply with corrected tool calls only" in msgs[0]["content"]  # the fix system text
+    assert "city: Paris, days 3" in msgs[2]["content"]
+    assert "could not be parsed" in msgs[3]["content"]
 
 
 async def test_intent_only_message_over_http(stub: StubServer) -> None:

@@ -468,7 +468,7 @@ async def test_needs_an_executor_when_a_call_is_broken() -> None:
 
 async def test_own_executor_and_model_are_used() -> None:
     own = ScriptedExecutor([openai_call("get_weather", {"city": "Paris"})])
-    fixer = LLMBasedToolCallFixProcessor(TOOLS, executor=own, model="fixer-model")
+    fixer = LLMBasedToolCallFixProcessor(registry=TOOLS, executor=own, model="fixer-model")
     (out,) = await fixer.process(None, PROMPT, MODEL, None, [resp(native("get_weather", "x"))])
     assert calls_of(out) == [("get_weather", {"city": "Paris"})]
     assert own.calls[0][1] == "fixer-model"
@@ -765,23 +765,28 @@ async def test_prompt_functions_get_the_failure() -> None:
     assert f.schema == TOOLS["get_weather"].parameters
     assert last_user_text(ex) == (
         "1 problem(s), first missing_required:\n"
-        "FIX #1 (get_weather): 'city' is a required property | "
+        "FIX #1 (get_weather): unknown key 'town': the tool has no such parameter, "
+        "missing required key: 'city' is a required property, "
+        "the tool's parameters are: city, unit | "
         "tools=['get_weather', 'search_web']"
     )
 
 
 async def test_system_message_added_to_the_fixer_calls_only() -> None:
-    prompts = FixerPrompts(system=lambda f: f"You repair tool calls ({f.kind}).")
+    prompts = FixerPrompts(system=lambda f: f"You repair tool calls ({f.request}, {f.kind}).")
     ex = ScriptedExecutor(["yes", openai_call("get_weather", {"city": "Paris"})])
     prompt = Prompt.of(Message.system("You are a travel agent."), "Weather in Paris?")
     out = await run(
         LLMBasedToolCallFixProcessor(prompts=prompts), ex, resp("Let me check Paris."), prompt
     )
     assert calls_of(out) == [("get_weather", {"city": "Paris"})]
-    for asked in ex.prompts:  # the intent question and the fix call
+    # the intent question, then the fix call: the function learns which it writes
+    for asked, kind in zip(ex.prompts, ["intent_question", "fix_call"], strict=True):
         first = asked.messages[0]
         assert first.role == "system"
-        assert first.text == "You are a travel agent.\n\nYou repair tool calls (intent_only)."
+        assert (
+            first.text == f"You are a travel agent.\n\nYou repair tool calls ({kind}, intent_only)."
+        )
         assert [m.role for m in asked.messages].count("system") == 1
     assert prompt.messages[0].text == "You are a travel agent."  # the caller's prompt unchanged
 
@@ -813,7 +818,9 @@ async def test_intent_question_sends_tool_history_as_text() -> None:
     )
     ex = ScriptedExecutor(["no"])
     await run(LLMBasedToolCallFixProcessor(), ex, resp("Let me check Paris too."), prompt)
-    asked = ex.prompts[0].messages
+    system, *asked = ex.prompts[0].messages
+    assert system.role == "system"
+    assert system.text == FixerPrompts().intent_system  # the intent question's own default
     assert [m.role for m in asked] == ["user", "assistant", "user", "assistant", "user"]
     for m in asked:
         assert all(isinstance(p, TextPart) for p in m.parts)

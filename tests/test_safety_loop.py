@@ -101,7 +101,7 @@ def test_a_cut_off_json_call_is_never_run_unless_opted_in() -> None:
     loop.run_sync("Clean /tmp/x (dry run first).")
     assert ran == []
     # the old behaviour, on request: the complete members run
-    keep = ManualToolCallFixProcessor(FixConfig(truncated="keep_complete_members"))
+    keep = ManualToolCallFixProcessor(config=FixConfig(truncated="keep_complete_members"))
     loop = StepLoop(ScriptedExecutor([text, "Done."]), _tools(ran), processor=keep, model=MODEL)
     loop.run_sync("Clean /tmp/x (dry run first).")
     assert ran == [("delete_files", {"path": "/tmp/x", "dry_run": False})]

@@ -91,7 +91,7 @@ def test_a_long_argument_is_decoded_once_and_the_memo_is_cleared() -> None:
     args = {"path": "a.md", "content": 'line with "quotes", a tab\t and é\n' * 5000}
     call = {"name": "write_file", "arguments": args}
     text = f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>"
-    fixer = ManualToolCallFixProcessor(FixConfig(limits=Limits(max_span_chars=2_000_000)))
+    fixer = ManualToolCallFixProcessor(config=FixConfig(limits=Limits(max_span_chars=2_000_000)))
     fixed = fixer.fix(Response.text_only(text), REGISTRY)
     assert [c.name for c in fixed.tool_calls] == ["write_file"]
     assert fixed.tool_calls[0].arguments == args
@@ -114,7 +114,7 @@ def test_parse_lenient_gives_the_same_value_with_or_without_the_memo() -> None:
 
 def test_calls_past_max_calls_are_one_record_naming_each() -> None:
     call = '<tool_call>{"name": "get_weather", "arguments": {"location": "Oslo"}}</tool_call>'
-    fixer = ManualToolCallFixProcessor(FixConfig(limits=Limits(max_calls=2)))
+    fixer = ManualToolCallFixProcessor(config=FixConfig(limits=Limits(max_calls=2)))
     fixed = fixer.fix(Response.text_only("Here:\n" + call * 5 + "\nDone."), REGISTRY)
     assert [c.name for c in fixed.tool_calls] == ["get_weather", "get_weather"]
     [over] = fixed.invalid_tool_calls

@@ -108,12 +108,12 @@ async def test_a_large_input_is_repaired_off_the_event_loop(
 
     task = asyncio.create_task(ticker())
     small = Response.text_only(CALL_TEXT)
-    [out] = await proc.process(None, Prompt(), "m", BASIC_TOOLS, small)
+    out = await proc.process(None, Prompt(), "m", BASIC_TOOLS, small)
     assert (ticks, threads) == (0, [threading.get_ident()])  # inline: the loop never ran
     assert _calls(out) == [("get_weather", {"city": "Paris"})]
     big = Response.text_only(BIG_CALL_TEXT)
     assert text_size([big]) >= OFFLOAD_CHARS > text_size([small])
-    [out] = await proc.process(None, Prompt(), "m", BASIC_TOOLS, big)
+    out = await proc.process(None, Prompt(), "m", BASIC_TOOLS, big)
     task.cancel()
     assert ticks > 0  # the ticker ran while the repair was in its thread
     assert threads[1] != threading.get_ident()

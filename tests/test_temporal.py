@@ -25,6 +25,7 @@ import pytest
 
 from toolfix import ManualToolCallFixProcessor, Prompt, StepLoop, ToolRegistry
 from toolfix._loop.steploop import LoopResult
+from toolfix.loop import LoopControl, LoopHooks
 from toolfix.testing import FunctionExecutor
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -38,7 +39,8 @@ def _unavailable(reason: str) -> None:
 
 try:
     from temporalio.api.workflowservice.v1 import DescribeNamespaceRequest
-    from temporalio.client import Client
+    from temporalio.client import Client, WorkflowFailureError
+    from temporalio.exceptions import ApplicationError
 
     from toolfix.temporal import (
         ActivityOptions,
@@ -271,14 +273,14 @@ async def test_tool_failing_twice_is_retried_by_the_policy(client: Client) -> No
     )
 
 
-def _start_worker(address: str, queue: str, workdir: Path) -> subprocess.Popen[bytes]:
+def _start_worker(address: str, queue: str, workdir: Path, *extra: str) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
     }
     (workdir / "worker-ready").unlink(missing_ok=True)
     return subprocess.Popen(
-        [sys.executable, str(WORKER_SCRIPT), address, queue, str(workdir)],
+        [sys.executable, str(WORKER_SCRIPT), address, queue, str(workdir), *extra],
         cwd=str(REPO),
         env=env,
         stdout=(workdir / "worker.log").open("ab"),
@@ -384,3 +386,209 @@ async def test_agent_workflow_runs_as_a_child_of_a_user_workflow(client: Client)
             task_queue=queue,
         )
     assert out == "answer: The sum is 5. [5]"
+
+
+# ---- hooks and stop_when on the durable loop ---------------------------------------------
+
+
+class RecordingHooks(LoopHooks):
+    """Records every hook call; stops before the tools of step ``stop_at`` if set."""
+
+    def __init__(self, stop_at: int | None = None) -> None:
+        self.events: list[str] = []
+        self.stop_at = stop_at
+
+    def before_llm_call(self, step_index: int, prompt: Prompt) -> None:
+        self.events.append(f"before_llm_call {step_index} {len(prompt.messages)}")
+
+    async def after_llm_call(self, step_index: int, prompt: Prompt, response: Any) -> None:
+        self.events.append(f"after_llm_call {step_index} {len(response.tool_calls)}")
+
+    def on_repair(self, step_index: int, response: Any, repairs: Any) -> None:
+        self.events.append(f"on_repair {step_index} {[str(r.kind) for r in repairs]}")
+
+    def before_tool(self, step_index: int, call: Any) -> LoopControl | None:
+        self.events.append(f"before_tool {step_index} {call.name}")
+        return LoopControl.STOP if step_index == self.stop_at else None
+
+    def after_tool(self, step_index: int, call: Any, result: Any) -> None:
+        self.events.append(f"after_tool {step_index} {call.name} {result.content}")
+
+
+def _stop_after_ten(step: Any) -> bool:
+    """Stop once a tool result says 10."""
+    return any(r.content == "10" for r in step.tool_results)
+
+
+async def _both_ways(
+    client: Client, hooks_for: Any, stop_when: Any = None
+) -> tuple[LoopResult, LoopResult, list[str], list[str]]:
+    """The math scenario durably and in process, with the same hooks and stop_when."""
+    registry = ToolRegistry.from_functions(scenario.add, scenario.multiply)
+    prompt = Prompt.of("2 + 3, then 5 + 10 and 5 * 2")
+    durable_hooks, local_hooks = hooks_for(), hooks_for()
+    queue = _queue()
+    async with create_worker(
+        client,
+        queue,
+        registry,
+        FunctionExecutor(scenario.math_reply),
+        ManualToolCallFixProcessor(),
+        model=scenario.MODEL,
+        hooks=durable_hooks,
+        stop_when=stop_when,
+    ):
+        durable = await run_agent(
+            client,
+            prompt,
+            task_queue=queue,
+            workflow_id=f"hooks-{uuid.uuid4().hex}",
+            tool=FAST_TOOL,
+            tool_concurrency=1,  # hook events in a deterministic order
+            hooks=True,
+            stop_when=stop_when is not None,
+        )
+    local = await StepLoop(
+        FunctionExecutor(scenario.math_reply),
+        registry,
+        processor=ManualToolCallFixProcessor(),
+        model=scenario.MODEL,
+        tool_concurrency=1,
+        hooks=local_hooks,
+        stop_when=stop_when,
+    ).run(prompt)
+    return durable, local, durable_hooks.events, local_hooks.events
+
+
+async def test_hooks_and_stop_when_run_on_the_durable_loop_as_in_process(client: Client) -> None:
+    durable, local, durable_events, local_events = await _both_ways(
+        client, RecordingHooks, _stop_after_ten
+    )
+    assert durable_events == local_events
+    assert durable_events[:3] == [
+        "before_llm_call 0 1",
+        "after_llm_call 0 1",
+        "on_repair 0 ['call_in_content', 'native_markup', 'type_mismatch']",
+    ]
+    assert "after_tool 1 multiply 10" in durable_events
+    assert (durable.stopped_reason, local.stopped_reason) == ("stop_condition", "stop_condition")
+    assert len(durable.steps) == 2  # stopped before the third LLM call
+    assert _comparable(durable) == _comparable(local)
+
+
+async def test_a_hook_stops_the_durable_loop_as_in_process(client: Client) -> None:
+    durable, local, durable_events, local_events = await _both_ways(
+        client, lambda: RecordingHooks(stop_at=1)
+    )
+    assert durable_events == local_events
+    assert durable.stopped_reason == local.stopped_reason == "hook"
+    assert [r.error_type for r in durable.steps[1].tool_results] == ["stopped", "stopped"]
+    assert _comparable(durable) == _comparable(local)
+
+
+class _BrokenAudit(LoopHooks):
+    def after_llm_call(self, step_index: int, prompt: Prompt, response: Any) -> None:
+        if step_index == 1:
+            raise RuntimeError("audit log is down")
+
+
+async def test_a_raising_hook_fails_the_run_keeping_the_paid_responses(client: Client) -> None:
+    registry = ToolRegistry.from_functions(scenario.add, scenario.multiply)
+    queue = _queue()
+    async with create_worker(
+        client,
+        queue,
+        registry,
+        FunctionExecutor(scenario.math_reply),
+        ManualToolCallFixProcessor(),
+        model=scenario.MODEL,
+        hooks=_BrokenAudit(),
+    ):
+        with pytest.raises(WorkflowFailureError) as info:
+            await run_agent(
+                client,
+                "2 + 3, then 5 + 10 and 5 * 2",
+                task_queue=queue,
+                workflow_id=f"broken-hook-{uuid.uuid4().hex}",
+                tool=FAST_TOOL,
+                hooks=True,
+            )
+    cause = info.value.cause
+    assert isinstance(cause, ApplicationError)
+    assert cause.type == "LoopAbortedError"
+    assert "the after_llm_call hook raised RuntimeError: audit log is down" in str(cause)
+    assert cause.non_retryable
+    partial = LoopResult.model_validate(cause.details[0])
+    assert partial.stopped_reason == "error"
+    assert len(partial.steps) == 2  # the second response was paid for: it is kept
+    assert partial.steps[1].tool_results == ()
+    assert [r.content for r in partial.tool_results] == ["5"]
+
+
+async def test_a_run_with_hooks_needs_a_worker_with_hooks(client: Client) -> None:
+    queue = _queue()
+    registry = ToolRegistry.from_functions(scenario.add)
+    async with create_worker(client, queue, registry, FunctionExecutor(["hi"]), model="m"):
+        with pytest.raises(WorkflowFailureError) as info:
+            await run_agent(
+                client,
+                "hi",
+                task_queue=queue,
+                workflow_id=f"nohooks-{uuid.uuid4().hex}",
+                hooks=True,
+            )
+    assert "pass hooks= to create_worker" in str(info.value.cause)
+
+
+async def test_killed_worker_with_hooks_calls_each_hook_once(
+    client: Client, temporal_address: str, tmp_path: Path
+) -> None:
+    queue = _queue()
+    effects = tmp_path / "side_effects"
+    first = _start_worker(temporal_address, queue, tmp_path, "hooks")
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        await _wait_for(lambda: (tmp_path / "worker-ready").exists(), "worker 1", first)
+        handle = await start_agent(
+            client,
+            "record a, then b slowly",
+            task_queue=queue,
+            workflow_id=f"durable-hooks-{uuid.uuid4().hex}",
+            hooks=True,
+            stop_when=True,
+            tool=ActivityOptions(
+                start_to_close_timeout_s=60,
+                heartbeat_timeout_s=1.0,
+                retry=RetrySettings(maximum_attempts=5, initial_interval_s=0.1),
+            ),
+        )
+        await _wait_for(lambda: "b-start" in _lines(effects), "the slow tool to start", first)
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=10)
+        before_kill = _lines(tmp_path / "hooks")
+        second = _start_worker(temporal_address, queue, tmp_path, "hooks")
+        await _wait_for(lambda: (tmp_path / "worker-ready").exists(), "worker 2", second)
+        (tmp_path / "release").touch()
+        result = await asyncio.wait_for(handle.result(), timeout=60)
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+
+    assert result.final_text == "finished: recorded a; slow b done"
+    assert before_kill == [
+        "after_llm_call 0",
+        "before_tool 0 record",
+        "after_tool 0 record",
+        "stop_when 0",
+        "after_llm_call 1",
+        "before_tool 1 slow",
+    ]
+    # after the restart: no hook ran twice (their completed activities were not rerun)
+    assert _lines(tmp_path / "hooks") == [
+        *before_kill,
+        "after_tool 1 slow",
+        "stop_when 1",
+        "after_llm_call 2",
+    ]

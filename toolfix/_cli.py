@@ -455,7 +455,7 @@ def _run(
         raise _UsageError("give --jsonl FILE, or --tools TOOLS.json with a response on stdin")
     source = _open_input(jsonl, "--jsonl") if jsonl is not None else None
     tools = _read_tools_file(tools_file) if source is None and tools_file is not None else None
-    manual = ManualToolCallFixProcessor(config)
+    manual = ManualToolCallFixProcessor(config=config)
     processor = _build_processor(config, llm, api_base, max_retries, api_key)
     out = sys.stdout
     summary = _Summary()

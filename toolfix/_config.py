@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ._errors import ConfigurationError
 from ._repair.spec import FormatSpec
 
-__all__ = ["FixConfig", "Limits", "ToolCallJsonConfig"]
+__all__ = [
+    "DEFAULT_ARGUMENT_KEYS",
+    "DEFAULT_ID_KEYS",
+    "DEFAULT_NAME_KEYS",
+    "DEFAULT_WRAPPER_KEYS",
+    "FixConfig",
+    "Limits",
+    "StrictSettings",
+    "ToolCallJsonConfig",
+    "as_fix_config",
+    "check_registry_first",
+    "unknown_field_error",
+]
 
 DEFAULT_ID_KEYS = ("id", "tool_call_id", "call_id")
 DEFAULT_NAME_KEYS = ("name", "tool_name", "tool", "function_name", "function", "action")
@@ -26,9 +39,44 @@ DEFAULT_ARGUMENT_KEYS = (
     "action_input",
 )
 DEFAULT_WRAPPER_KEYS = ("function", "function_call", "tool_call", "call")
+"""The default key tuples of :class:`ToolCallJsonConfig`: extend them with
+``ToolCallJsonConfig(name_keys=(*DEFAULT_NAME_KEYS, "command"))`` or
+``ToolCallJsonConfig().extend(name_keys=["command"])``."""
 
 
-class ToolCallJsonConfig(BaseModel):
+def unknown_field_error(model: str, given: Iterable[str], valid: Iterable[str]) -> str | None:
+    """The message for the first name of ``given`` that ``valid`` lacks, with the nearest
+    valid name; ``None`` when every name is valid."""
+    known = list(valid)
+    for name in given:
+        if name in known:
+            continue
+        near = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        return f"{model} has no setting {name!r}{hint} (valid: {', '.join(sorted(known))})"
+    return None
+
+
+class StrictSettings(BaseModel):
+    """Base of every settings model: frozen, and a misspelt field raises
+    :class:`~toolfix.ConfigurationError` naming the nearest valid field (instead of
+    being ignored)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_unknown_fields(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            valid = set(cls.model_fields)
+            valid |= {f.alias for f in cls.model_fields.values() if f.alias}
+            message = unknown_field_error(cls.__name__, (str(k) for k in data), valid)
+            if message is not None:
+                raise ConfigurationError(message)
+        return data
+
+
+class ToolCallJsonConfig(StrictSettings):
     """Which JSON keys hold a call's id, name and arguments.
 
     The first key of each tuple is the canonical one; the others are aliases the
@@ -38,9 +86,17 @@ class ToolCallJsonConfig(BaseModel):
     Extend the defaults rather than replace them::
 
         config = ToolCallJsonConfig().extend(name_keys=["command"], argument_keys=["payload"])
+        config = ToolCallJsonConfig(name_keys=(*ToolCallJsonConfig.DEFAULT_NAME_KEYS, "command"))
+
+    The default tuples are class constants (Koog's ``ToolCallJsonConfig.defaultNameJsonKeys``
+    and its siblings): ``DEFAULT_ID_KEYS``, ``DEFAULT_NAME_KEYS``, ``DEFAULT_ARGUMENT_KEYS``,
+    ``DEFAULT_WRAPPER_KEYS``.
     """
 
-    model_config = ConfigDict(frozen=True)
+    DEFAULT_ID_KEYS: ClassVar[tuple[str, ...]] = DEFAULT_ID_KEYS
+    DEFAULT_NAME_KEYS: ClassVar[tuple[str, ...]] = DEFAULT_NAME_KEYS
+    DEFAULT_ARGUMENT_KEYS: ClassVar[tuple[str, ...]] = DEFAULT_ARGUMENT_KEYS
+    DEFAULT_WRAPPER_KEYS: ClassVar[tuple[str, ...]] = DEFAULT_WRAPPER_KEYS
 
     id_keys: tuple[str, ...] = DEFAULT_ID_KEYS
     name_keys: tuple[str, ...] = DEFAULT_NAME_KEYS
@@ -77,15 +133,13 @@ class ToolCallJsonConfig(BaseModel):
         return self
 
 
-class Limits(BaseModel):
+class Limits(StrictSettings):
     """Size limits checked before any recursive parser runs (docs/design.md#promise-2).
 
     Exceeding one raises a :class:`~toolfix.LimitExceededError` subclass inside the
     parser; the manual fixer reports the affected call as invalid with kind
     ``limit_exceeded`` instead of letting the error escape.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     max_input_chars: int = Field(default=2_000_000, gt=0)
     """Longest text (content, reasoning or arguments string) the fixer will scan."""
@@ -106,10 +160,10 @@ class Limits(BaseModel):
     """Longest text handed to ``ast.parse`` for pythonic calls."""
 
 
-class FixConfig(BaseModel):
-    """Settings of :class:`~toolfix.ManualToolCallFixProcessor`."""
-
-    model_config = ConfigDict(frozen=True)
+class FixConfig(StrictSettings):
+    """Settings of :class:`~toolfix.ManualToolCallFixProcessor` (and of the LLM fixer's
+    default preprocessor). Both fixers also accept a bare :class:`ToolCallJsonConfig`
+    as ``config``: it stands for ``FixConfig(json_keys=...)``."""
 
     json_keys: ToolCallJsonConfig = ToolCallJsonConfig()
     limits: Limits = Limits()
@@ -149,3 +203,32 @@ class FixConfig(BaseModel):
     invalid call of kind ``truncated`` with the partial arguments attached (default), or
     keep the members that were complete and validate them (the old behaviour; a cut-off
     ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``)."""
+
+
+def as_fix_config(config: FixConfig | ToolCallJsonConfig | None, owner: str) -> FixConfig:
+    """The :class:`FixConfig` of a fixer's ``config`` argument: a ``ToolCallJsonConfig``
+    (custom keys, as in Koog) becomes ``FixConfig(json_keys=config)``.
+
+    Raises :class:`~toolfix.ConfigurationError` for anything else, naming ``owner``."""
+    if config is None:
+        return FixConfig()
+    if isinstance(config, FixConfig):
+        return config
+    if isinstance(config, ToolCallJsonConfig):
+        return FixConfig(json_keys=config)
+    raise ConfigurationError(
+        f"{owner}(registry, config): config must be a FixConfig or a ToolCallJsonConfig, "
+        f"not {type(config).__name__}"
+    )
+
+
+def check_registry_first(registry: object, owner: str) -> None:
+    """Refuse a configuration passed where the registry goes: the fixers take
+    ``(registry, config)``, in Koog's order (the manual fixer used to take the config
+    first, so an old call site fails loudly here instead of half-working)."""
+    if isinstance(registry, FixConfig | ToolCallJsonConfig):
+        raise ConfigurationError(
+            f"{owner} takes the registry first and the configuration second "
+            f"({owner}(registry, config), as in Koog): got a {type(registry).__name__} "
+            f"as the registry; pass it as config=..."
+        )

@@ -8,10 +8,11 @@ class, error, schema issues); :class:`Feedback` renders failures with the
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .._config import DEFAULT_ARGUMENT_KEYS, DEFAULT_NAME_KEYS, DEFAULT_WRAPPER_KEYS
 from .._messages import (
     FailureKind,
     InvalidToolCallPart,
@@ -21,9 +22,17 @@ from .._messages import (
     ToolCallPart,
 )
 from .._tools import ToolRegistry
-from .prompts import FixerPrompts, FixFailure
+from .prompts import FixerPrompts, FixFailure, RequestKind
 
-__all__ = ["Broken", "Feedback", "describe", "first_line", "intent_failure"]
+__all__ = [
+    "Broken",
+    "Feedback",
+    "describe",
+    "first_line",
+    "intent_failure",
+    "named_problems",
+    "sent_arguments",
+]
 
 K = FailureKind
 _ARGUMENT_KINDS = frozenset({K.MISSING_REQUIRED, K.TYPE_MISMATCH, K.ENUM_CASE, K.EXTRA_KEYS})
@@ -79,7 +88,8 @@ def describe(
     if p.name and p.arguments is not None:
         tool = registry[p.name]
         found = tool.validate_arguments(p.arguments)
-        issues = [str(i) for i in found]
+        sent = sent_arguments(p)
+        issues = named_problems(sent, p.arguments, found, tool.parameters)
         if not issues and isinstance(p, InvalidToolCallPart):
             issues = [p.error]
         return replace(
@@ -87,7 +97,7 @@ def describe(
             kind=kind if kind in _ARGUMENT_KINDS else _argument_kind(found),
             error="; ".join(issues),
             issues=tuple(issues),
-            arguments=p.arguments,
+            arguments=sent,
             schema=tool.parameters,
         )
     if isinstance(p, InvalidToolCallPart):
@@ -156,12 +166,16 @@ class Feedback:
             text = pr.render(pr.no_call_in_reply, summary) + "\n\n" + text
         return text
 
-    def with_system(self, messages: Sequence[Message], failure: FixFailure) -> tuple[Message, ...]:
-        """``messages`` with the fixer's system text (added to a leading system message)."""
+    def with_system(
+        self, messages: Sequence[Message], failure: FixFailure, request: RequestKind
+    ) -> tuple[Message, ...]:
+        """``messages`` with the system text of ``request`` (added to a leading system
+        message, or first)."""
         pr = self.prompts
-        if pr.system is None:
+        system = pr.system_for(request)
+        if system is None:
             return tuple(messages)
-        text = pr.render(pr.system, failure)
+        text = pr.render(system, replace(failure, request=request))
         if messages and messages[0].role == "system":
             first = messages[0]
             parts = (*first.parts, TextPart(text=("\n\n" if first.text else "") + text))
@@ -173,7 +187,7 @@ class Feedback:
         pieces = [resp.text] if resp.text else []
         for b in broken:
             if isinstance(b.part, InvalidToolCallPart):
-                pieces.append(self.prompts.cap(b.part.raw))
+                pieces.append(self.prompts.cap(invalid_text(b.part)))
             elif isinstance(b.part, ToolCallPart):
                 pieces.append(self.prompts.cap(call_text(b.part)))
         return "\n".join(pieces) or (resp.reasoning or "")
@@ -185,7 +199,7 @@ class Feedback:
             if isinstance(p, ToolCallPart):
                 pieces.append(self.prompts.cap(call_text(p)))
             elif isinstance(p, InvalidToolCallPart):
-                pieces.append(self.prompts.cap(p.raw))
+                pieces.append(self.prompts.cap(invalid_text(p)))
         return "\n".join(pieces) or "(empty reply)"
 
 
@@ -193,9 +207,73 @@ def call_text(p: ToolCallPart) -> str:
     return f'{{"name": {json.dumps(p.name)}, "arguments": {p.arguments_raw or "null"}}}'
 
 
+def invalid_text(p: InvalidToolCallPart) -> str:
+    """An invalid call as the model wrote it: its raw text, with the tool name put back
+    when the raw text is only the arguments (a native call's)."""
+    if p.name and p.name not in p.raw:
+        return f'{{"name": {json.dumps(p.name)}, "arguments": {p.raw or "null"}}}'
+    return p.raw
+
+
 def first_line(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
     return line[:300]
+
+
+def sent_arguments(p: ToolCallPart | InvalidToolCallPart) -> dict[str, Any] | None:
+    """The arguments as the model sent them, before any repair dropped or changed a key:
+    read back from the call's raw text when it is (or its outermost braces hold, as in
+    ``<tool_call>{...}</tool_call>``) a JSON object: the arguments themselves, or a whole
+    call holding them under a default argument key; else the parsed ones."""
+    raw = p.raw if isinstance(p, InvalidToolCallPart) else p.arguments_raw
+    try:
+        value = json.loads(raw[raw.find("{") : raw.rfind("}") + 1] if "{" in raw else raw)
+    except (ValueError, RecursionError):
+        return p.arguments
+    for _ in range(2):  # a whole call, possibly inside one wrapper ({"function": {...}})
+        if not isinstance(value, dict):
+            return p.arguments
+        names = [k for k in DEFAULT_NAME_KEYS if isinstance(value.get(k), str)]
+        if not names or value[names[0]] != p.name:
+            wrapped = [value[k] for k in DEFAULT_WRAPPER_KEYS if isinstance(value.get(k), dict)]
+            if len(value) == 1 and wrapped:
+                value = wrapped[0]
+                continue
+            return value  # the arguments object itself
+        held = [value[k] for k in DEFAULT_ARGUMENT_KEYS if isinstance(value.get(k), dict)]
+        return held[0] if held else p.arguments
+    return p.arguments
+
+
+def named_problems(
+    sent: Mapping[str, Any] | None,
+    repaired: Mapping[str, Any],
+    found: Sequence[Any],
+    schema: Mapping[str, Any],
+) -> list[str]:
+    """One line per problem, named: keys the tool does not have (as sent, even when the
+    fixer dropped them), required keys missing, and values of the wrong type or value."""
+    properties = schema.get("properties")
+    known = set(properties) if isinstance(properties, Mapping) else set()
+    keys = [*(sent or {}), *(k for k in repaired if k not in (sent or {}))]
+    unknown = [k for k in keys if known and k not in known]
+    out = [f"unknown key {k!r}: the tool has no such parameter" for k in unknown]
+    for issue in found:
+        keyword, message = getattr(issue, "keyword", ""), getattr(issue, "message", str(issue))
+        path = getattr(issue, "path", "")
+        where = f" at {path}" if path else ""
+        if keyword == "required":
+            out.append(f"missing required key: {message}")
+        elif keyword == "additionalProperties":
+            if not unknown:  # else already named above
+                out.append(f"unknown key: {message}")
+        elif keyword == "type":
+            out.append(f"wrong type{where}: {message}")
+        else:
+            out.append(f"invalid value{where}: {message}")
+    if unknown and known:
+        out.append(f"the tool's parameters are: {', '.join(sorted(known))}")
+    return out
 
 
 def _argument_kind(issues: Sequence[Any]) -> FailureKind:

@@ -25,13 +25,15 @@ fallback.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
-from .._config import FixConfig
+from .._config import FixConfig, ToolCallJsonConfig, as_fix_config, check_registry_first
 from .._errors import ConfigurationError
 from .._messages import FailureKind, InvalidToolCallPart, Prompt, Response, ToolCallPart
 from .._pipeline.processor import (
+    ProcessResult,
     ResponseProcessor,
     ResponsesLike,
     ToolsLike,
@@ -68,12 +70,16 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
 
     Args:
         registry: Tools to validate against when :meth:`process` is given none.
-        config: Settings of the default preprocessor.
+        config: Settings of the default preprocessor: a :class:`~toolfix.FixConfig`,
+            or a :class:`~toolfix.ToolCallJsonConfig` for custom keys only (Koog's
+            ``LLMBasedToolCallFixProcessor(registry, ToolCallJsonConfig(...))``).
         preprocessor: Runs first and on every fix reply (default
-            ``ManualToolCallFixProcessor(config, registry)``).
+            ``ManualToolCallFixProcessor(registry=registry, config=config)``).
         fallback: Processor that gets the original prompt and response when the
             retries run out; ``None`` returns the calls marked invalid.
         max_retries: Fix calls per response (the intent question is not counted).
+            ``0`` spends no LLM call at all: no fix call and no intent question;
+            broken calls go straight to ``fallback`` (or come back invalid).
         prompts: The texts sent to the model (templates or functions of the failure).
         precheck: The cheap intent pre-check (default ``IntentPrecheck()``).
         model: Model for the fixer's own calls (default: the one given to process).
@@ -83,7 +89,7 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
     def __init__(
         self,
         registry: ToolsLike = None,
-        config: FixConfig | None = None,
+        config: FixConfig | ToolCallJsonConfig | None = None,
         *,
         preprocessor: ResponseProcessor | None = None,
         fallback: ResponseProcessor | None = None,
@@ -93,10 +99,13 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
         model: str | None = None,
         executor: PromptExecutor | None = None,
     ):
+        check_registry_first(registry, type(self).__name__)
         if max_retries < 0:
             raise ConfigurationError("max_retries must be >= 0")
         self.registry = ToolRegistry.of(registry)
-        self.preprocessor = preprocessor or ManualToolCallFixProcessor(config, self.registry)
+        self.preprocessor = preprocessor or ManualToolCallFixProcessor(
+            registry=self.registry, config=as_fix_config(config, type(self).__name__)
+        )
         self.fallback = fallback
         self.max_retries = max_retries
         self.prompts = prompts or FixerPrompts()
@@ -110,6 +119,24 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
             f"fallback={self.fallback!r})"
         )
 
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Response,
+    ) -> Response: ...
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Sequence[Response],
+    ) -> list[Response]: ...
     async def process(
         self,
         executor: PromptExecutor | None,
@@ -117,7 +144,7 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
         model: str,
         tools: ToolsLike,
         responses: ResponsesLike,
-    ) -> list[Response]:
+    ) -> ProcessResult:
         batch = as_responses(responses)
         registry = tools_or(tools, self.registry)
         pre = await self.preprocessor.process(executor, prompt, model, registry, batch)
@@ -169,6 +196,8 @@ class LLMBasedToolCallFixProcessor(ResponseProcessor):
         if prompt.tool_choice.forces_call:
             ledger.note(f"tool choice {prompt.tool_choice.mode} forces a call")
             return [missing]
+        if self.max_retries == 0:
+            return []  # no fix call could follow a yes: the question is not asked
         check = self.precheck.check(missing.failure.text, registry.names)
         if not check:
             return []

@@ -1,7 +1,9 @@
 """The intent question: "did you mean to call a tool?", asked and only asked.
 
-It is sent with **no tools and no tool choice**, so a server that ignores
-``tool_choice`` has nothing to call. The reply is read as yes, no or unclear:
+It is sent with **no tools and no tool option at all** (no ``tool_choice``,
+``parallel_tool_calls``, ``functions``..., from the prompt's params or the executor's
+options: :mod:`toolfix._tool_options`), so a server that ignores ``tool_choice`` has
+nothing to call. The reply is read as yes, no or unclear:
 
 * the first word is "yes" or "no" (after markdown emphasis, quotes and a leading
   ``<think>`` block), or, when the reply starts with call markup, the first word
@@ -34,6 +36,7 @@ from .._messages import (
     ToolCallPart,
     ToolResultPart,
 )
+from .._tool_options import without_tool_options
 from .._tools import ToolRegistry
 from .feedback import Feedback
 from .ledger import Ledger
@@ -42,8 +45,6 @@ from .prompts import FixFailure
 
 __all__ = ["IntentAnswer", "IntentReply", "ask_intent", "read_intent", "text_history"]
 
-# Request options that attach tools; the question is sent without any of them.
-_TOOL_PARAMS = ("tools", "tool_choice", "parallel_tool_calls", "functions", "function_call")
 _STRIP = "*_\"'`.,!:;()[]"
 _CLOSERS = ">]})"
 
@@ -92,8 +93,8 @@ async def ask_intent(
         Message.user(prompts.render(prompts.intent_question, failure)),
     )
     ask = Prompt(
-        messages=feedback.with_system(messages, failure),
-        params={k: v for k, v in prompt.params.items() if k not in _TOOL_PARAMS},
+        messages=feedback.with_system(messages, failure, "intent_question"),
+        params=without_tool_options(prompt.params),
     )
     reply = await ledger.ask(ask, ToolRegistry())
     ledger.intent_calls += 1

@@ -19,13 +19,22 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
+from .._config import StrictSettings
 from .._messages import FailureKind
 
-__all__ = ["FixFailure", "FixerPrompts", "PromptText"]
+__all__ = [
+    "DEFAULT_FIX_SYSTEM",
+    "DEFAULT_INTENT_SYSTEM",
+    "FixFailure",
+    "FixerPrompts",
+    "PromptText",
+    "RequestKind",
+]
+
+RequestKind = Literal["intent_question", "fix_call"]
+"""The two requests the fixer sends."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +51,10 @@ class FixFailure:
 
     kind: FailureKind | str
     tool_names: tuple[str, ...]
+    request: RequestKind = "fix_call"
+    """Which request the text is for: ``"intent_question"`` (the yes/no question) or
+    ``"fix_call"`` (a request for corrected calls). A ``system`` function uses it to write
+    the right system text for each."""
     label: str = ""
     """``#n (tool)``: how the feedback names the call; stable over the conversation."""
     name: str | None = None
@@ -50,9 +63,11 @@ class FixFailure:
     raw: str = ""
     """What the model wrote for the call (arguments or the whole call text)."""
     issues: tuple[str, ...] = ()
-    """Schema errors of the arguments, one per item."""
+    """The problems of the arguments, one per item, each named: ``unknown key 'town'``,
+    ``missing required key: ...``, ``wrong type at $.days: ...``, ``invalid value ...``."""
     arguments: dict[str, Any] | None = None
-    """The arguments parsed so far (partial for a ``truncated`` call)."""
+    """For argument errors, the arguments as the model sent them (before any key was
+    dropped or value coerced); for a ``truncated`` call, the members parsed so far."""
     schema: Mapping[str, Any] | None = None
     """The tool's JSON schema (for argument errors)."""
     text: str = ""
@@ -63,20 +78,42 @@ class FixFailure:
     """Valid calls kept, as ``name(arguments)`` (``fix_request``, ``kept_calls``)."""
 
 
+DEFAULT_INTENT_SYSTEM = (
+    "You are reviewing your own previous message in this conversation. Answer the "
+    "question about it truthfully with one word, yes or no. Do not call any tool."
+)
+"""The default system text of the intent question."""
+
+DEFAULT_FIX_SYSTEM = (
+    "Your previous tool call could not be used. Reply with corrected tool calls only, "
+    "through the tool-calling interface, using only the available tools "
+    "({tool_names}) and arguments that match each tool's JSON schema exactly."
+)
+"""The default system text of a fix call."""
+
 PromptText = str | Callable[[FixFailure], str]
 """A :meth:`str.format` template, or a function of the failure returning the text."""
 
 
-class FixerPrompts(BaseModel):
-    """The LLM-based fixer's messages: templates or functions of :class:`FixFailure`."""
+class FixerPrompts(StrictSettings):
+    """The LLM-based fixer's messages: templates or functions of :class:`FixFailure`.
 
-    model_config = ConfigDict(frozen=True)
+    A misspelt field raises :class:`~toolfix.ConfigurationError` naming the nearest one."""
 
     system: PromptText | None = None
-    """A system message for the fixer's own calls (the intent question and the fix
-    calls); ``None`` sends the prompt's messages as they are. It is added to the
-    prompt's leading system message, or sent first when there is none. Fields:
-    ``tool_names``, ``kind``."""
+    """One system text for both of the fixer's requests, replacing the two below; a
+    function learns which request it writes from ``FixFailure.request``
+    (``"intent_question"`` or ``"fix_call"``). ``None`` (default) uses
+    ``intent_system`` and ``fix_system``. Fields: ``tool_names``, ``kind``, ``request``."""
+
+    intent_system: PromptText | None = DEFAULT_INTENT_SYSTEM
+    """The system text of the intent question; ``None`` sends none. Fields as ``system``."""
+
+    fix_system: PromptText | None = DEFAULT_FIX_SYSTEM
+    """The system text of every fix call; ``None`` sends none. Fields as ``system``.
+
+    A system text is added to the prompt's leading system message, or sent first when
+    there is none; the caller's prompt is never changed."""
 
     intent_question: PromptText = (
         "Look at your previous message. Did you intend to call one of the available "
@@ -136,6 +173,12 @@ class FixerPrompts(BaseModel):
     max_raw_chars: int = 4000
     """Longest piece of model text quoted back to the model."""
 
+    def system_for(self, request: RequestKind) -> PromptText | None:
+        """The system text of ``request``: ``system`` when set, else its own default."""
+        if self.system is not None:
+            return self.system
+        return self.intent_system if request == "intent_question" else self.fix_system
+
     def cap(self, text: str) -> str:
         """``text`` cut at ``max_raw_chars``."""
         cap = self.max_raw_chars
@@ -147,6 +190,7 @@ class FixerPrompts(BaseModel):
             return text(failure)
         fields: dict[str, Any] = {
             "kind": failure.kind,
+            "request": failure.request,
             "tool_names": ", ".join(failure.tool_names),
             "label": failure.label,
             "name": failure.name or "",

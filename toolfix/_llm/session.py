@@ -9,13 +9,11 @@ one updates that call's feedback for the next turn.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .._messages import (
-    FailureKind,
     InvalidToolCallPart,
     Message,
     Part,
@@ -39,7 +37,7 @@ __all__ = ["FixOutcome", "FixSession", "is_valid"]
 @dataclass
 class _Fixed:
     call: ToolCallPart
-    broken: Broken | None  # None: a call the model added
+    broken: Broken
     attempt: int
 
 
@@ -47,7 +45,6 @@ class _Fixed:
 class FixOutcome:
     """What the conversation produced; :meth:`apply` puts it into the response."""
 
-    kept_names: set[str]
     fixed: dict[int, _Fixed] = field(default_factory=dict)  # by position in the response
     extra: list[_Fixed] = field(default_factory=list)  # appended after the other parts
     remaining: list[Broken] = field(default_factory=list)
@@ -58,14 +55,6 @@ class FixOutcome:
                 self.extra.append(_Fixed(call, b, attempt))
             else:
                 self.fixed[b.index] = _Fixed(call, b, attempt)
-
-    def add_unasked(self, calls: Sequence[ToolCallPart], attempt: int) -> None:
-        """Valid reply calls that answer no broken call, unless they repeat a call."""
-        seen = {_call_key(f.call) for f in (*self.fixed.values(), *self.extra)}
-        for c in calls:
-            if c.name not in self.kept_names and _call_key(c) not in seen:
-                self.extra.append(_Fixed(c, None, attempt))
-                seen.add(_call_key(c))
 
     def apply(self, resp: Response) -> Response:
         parts: list[Part] = []
@@ -99,26 +88,29 @@ class FixSession:
             for i, p in enumerate(resp.parts)
             if isinstance(p, ToolCallPart) and i not in broken_idx
         ]
-        out = FixOutcome(kept_names={p.name for p in kept})
+        out = FixOutcome()
         remaining = list(broken)
         conversation = [
-            *self.feedback.with_system(self.prompt.messages, broken[0].failure),
+            *self.feedback.with_system(self.prompt.messages, broken[0].failure, "fix_call"),
             Message.assistant(self.feedback.assistant_text(resp, broken)),
             Message.user(self.feedback.request(remaining, kept)),
         ]
         attempt = 0
         while remaining and attempt < self.max_retries:
             attempt += 1
-            reply = await self.ledger.ask(self._fix_prompt(conversation, remaining), self.registry)
+            choice = self._choice(remaining)
+            reply = await self.ledger.ask(self._fix_prompt(conversation, choice), self.registry)
             valid, invalid = await self._read(reply)
-            pairs, unasked = match_calls(remaining, valid, self.registry)
+            named = [c for c in valid if choice.mode != "named" or c.name == choice.name]
+            pairs, unasked = match_calls(remaining, named, self.registry)
             out.take(pairs, attempt)
-            out.add_unasked(unasked, attempt)
             answered = {id(b) for b, _ in pairs}
             remaining = [b for b in remaining if id(b) not in answered]
+            attempts, stray = match_calls(remaining, invalid, self.registry, lone=True)
+            self._drop(attempt, [*(c for c in valid if c not in named), *unasked, *stray])
             if not remaining:
                 break
-            for b, attempt_at in match_calls(remaining, invalid, self.registry, lone=True)[0]:
+            for b, attempt_at in attempts:
                 self.feedback.update(b, attempt_at, self.registry)
             conversation.append(Message.assistant(self.feedback.reply_text(reply)))
             conversation.append(
@@ -133,11 +125,25 @@ class FixSession:
         )
         return out
 
-    def _fix_prompt(self, conversation: list[Message], remaining: list[Broken]) -> Prompt:
+    def _drop(self, attempt: int, calls: Sequence[ToolCallPart | InvalidToolCallPart]) -> None:
+        """Record reply calls that answer no call the fixer asked for: a fix reply may only
+        replace the broken calls (the same tool, or the tool choice the request named);
+        anything else it carries is dropped, never run (docs/guides/litellm.md)."""
+        if calls:
+            cap = self.feedback.prompts.cap
+            listed = ", ".join(
+                f"{c.name}({cap(c.arguments_raw)})" if isinstance(c, ToolCallPart) else cap(c.raw)
+                for c in calls
+            )
+            self.ledger.note(
+                f"fix call {attempt}: dropped {len(calls)} call(s) not asked for: {listed}"
+            )
+
+    def _fix_prompt(self, conversation: list[Message], choice: ToolChoice) -> Prompt:
         return self.prompt.model_copy(
             update={
                 "messages": tuple(conversation),
-                "tool_choice": self._choice(remaining),
+                "tool_choice": choice,
                 "previous_response_id": None,
             }
         )
@@ -178,16 +184,9 @@ def is_valid(p: ToolCallPart, registry: ToolRegistry) -> bool:
     return tool is not None and p.arguments is not None and tool.is_valid(p.arguments)
 
 
-def _call_key(p: ToolCallPart) -> tuple[str, str]:
-    return p.name, json.dumps(p.arguments, sort_keys=True)
-
-
 def _fixed_part(f: _Fixed) -> ToolCallPart:
     how = f"corrected by the LLM (fix call {f.attempt})"
     b = f.broken
-    if b is None:
-        rec = RepairRecord(kind=FailureKind.LLM_FIX, detail=f"extra call {how}")
-        return f.call.model_copy(update={"repairs": (*f.call.repairs, rec)})
     rec = RepairRecord(kind=b.kind, detail=f"{how}: {first_line(b.first_text)}")
     old = b.part.repairs if b.part is not None else ()
     new_id = b.id or f.call.id

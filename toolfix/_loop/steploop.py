@@ -22,6 +22,7 @@ import asyncio
 import enum
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
@@ -58,10 +59,12 @@ __all__ = [
     "StepLoop",
     "StopLoop",
     "StopReason",
+    "StopWhen",
     "ToolChoiceSpec",
     "ToolRun",
     "call_model",
     "drive",
+    "hook_stop_reason",
     "next_prompt",
     "plan_calls",
     "run_tool_calls",
@@ -72,6 +75,10 @@ __all__ = [
 ]
 
 StopReason = Literal["answer", "max_steps", "stop_condition", "tool_retry_budget", "hook", "error"]
+
+StopWhen: TypeAlias = Callable[["Step"], bool | Awaitable[bool]]
+"""Ends the run (``"stop_condition"``) when true for a step; sync or async (the Temporal
+workflow passes one that asks an activity)."""
 
 ToolChoiceSpec: TypeAlias = ToolChoice | Sequence[ToolChoice] | Callable[[int], ToolChoice] | None
 """Tool choice per step: one for all steps, one per step (the last one repeats), or a
@@ -193,6 +200,12 @@ class LoopHooks:
         self, step_index: int, call: ToolCallPart, result: ToolRun
     ) -> HookResult | Awaitable[HookResult]:
         return None
+
+
+async def hook_stop_reason(fn: Callable[..., Any], *args: Any) -> str | None:
+    """Run a hook (sync or async); the stop reason if it asked to stop (``StopLoop`` or
+    ``LoopControl.STOP``), else ``None``. Other exceptions propagate."""
+    return await _hook(fn, *args)
 
 
 async def _hook(fn: Callable[..., Any], *args: Any) -> str | None:
@@ -373,7 +386,7 @@ async def drive(
     tool_concurrency: int = 8,
     max_tool_retries: int = 3,
     tool_choice: ToolChoiceSpec = None,
-    stop_when: Callable[[Step], bool] | None = None,
+    stop_when: StopWhen | None = None,
     hooks: LoopHooks | None = None,
 ) -> LoopResult:
     """Run the loop with the given LLM and tool callables (deterministic given them)."""
@@ -385,11 +398,13 @@ async def drive(
         raise ConfigurationError(f"max_tool_retries must be >= 0, got {max_tool_retries}")
     messages: list[Message] = list(prompt.messages)
     steps: list[Step] = []
+    flight = _InFlight()
     try:
         return await _drive_steps(
             prompt,
             messages,
             steps,
+            flight,
             call_llm=call_llm,
             run_tool=run_tool,
             max_steps=max_steps,
@@ -400,7 +415,16 @@ async def drive(
             hooks=hooks,
         )
     except Exception as exc:
+        flight.land(steps, messages)
         raise _aborted(exc, steps, messages) from (None if isinstance(exc, ToolfixError) else exc)
+    except (asyncio.CancelledError, KeyboardInterrupt) as exc:
+        # not ours to turn into an error: it propagates as it is, carrying the run so far
+        # (an outer ``asyncio.timeout`` raises TimeoutError from it: ``err.__cause__``)
+        flight.land(steps, messages)
+        exc.partial_result = finish(  # type: ignore[union-attr]
+            steps, messages, "error", f"{type(exc).__name__}: the run was interrupted"
+        )
+        raise
 
 
 class LoopSettings(Protocol):
@@ -423,7 +447,7 @@ async def drive_with(
     call_llm: LlmCaller,
     run_tool: ToolCaller,
     *,
-    stop_when: Callable[[Step], bool] | None = None,
+    stop_when: StopWhen | None = None,
     hooks: LoopHooks | None = None,
 ) -> LoopResult:
     """:func:`drive` with the limits and tool choice of ``settings``."""
@@ -453,10 +477,57 @@ def _aborted(exc: Exception, steps: list[Step], messages: list[Message]) -> Tool
     return err
 
 
+def _step(index: int, request: Prompt, response: Response, runs: Sequence[ToolRun] = ()) -> Step:
+    """The :class:`Step` of a response and its tool runs."""
+    repairs = tuple(response.all_repairs)
+    return Step(
+        index=index,
+        request=request,
+        response=response,
+        repairs=repairs,
+        tool_results=tuple(runs),
+        usage=step_usage(response, repairs),
+    )
+
+
+@dataclass
+class _InFlight:
+    """The step under way: its paid response and the tool runs finished so far, so that
+    a run ending early (a raising hook, a cancellation) keeps them in ``partial_result``."""
+
+    request: Prompt | None = None
+    response: Response | None = None
+    plans: Sequence[ToolCallPart | ToolRun] = ()
+    runs: dict[int, ToolRun] | None = None  # None: no tool was started
+
+    def take_off(self, request: Prompt, response: Response) -> None:
+        self.request, self.response, self.plans, self.runs = request, response, (), None
+
+    def landed(self) -> None:
+        self.request = self.response = None
+
+    def land(self, steps: list[Step], messages: list[Message]) -> None:
+        """Record the step under way, if any: its response and the runs that finished
+        (calls that had not finished get a "not run" result)."""
+        if self.request is None or self.response is None:
+            return
+        runs: tuple[ToolRun, ...] = ()
+        if self.runs is not None:
+            runs = tuple(
+                self.runs.get(i) or (p if isinstance(p, ToolRun) else _stopped_run(p))
+                for i, p in enumerate(self.plans)
+            )
+        step = _step(len(steps), self.request, self.response, runs)
+        steps.append(step)
+        messages.extend(step_messages(step) if runs else (self.response.to_message(),))
+        self.landed()
+
+
 async def _drive_steps(
     prompt: Prompt,
     messages: list[Message],
     steps: list[Step],
+    flight: _InFlight,
     *,
     call_llm: LlmCaller,
     run_tool: ToolCaller,
@@ -464,7 +535,7 @@ async def _drive_steps(
     tool_concurrency: int,
     max_tool_retries: int,
     tool_choice: ToolChoiceSpec,
-    stop_when: Callable[[Step], bool] | None,
+    stop_when: StopWhen | None,
     hooks: LoopHooks | None,
 ) -> LoopResult:
     failures: dict[str, int] = {}
@@ -476,6 +547,7 @@ async def _drive_steps(
         if hooks is not None and (why := await _hook(hooks.before_llm_call, index, request)):
             return finish(steps, messages, "hook", why)
         response = await call_llm(request)
+        flight.take_off(request, response)  # paid for: kept whatever happens next
         repairs = tuple(response.all_repairs)
         why = None
         if hooks is not None:
@@ -486,30 +558,19 @@ async def _drive_steps(
         last = index + 1 >= max_steps
         if why or (last and plans):
             # a hook stopped the run, or no model call will read these calls' results
-            step = Step(
-                index=index,
-                request=request,
-                response=response,
-                repairs=repairs,
-                usage=step_usage(response, repairs),
-            )
-            steps.append(step)
+            steps.append(_step(index, request, response))
             messages.append(response.to_message())
+            flight.landed()
             if why:
                 return finish(steps, messages, "hook", why)
             pending = [p for p in plans if isinstance(p, ToolCallPart)]
             return finish(steps, messages, "max_steps", None, pending)
-        runs, why, raised = await _run_calls(plans, index, run_tool, sem, hooks)
-        step = Step(
-            index=index,
-            request=request,
-            response=response,
-            repairs=repairs,
-            tool_results=tuple(runs),
-            usage=step_usage(response, repairs),
-        )
+        flight.plans, flight.runs = plans, {}
+        runs, why, raised = await _run_calls(plans, index, run_tool, sem, hooks, flight.runs)
+        step = _step(index, request, response, runs)
         steps.append(step)
         messages.extend(step_messages(step))
+        flight.landed()
         failures = update_failures(failures, runs)
         previous = response
         if raised is not None:
@@ -522,7 +583,7 @@ async def _drive_steps(
             steps_done=len(steps),
             max_steps=max_steps,
             max_tool_retries=max_tool_retries,
-            stop_condition=bool(stop_when is not None and step.tool_results and stop_when(step)),
+            stop_condition=await _stop_condition(stop_when, step),
         )
         if reason is not None:
             detail = None
@@ -532,21 +593,39 @@ async def _drive_steps(
             return finish(steps, messages, reason, detail)
 
 
+async def _stop_condition(stop_when: StopWhen | None, step: Step) -> bool:
+    """The user's stop condition for a step with tool results (sync or async)."""
+    if stop_when is None or not step.tool_results:
+        return False
+    out = stop_when(step)
+    if inspect.isawaitable(out):
+        out = await out
+    return bool(out)
+
+
 async def _run_calls(
     plans: Sequence[ToolCallPart | ToolRun],
     step_index: int,
     run_tool: ToolCaller,
     sem: asyncio.Semaphore,
     hooks: LoopHooks | None,
+    finished: dict[int, ToolRun] | None = None,
 ) -> tuple[list[ToolRun], str | None, Exception | None]:
     """Run the calls concurrently (at most ``sem``'s limit at once); results in call order.
 
     A hook that raises stops the calls not yet started, but never cancels one that is
-    running: every call that ran is recorded, then the first error is returned."""
+    running: every call that ran is recorded, then the first error is returned. Each
+    result is also put in ``finished`` (by position) as soon as it is known."""
     stop: list[str] = []
     errors: list[Exception] = []
+    done = finished if finished is not None else {}
 
-    async def one(plan: ToolCallPart | ToolRun) -> ToolRun:
+    async def one(position: int, plan: ToolCallPart | ToolRun) -> ToolRun:
+        run = await run_one(plan)
+        done[position] = run
+        return run
+
+    async def run_one(plan: ToolCallPart | ToolRun) -> ToolRun:
         if isinstance(plan, ToolRun):
             return plan
         async with sem:
@@ -571,7 +650,7 @@ async def _run_calls(
 
     if not plans:
         return [], None, None
-    runs = list(await asyncio.gather(*(one(p) for p in plans)))
+    runs = list(await asyncio.gather(*(one(i, p) for i, p in enumerate(plans))))
     return runs, (stop[0] if stop else None), (errors[0] if errors else None)
 
 
@@ -664,7 +743,7 @@ class StepLoop:
         tool_concurrency: int = 8,
         tool_timeout: float | None = None,
         max_tool_retries: int = 3,
-        stop_when: Callable[[Step], bool] | None = None,
+        stop_when: StopWhen | None = None,
         hooks: LoopHooks | None = None,
         tool_choice: ToolChoiceSpec = None,
     ):

@@ -297,8 +297,16 @@ async def run_call(
 ) -> ToolRun:
     """Prepare and run one call in-process; failures become error results.
 
-    Cancellation propagates. A sync function that times out keeps running in its
-    thread (Python cannot stop a thread); its result is discarded.
+    What a tool raises is its failure, fed back as an ``exception`` result: any
+    ``Exception``, and also ``SystemExit`` (``argparse`` exits on a bad argument),
+    other ``BaseException`` subclasses, and a ``CancelledError`` the tool raised itself.
+    Two things propagate: ``KeyboardInterrupt`` (the user stopping the process) and
+    the cancellation of the task running the loop (an outer ``asyncio.timeout``,
+    ``task.cancel()``). A tool that finishes after ``timeout`` seconds is a timeout,
+    whatever it returns (an async tool that blocks the event loop cannot be
+    interrupted, and one may swallow its cancellation). A sync function that times
+    out keeps running in its thread (Python cannot stop a thread); its result is
+    discarded.
     """
     prepared = prepare_call(registry, call)
     if isinstance(prepared, ToolRun):
@@ -311,15 +319,16 @@ async def run_call(
     except TimeoutError as exc:
         if not deadline.expired():  # the tool itself raised TimeoutError
             return _exception_run(prepared, exc, time.perf_counter() - start)
-        return error_run(
-            call.id,
-            call.name,
-            timeout_content(call.name, timeout),
-            "timeout",
-            arguments=prepared.json_arguments,
-        ).model_copy(update={"duration_s": time.perf_counter() - start})
+        return _timeout_run(prepared, timeout, time.perf_counter() - start)
     except Exception as exc:
         return _exception_run(prepared, exc, time.perf_counter() - start)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt | GeneratorExit) or _loop_cancelled(exc):
+            raise
+        return _exception_run(prepared, exc, time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    if deadline.expired() or (timeout is not None and elapsed > timeout):
+        return _timeout_run(prepared, timeout, elapsed)  # late: what it returned is dropped
     try:
         return success_run(prepared, value, duration)
     except Exception as exc:  # the result's __str__ / serialisation raised
@@ -332,6 +341,26 @@ async def run_call(
             arguments=prepared.json_arguments,
             exception_type=type(exc).__name__,
         ).model_copy(update={"duration_s": duration})
+
+
+def _loop_cancelled(exc: BaseException) -> bool:
+    """A ``CancelledError`` that cancels the task running the call (not one the tool
+    raised on its own)."""
+    if not isinstance(exc, asyncio.CancelledError):
+        return False
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _timeout_run(prepared: PreparedCall, timeout: float | None, duration_s: float) -> ToolRun:
+    call = prepared.call
+    return error_run(
+        call.id,
+        call.name,
+        timeout_content(call.name, timeout),
+        "timeout",
+        arguments=prepared.json_arguments,
+    ).model_copy(update={"duration_s": duration_s})
 
 
 def _exception_run(prepared: PreparedCall, exc: BaseException, duration_s: float) -> ToolRun:

@@ -11,6 +11,7 @@ Install with ``pip install "toolfix[litellm]"``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator, Mapping
 from types import ModuleType
 from typing import Any, Literal
@@ -34,6 +35,7 @@ from .._errors import (
     ProviderTimeoutError,
 )
 from .._messages import Message, Prompt, Response, ToolCallPart, ToolResultPart, Usage
+from .._tool_options import without_tool_options
 from .._tools import ToolRegistry
 from .executor import PromptExecutor
 from .processor import ToolsLike
@@ -115,8 +117,7 @@ class LiteLLMExecutor(PromptExecutor):
             kwargs["tools"] = registry.to_openai()
             if prompt.tool_choice.mode != "auto":
                 kwargs["tool_choice"] = tool_choice_to_openai(prompt.tool_choice)
-        kwargs.update(self.provider_options)
-        kwargs.update(prompt.params)
+        kwargs.update(self._options(prompt, registry))
         return kwargs
 
     def reasoning_prefilled(self, prompt: Prompt, model: str) -> bool:
@@ -131,6 +132,12 @@ class LiteLLMExecutor(PromptExecutor):
             extra.get("chat_template_kwargs") if isinstance(extra, Mapping) else None
         )
         return reasoning_prefilled_for(model, kwargs if isinstance(kwargs, Mapping) else None)
+
+    def _options(self, prompt: Prompt, registry: ToolRegistry) -> dict[str, Any]:
+        """The executor's options, then the prompt's; a request without tools carries no
+        tool option (``parallel_tool_calls``, ``tool_choice``...)."""
+        options = {**self.provider_options, **prompt.params}
+        return options if len(registry) else without_tool_options(options)
 
     def responses_kwargs(
         self, prompt: Prompt, model: str, tools: ToolsLike = None
@@ -163,8 +170,7 @@ class LiteLLMExecutor(PromptExecutor):
                 kwargs["tool_choice"] = {"type": "function", "name": choice.name}
             elif choice.mode != "auto":
                 kwargs["tool_choice"] = choice.mode
-        kwargs.update(self.provider_options)
-        kwargs.update(prompt.params)
+        kwargs.update(self._options(prompt, registry))
         return kwargs
 
     async def execute(self, prompt: Prompt, model: str, tools: ToolsLike = None) -> list[Response]:
@@ -387,14 +393,22 @@ def _raise_inline_error(choice: Mapping[str, Any], model: str | None) -> None:
     )
 
 
+_QUOTED_PROVIDER = re.compile(r"""['"]provider_name['"]:\s*['"]([^'"]{1,100})['"]""")
+
+
 def map_litellm_error(litellm: ModuleType, exc: Exception, model: str) -> ExecutorError | None:
     """The typed toolfix error for a litellm exception (``None`` when it is not one)."""
-    provider = getattr(exc, "llm_provider", None) or (
-        model.split("/", 1)[0] if "/" in model else None
+    message = str(getattr(exc, "message", None) or exc)
+    # a streamed inline error (a router's chunk with finish_reason "error") reaches us only
+    # as litellm's text quoting the chunk: the real provider is named in it
+    inline = _QUOTED_PROVIDER.search(message)
+    provider = (
+        (inline.group(1) if inline else None)
+        or getattr(exc, "llm_provider", None)
+        or (model.split("/", 1)[0] if "/" in model else None)
     )
     status = getattr(exc, "status_code", None)
     status_code = status if isinstance(status, int) else None
-    message = str(getattr(exc, "message", None) or exc)
     table: list[tuple[str, type[ExecutorError]]] = [
         ("ContextWindowExceededError", ContextLengthExceededError),
         ("AuthenticationError", ProviderAuthenticationError),

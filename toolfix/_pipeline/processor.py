@@ -1,9 +1,9 @@
 """Response processors: the pipeline between an executor and the agent loop.
 
 A processor takes ``(executor, prompt, model, tools, responses)`` and returns
-a list of responses; ``responses`` may be one :class:`~toolfix.Response` or a
-sequence of them (every processor accepts both: the base class turns one
-response into a one-item list before a subclass's ``process`` runs).
+what it was given: one :class:`~toolfix.Response` for one, a list for a sequence
+(every processor accepts both: the base class turns one response into a one-item
+list before a subclass's ``process`` runs, and the one result back into a response).
 Processors chain with ``a + b`` or ``a.chain(b, c)``: each one sees what the
 previous one returned. A processor may call the executor (the
 LLM-based fixer does); the manual fixer never does.
@@ -20,8 +20,9 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
+from .._errors import UnsupportedInputError
 from .._messages import Prompt, ReasoningPart, Response, TextPart, ToolCallPart
 from .._sync import run_sync
 from .._tools import ToolDescriptor, ToolRegistry
@@ -68,6 +69,8 @@ def text_size(responses: Sequence[Response]) -> int:
 
 
 _Process = Callable[..., Awaitable[list[Response]]]
+ProcessResult = Response | list[Response]
+"""What ``process`` returns: one response for one, a list for a sequence."""
 
 
 def tools_or(tools: ToolsLike, default: ToolRegistry) -> ToolRegistry:
@@ -77,7 +80,7 @@ def tools_or(tools: ToolsLike, default: ToolRegistry) -> ToolRegistry:
     return registry if len(registry) else default
 
 
-def _accept_one_or_many(process: _Process) -> _Process:
+def _accept_one_or_many(process: _Process) -> Callable[..., Awaitable[ProcessResult]]:
     @functools.wraps(process)
     async def wrapper(
         self: ResponseProcessor,
@@ -88,22 +91,37 @@ def _accept_one_or_many(process: _Process) -> _Process:
         responses: ResponsesLike,
         *args: Any,
         **kwargs: Any,
-    ) -> list[Response]:
+    ) -> ProcessResult:
         batch = as_responses(responses)
-        return await process(self, executor, prompt, model, tools, batch, *args, **kwargs)
+        out = await process(self, executor, prompt, model, tools, batch, *args, **kwargs)
+        return one_or_many(responses, out, self)
 
     wrapper.__toolfix_one_or_many__ = True  # type: ignore[attr-defined]
     return wrapper
 
 
+def one_or_many(given: ResponsesLike, out: list[Response], processor: object) -> ProcessResult:
+    """``out`` in the shape ``given`` had: its one response when ``given`` was one."""
+    if not isinstance(given, Response):
+        return out
+    if len(out) != 1:
+        raise UnsupportedInputError(
+            f"{type(processor).__name__} turned one response into {len(out)}; "
+            "pass a list (process(..., [response])) to receive them all",
+            shape=f"{len(out)} responses for one",
+        )
+    return out[0]
+
+
 class ResponseProcessor(ABC):
     """Base class of every processor. Subclasses implement :meth:`process`.
 
-    A subclass's ``process`` always receives a list: when a caller passes one
-    :class:`~toolfix.Response`, the base class wraps it first, so
-    ``processor.process(executor, prompt, model, tools, response)`` works for
-    every processor and returns a list like the sequence form does (one response
-    may become several, e.g. through a fallback).
+    A subclass's ``process`` always receives a list and returns a list: when a
+    caller passes one :class:`~toolfix.Response`, the base class wraps it first and
+    hands the one result back, so ``processor.process(executor, prompt, model,
+    tools, response)`` returns a :class:`~toolfix.Response` and the sequence form a
+    list. A processor that turns one response into several (a fallback may) raises
+    :class:`~toolfix.UnsupportedInputError` when called with one: call it with a list.
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -112,6 +130,24 @@ class ResponseProcessor(ABC):
         if callable(own) and not getattr(own, "__toolfix_one_or_many__", False):
             cls.process = _accept_one_or_many(own)  # type: ignore[method-assign,assignment]
 
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Response,
+    ) -> Response: ...
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Sequence[Response],
+    ) -> list[Response]: ...
     @abstractmethod
     async def process(
         self,
@@ -120,13 +156,32 @@ class ResponseProcessor(ABC):
         model: str,
         tools: ToolsLike,
         responses: ResponsesLike,
-    ) -> list[Response]:
+    ) -> ProcessResult:
         """Return the processed responses (new objects; inputs are never mutated).
 
         ``responses`` is one response or a sequence of them; an implementation
-        receives a list either way.
+        receives a list either way and returns a list; the caller gets one
+        response back for one.
         """
 
+    @overload
+    def process_sync(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Response,
+    ) -> Response: ...
+    @overload
+    def process_sync(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Sequence[Response],
+    ) -> list[Response]: ...
     def process_sync(
         self,
         executor: PromptExecutor | None,
@@ -134,8 +189,10 @@ class ResponseProcessor(ABC):
         model: str,
         tools: ToolsLike,
         responses: ResponsesLike,
-    ) -> list[Response]:
+    ) -> ProcessResult:
         """Blocking counterpart of :meth:`process`."""
+        if isinstance(responses, Response):  # two calls: one per overload, for the types
+            return run_sync(self.process(executor, prompt, model, tools, responses))
         return run_sync(self.process(executor, prompt, model, tools, responses))
 
     def chain(self, *others: ResponseProcessor) -> ResponseProcessor:
@@ -151,6 +208,24 @@ class ResponseProcessor(ABC):
 class IdentityProcessor(ResponseProcessor):
     """Returns the responses unchanged. The neutral element of ``+``."""
 
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Response,
+    ) -> Response: ...
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Sequence[Response],
+    ) -> list[Response]: ...
     async def process(
         self,
         executor: PromptExecutor | None,
@@ -158,7 +233,7 @@ class IdentityProcessor(ResponseProcessor):
         model: str,
         tools: ToolsLike,
         responses: ResponsesLike,
-    ) -> list[Response]:
+    ) -> ProcessResult:
         return as_responses(responses)
 
     def __repr__(self) -> str:
@@ -177,6 +252,24 @@ class ChainProcessor(ResponseProcessor):
                 flat.append(p)
         self.processors: tuple[ResponseProcessor, ...] = tuple(flat)
 
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Response,
+    ) -> Response: ...
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Sequence[Response],
+    ) -> list[Response]: ...
     async def process(
         self,
         executor: PromptExecutor | None,
@@ -184,7 +277,7 @@ class ChainProcessor(ResponseProcessor):
         model: str,
         tools: ToolsLike,
         responses: ResponsesLike,
-    ) -> list[Response]:
+    ) -> ProcessResult:
         out = as_responses(responses)
         for p in self.processors:
             out = await p.process(executor, prompt, model, tools, out)

@@ -10,13 +10,14 @@ given to a call winning over the processor's own.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, AsyncIterator, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
-from .._config import FixConfig
+from .._config import FixConfig, ToolCallJsonConfig, as_fix_config, check_registry_first
 from .._messages import Prompt, Response
 from .._pipeline.processor import (
     OFFLOAD_CHARS,
+    ProcessResult,
     ResponseProcessor,
     ResponsesLike,
     ToolsLike,
@@ -38,14 +39,26 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     """Finds and repairs tool calls without calling an LLM.
 
     Args:
-        config: Key aliases, limits, pinned formats and repair policy.
         registry: Tools to validate against when :meth:`process` is given none.
             The tools passed to :meth:`process` / :meth:`fix` win: they are what
             the model was offered.
+        config: Key aliases, limits, pinned formats and repair policy: a
+            :class:`~toolfix.FixConfig`, or a :class:`~toolfix.ToolCallJsonConfig`
+            for custom keys only (Koog's ``ManualToolCallFixProcessor(registry,
+            ToolCallJsonConfig(...))``).
+
+    The registry comes first and the configuration second, as in Koog and in
+    :class:`~toolfix.LLMBasedToolCallFixProcessor`; a configuration passed first
+    raises :class:`~toolfix.ConfigurationError` saying so.
     """
 
-    def __init__(self, config: FixConfig | None = None, registry: ToolsLike = None):
-        self.config = config or FixConfig()
+    def __init__(
+        self,
+        registry: ToolsLike = None,
+        config: FixConfig | ToolCallJsonConfig | None = None,
+    ):
+        check_registry_first(registry, type(self).__name__)
+        self.config = as_fix_config(config, type(self).__name__)
         self.registry = ToolRegistry.of(registry)
         self._fixer = Fixer(self.config)
         self._prefilled: ManualToolCallFixProcessor | None = None  # see :meth:`_for`
@@ -53,6 +66,24 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     def __repr__(self) -> str:
         return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
 
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Response,
+    ) -> Response: ...
+    @overload
+    async def process(
+        self,
+        executor: PromptExecutor | None,
+        prompt: Prompt,
+        model: str,
+        tools: ToolsLike,
+        responses: Sequence[Response],
+    ) -> list[Response]: ...
     async def process(
         self,
         executor: PromptExecutor | None,
@@ -60,7 +91,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         model: str,
         tools: ToolsLike,
         responses: ResponsesLike,
-    ) -> list[Response]:
+    ) -> ProcessResult:
         batch = as_responses(responses)
         registry = self._registry_for(tools)
         fix = self._for(executor, prompt, model).fix

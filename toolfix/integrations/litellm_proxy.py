@@ -142,10 +142,9 @@ class ToolfixProxyHook(CustomLogger):
         prompt = _prompt(request) if self.fixer_api_base is not None else Prompt()
         model = str(request.get("model") or "")
         upstream_model = model if "/" in model else f"openai/{model}"
-        out = await self.processor.process(
+        return await self.processor.process(
             self._executor(), prompt, upstream_model, tools, original
         )
-        return out[0]
 
     # -- non-streaming ----------------------------------------------------------------------
 

@@ -27,7 +27,15 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess witho
         'toolfix.temporal needs temporalio: pip install "toolfix[temporal]"', name=exc.name
     ) from exc
 
-from ._models import ActivityOptions, AgentInput, LlmCallInput, RetrySettings, ToolCallInput
+from ._models import (
+    ActivityOptions,
+    AgentInput,
+    HookCallInput,
+    LlmCallInput,
+    RetrySettings,
+    StopWhenInput,
+    ToolCallInput,
+)
 from .activities import ToolfixActivities
 from .client import connect, run_agent, start_agent
 from .worker import create_worker, sandbox_runner, with_pydantic_converter
@@ -37,8 +45,10 @@ __all__ = [
     "ActivityOptions",
     "AgentInput",
     "AgentWorkflow",
+    "HookCallInput",
     "LlmCallInput",
     "RetrySettings",
+    "StopWhenInput",
     "ToolCallInput",
     "ToolfixActivities",
     "connect",

@@ -4,15 +4,29 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Literal
 
 from pydantic import Field
 
-from .._messages import Prompt, ToolCallPart, ToolChoice, _Frozen
+from .._config import StrictSettings
+from .._loop.steploop import Step
+from .._loop.tools import ToolRun
+from .._messages import Prompt, RepairRecord, Response, ToolCallPart, ToolChoice, _Frozen
 
-__all__ = ["ActivityOptions", "AgentInput", "LlmCallInput", "RetrySettings", "ToolCallInput"]
+__all__ = [
+    "ActivityOptions",
+    "AgentInput",
+    "HookCallInput",
+    "LlmCallInput",
+    "RetrySettings",
+    "StopWhenInput",
+    "ToolCallInput",
+]
 
 LLM_ACTIVITY = "toolfix.llm_call"
 TOOL_ACTIVITY = "toolfix.tool_call"
+HOOK_ACTIVITY = "toolfix.hook"
+STOP_WHEN_ACTIVITY = "toolfix.stop_when"
 WORKFLOW_NAME = "toolfix.AgentWorkflow"
 
 #: LLM errors that retrying cannot fix.
@@ -24,7 +38,7 @@ NON_RETRYABLE_LLM_ERRORS: tuple[str, ...] = (
 )
 
 
-class RetrySettings(_Frozen):
+class RetrySettings(_Frozen, StrictSettings):
     """A Temporal retry policy as data. ``maximum_attempts=0`` means no limit."""
 
     maximum_attempts: int = 3
@@ -34,7 +48,7 @@ class RetrySettings(_Frozen):
     non_retryable_error_types: tuple[str, ...] = ()
 
 
-class ActivityOptions(_Frozen):
+class ActivityOptions(_Frozen, StrictSettings):
     """Timeouts and retry policy of one kind of activity.
 
     ``heartbeat_timeout_s`` lets the server notice a dead worker quickly: the tool
@@ -67,6 +81,12 @@ def default_llm_options() -> ActivityOptions:
     )
 
 
+def default_hook_options() -> ActivityOptions:
+    """Hooks and ``stop_when`` run once: a hook that raises fails the run (as in
+    :class:`~toolfix.StepLoop`) instead of being retried."""
+    return ActivityOptions(start_to_close_timeout_s=60.0, retry=RetrySettings(maximum_attempts=1))
+
+
 def default_tool_options() -> ActivityOptions:
     return ActivityOptions(
         start_to_close_timeout_s=300.0, heartbeat_timeout_s=30.0, retry=RetrySettings()
@@ -88,6 +108,14 @@ class AgentInput(_Frozen):
     tool_choice: ToolChoice | tuple[ToolChoice, ...] | None = None
     llm: ActivityOptions = Field(default_factory=default_llm_options)
     tool: ActivityOptions = Field(default_factory=default_tool_options)
+    hooks: bool = False
+    """Call the worker's :class:`~toolfix.LoopHooks` (given to ``create_worker``), each
+    hook call an activity."""
+    stop_when: bool = False
+    """Ask the worker's ``stop_when`` (given to ``create_worker``) after each step with
+    tool results, as an activity."""
+    hook: ActivityOptions = Field(default_factory=default_hook_options)
+    """Timeouts and retries of the hook and ``stop_when`` activities."""
 
 
 class LlmCallInput(_Frozen):
@@ -101,3 +129,22 @@ class ToolCallInput(_Frozen):
     """Input of the tool activity: one valid-looking call (validated in the activity)."""
 
     call: ToolCallPart
+
+
+class HookCallInput(_Frozen):
+    """Input of the hook activity: which :class:`~toolfix.LoopHooks` method, and its
+    arguments (those the method takes; the others ``None``)."""
+
+    hook: Literal["before_llm_call", "after_llm_call", "on_repair", "before_tool", "after_tool"]
+    step_index: int
+    prompt: Prompt | None = None
+    response: Response | None = None
+    repairs: tuple[RepairRecord, ...] = ()
+    call: ToolCallPart | None = None
+    run: ToolRun | None = None
+
+
+class StopWhenInput(_Frozen):
+    """Input of the ``stop_when`` activity: the step just finished."""
+
+    step: Step

@@ -12,14 +12,24 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
-from .._loop.steploop import call_model
+from .._loop.steploop import LoopHooks, StopWhen, call_model, hook_stop_reason
 from .._loop.tools import ToolRun, invoke, prepare_call, success_run
 from .._messages import Response
 from .._pipeline.executor import PromptExecutor
 from .._pipeline.processor import ResponseProcessor
 from .._tools import ToolDescriptor, ToolHandler, ToolRegistry
-from ._models import LLM_ACTIVITY, TOOL_ACTIVITY, LlmCallInput, ToolCallInput
+from ._models import (
+    HOOK_ACTIVITY,
+    LLM_ACTIVITY,
+    STOP_WHEN_ACTIVITY,
+    TOOL_ACTIVITY,
+    HookCallInput,
+    LlmCallInput,
+    StopWhenInput,
+    ToolCallInput,
+)
 
 __all__ = ["ToolfixActivities"]
 
@@ -32,6 +42,11 @@ class ToolfixActivities:
         executor: Makes the LLM calls.
         processor: Repairs each response (e.g. ``ManualToolCallFixProcessor()``).
         model: The model used when the workflow input names none.
+        hooks: The run's :class:`~toolfix.LoopHooks`, called by runs started with
+            ``hooks=True`` (each call one activity, run once: a hook observes an event
+            that happened once, and its side effects are not repeated on replay).
+        stop_when: The run's stop condition, asked by runs started with
+            ``stop_when=True`` (sync or async; an activity, since it is your code).
     """
 
     def __init__(
@@ -40,11 +55,16 @@ class ToolfixActivities:
         executor: PromptExecutor,
         processor: ResponseProcessor | None = None,
         model: str | None = None,
+        *,
+        hooks: LoopHooks | None = None,
+        stop_when: StopWhen | None = None,
     ):
         self.registry = ToolRegistry.of(registry)
         self.executor = executor
         self.processor = processor
         self.model = model
+        self.hooks = hooks
+        self.stop_when = stop_when
 
     @activity.defn(name=LLM_ACTIVITY)
     async def llm_call(self, request: LlmCallInput) -> Response:
@@ -71,10 +91,51 @@ class ToolfixActivities:
                     await beat
         return success_run(prepared, value, duration)
 
+    @activity.defn(name=HOOK_ACTIVITY)
+    async def hook(self, request: HookCallInput) -> str:
+        """One hook call; the stop reason when the hook asked to stop, else ``""``.
+        An exception the hook raises fails the activity (and, not retried, the run)."""
+        if self.hooks is None:
+            raise ApplicationError(
+                "the run was started with hooks=True but this worker has no hooks: "
+                "pass hooks= to create_worker",
+                type="ConfigurationError",
+                non_retryable=True,
+            )
+        fn = getattr(self.hooks, request.hook)
+        return await hook_stop_reason(fn, *_hook_arguments(request)) or ""
+
+    @activity.defn(name=STOP_WHEN_ACTIVITY)
+    async def check_stop(self, request: StopWhenInput) -> bool:
+        """The user's stop condition for one step."""
+        if self.stop_when is None:
+            raise ApplicationError(
+                "the run was started with stop_when=True but this worker has no stop_when: "
+                "pass stop_when= to create_worker",
+                type="ConfigurationError",
+                non_retryable=True,
+            )
+        out = self.stop_when(request.step)
+        if not isinstance(out, bool):
+            out = await out
+        return bool(out)
+
     @property
     def activities(self) -> list[Any]:
         """The bound activity methods, for ``Worker(activities=...)``."""
-        return [self.llm_call, self.tool_call]
+        return [self.llm_call, self.tool_call, self.hook, self.check_stop]
+
+
+def _hook_arguments(r: HookCallInput) -> tuple[Any, ...]:
+    """The arguments of the :class:`~toolfix.LoopHooks` method ``r.hook``, in order."""
+    by_hook: dict[str, tuple[Any, ...]] = {
+        "before_llm_call": (r.step_index, r.prompt),
+        "after_llm_call": (r.step_index, r.prompt, r.response),
+        "on_repair": (r.step_index, r.response, r.repairs),
+        "before_tool": (r.step_index, r.call),
+        "after_tool": (r.step_index, r.call, r.run),
+    }
+    return by_hook[r.hook]
 
 
 def _start_heartbeats() -> asyncio.Task[None] | None:

@@ -9,7 +9,13 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 
 from .._loop.steploop import LoopResult
 from .._messages import Prompt, ToolChoice
-from ._models import ActivityOptions, AgentInput, default_llm_options, default_tool_options
+from ._models import (
+    ActivityOptions,
+    AgentInput,
+    default_hook_options,
+    default_llm_options,
+    default_tool_options,
+)
 from .worker import with_pydantic_converter
 from .workflow import AgentWorkflow
 
@@ -35,13 +41,19 @@ async def start_agent(
     tool_choice: ToolChoice | tuple[ToolChoice, ...] | None = None,
     llm: ActivityOptions | None = None,
     tool: ActivityOptions | None = None,
+    hooks: bool = False,
+    stop_when: bool = False,
+    hook: ActivityOptions | None = None,
     **start_options: Any,
 ) -> WorkflowHandle[AgentWorkflow, LoopResult]:
     """Start an agent run; ``await handle.result()`` gives the :class:`LoopResult`.
 
     ``workflow_id`` names the run (starting a second run with the id of a running
     one fails: the id is how you find, query or cancel it). ``start_options`` go to
-    ``Client.start_workflow`` (e.g. ``execution_timeout``).
+    ``Client.start_workflow`` (e.g. ``execution_timeout``). ``hooks=True`` and
+    ``stop_when=True`` make the run call the worker's hooks and stop condition (given to
+    :func:`create_worker`), each call an activity with the ``hook`` options (default:
+    60 s, one attempt).
     """
     agent = AgentInput(
         prompt=Prompt.of(prompt) if isinstance(prompt, str) else prompt,
@@ -52,6 +64,9 @@ async def start_agent(
         tool_choice=tool_choice,
         llm=llm or default_llm_options(),
         tool=tool or default_tool_options(),
+        hooks=hooks,
+        stop_when=stop_when,
+        hook=hook or default_hook_options(),
     )
     return await with_pydantic_converter(client).start_workflow(
         AgentWorkflow.run,

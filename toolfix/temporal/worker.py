@@ -10,6 +10,7 @@ from temporalio.contrib.pydantic import PydanticPayloadConverter, pydantic_data_
 from temporalio.worker import Worker
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
+from .._loop.steploop import LoopHooks, StopWhen
 from .._pipeline.executor import PromptExecutor
 from .._pipeline.processor import ResponseProcessor
 from .._tools import ToolDescriptor, ToolHandler, ToolRegistry
@@ -46,6 +47,8 @@ def create_worker(
     processor: ResponseProcessor | None = None,
     *,
     model: str | None = None,
+    hooks: LoopHooks | None = None,
+    stop_when: StopWhen | None = None,
     **worker_options: Any,
 ) -> Worker:
     """A worker for the agent workflow and its LLM and tool activities.
@@ -56,8 +59,13 @@ def create_worker(
     (e.g. ``max_concurrent_activities``); your own ``workflows`` and ``activities`` are
     added to toolfix's, so the agent workflow can run as a child of your workflow on the
     same worker.
+
+    ``hooks`` and ``stop_when`` are the runs' :class:`~toolfix.LoopHooks` and stop
+    condition, as on :class:`~toolfix.StepLoop`; a run uses them when started with
+    ``hooks=True`` / ``stop_when=True`` (each call is an activity on a worker of the
+    queue, so give every worker of a queue the same ones).
     """
-    acts = ToolfixActivities(registry, executor, processor, model)
+    acts = ToolfixActivities(registry, executor, processor, model, hooks=hooks, stop_when=stop_when)
     worker_options.setdefault("workflow_runner", sandbox_runner())
     workflows = [AgentWorkflow, *worker_options.pop("workflows", ())]
     activities = [*acts.activities, *worker_options.pop("activities", ())]

@@ -16,21 +16,28 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ActivityError, ApplicationError, TimeoutError
 
 with workflow.unsafe.imports_passed_through():
-    from .._loop.steploop import LoopResult, drive_with
+    from collections.abc import Sequence
+
+    from .._errors import LoopAbortedError, ToolfixError
+    from .._loop.steploop import LoopHooks, LoopResult, Step, StopLoop, drive_with
     from .._loop.tools import ToolRun, error_run, exception_content, timeout_content
-    from .._messages import Prompt, Response, ToolCallPart
+    from .._messages import Prompt, RepairRecord, Response, ToolCallPart
     from ._models import (
+        HOOK_ACTIVITY,
         LLM_ACTIVITY,
+        STOP_WHEN_ACTIVITY,
         TOOL_ACTIVITY,
         WORKFLOW_NAME,
         ActivityOptions,
         AgentInput,
+        HookCallInput,
         LlmCallInput,
         RetrySettings,
+        StopWhenInput,
         ToolCallInput,
     )
 
-__all__ = ["AgentWorkflow", "retry_policy"]
+__all__ = ["ActivityHooks", "AgentWorkflow", "retry_policy"]
 
 
 def retry_policy(settings: RetrySettings) -> RetryPolicy:
@@ -73,7 +80,73 @@ class AgentWorkflow:
             except ActivityError as err:
                 return _failed_tool_run(call, err, agent.tool)
 
-        return await drive_with(agent, agent.prompt, call_llm, run_tool)
+        async def stop_when(step: Step) -> bool:
+            out = await _execute(STOP_WHEN_ACTIVITY, StopWhenInput(step=step), bool, agent.hook)
+            return bool(out)
+
+        try:
+            return await drive_with(
+                agent,
+                agent.prompt,
+                call_llm,
+                run_tool,
+                stop_when=stop_when if agent.stop_when else None,
+                hooks=ActivityHooks(agent.hook) if agent.hooks else None,
+            )
+        except ToolfixError as err:
+            # fail the run (not the workflow task, which would retry forever), carrying
+            # the run so far: ``err.cause.details[0]`` on the client is the LoopResult
+            raise ApplicationError(
+                str(err), err.partial_result, type=type(err).__name__, non_retryable=True
+            ) from err
+
+
+class ActivityHooks(LoopHooks):
+    """The workflow's side of the hooks: each hook call is an activity that runs the
+    worker's :class:`~toolfix.LoopHooks` method (hooks are your code, with side effects:
+    as activities they run once and are not repeated when the workflow replays)."""
+
+    def __init__(self, options: ActivityOptions) -> None:
+        self.options = options
+
+    async def _call(self, request: HookCallInput) -> None:
+        try:
+            reason = await _execute(HOOK_ACTIVITY, request, str, self.options)
+        except ActivityError as err:  # the hook raised: name it and what it raised
+            cause = err.cause
+            what = f"{cause.type}: {cause.message}" if isinstance(cause, ApplicationError) else err
+            raise LoopAbortedError(f"the {request.hook} hook raised {what}") from err
+        if reason:
+            raise StopLoop(str(reason))
+
+    async def before_llm_call(self, step_index: int, prompt: Prompt) -> None:
+        await self._call(
+            HookCallInput(hook="before_llm_call", step_index=step_index, prompt=prompt)
+        )
+
+    async def after_llm_call(self, step_index: int, prompt: Prompt, response: Response) -> None:
+        await self._call(
+            HookCallInput(
+                hook="after_llm_call", step_index=step_index, prompt=prompt, response=response
+            )
+        )
+
+    async def on_repair(
+        self, step_index: int, response: Response, repairs: Sequence[RepairRecord]
+    ) -> None:
+        await self._call(
+            HookCallInput(
+                hook="on_repair", step_index=step_index, response=response, repairs=tuple(repairs)
+            )
+        )
+
+    async def before_tool(self, step_index: int, call: ToolCallPart) -> None:
+        await self._call(HookCallInput(hook="before_tool", step_index=step_index, call=call))
+
+    async def after_tool(self, step_index: int, call: ToolCallPart, result: ToolRun) -> None:
+        await self._call(
+            HookCallInput(hook="after_tool", step_index=step_index, call=call, run=result)
+        )
 
 
 async def _execute(name: str, arg: object, result_type: type, options: ActivityOptions) -> object:
