@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "toolfix._patterns": MODEL,
     "toolfix._schema_check": MODEL,
     "toolfix._sync": MODEL,
+    "toolfix._tool_options": MODEL,  # which request options are about tools
     "toolfix._pipeline": MODEL,
     "toolfix._pipeline.processor": MODEL,  # ResponseProcessor, chains
     "toolfix._pipeline.executor": MODEL,  # PromptExecutor
