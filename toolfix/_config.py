@@ -141,6 +141,10 @@ class FixConfig(BaseModel):
     invalid call of kind ``truncated`` with the partial arguments attached (default), or
     keep the members that were complete and validate them (the old behaviour; a cut-off
     ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``)."""
+    id_seed: int | None = None
+    """Make the ids of recovered calls a function of the input and this seed (tests,
+    golden files). ``None`` (default): every response gets fresh random ids, so the same
+    output in two turns never repeats an id (docs/guides/ids.md)."""
 
     @model_validator(mode="after")
     def _check_custom_formats(self) -> FixConfig:

@@ -173,7 +173,7 @@ def generate(
 
 def register(app: typer.Typer) -> None:
     """Add ``bench`` and the ``corpus`` sub-app (``generate``) to the main CLI."""
-    app.command("bench")(bench)
+    app.command("bench", short_help="Benchmark repair strategies on broken-call corpora.")(bench)
     corpus_app = typer.Typer(help="Broken-tool-call corpora.", no_args_is_help=True)
     corpus_app.command("generate")(generate)
     app.add_typer(corpus_app, name="corpus")

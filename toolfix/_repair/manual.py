@@ -43,6 +43,8 @@ from .._pipeline.processor import (
     tools_or,
 )
 from .._tools import ToolRegistry
+from .ids import id_basis
+from .notools import no_tools_note
 from .interpret import Interpreter, derive_id
 from .native import NativeCallFixer
 from .textscan import TextScanner
@@ -124,15 +126,13 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         if (not given or given[0].type != "text") and self._all_valid(response, registry):
             return response  # the fast path: nothing to scan, every call valid
         interp = self._interpreter(registry)
-        seed = response.id or ""
+        seed = id_basis(response.id, self.config.id_seed)
         new_parts: list[Part] = []
         extra_repairs: list[RepairRecord] = []
         changed = False
         # (the parts' ``type`` tags, not isinstance: a failed isinstance on a pydantic
         # model goes through ABCMeta, and this runs on every part of every response)
-        existing_ids = {
-            p.id for p in given if p.type == "tool_call" or p.type == "invalid_tool_call"
-        }
+        existing = {(p.raw, p.error) for p in given if p.type == "invalid_tool_call"}
         native: NativeCallFixer | None = None
         has_tools = bool(registry)
         for idx, part in enumerate(given):
@@ -143,13 +143,13 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 new_parts.extend(fixed)
             elif part.type == "text" and has_tools:
                 parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
-                # A call reported on an earlier pass (same derived id) is not reported twice:
-                # repairing a repaired response changes nothing (promise 7).
-                if existing_ids:
+                # A call reported on an earlier pass (same text and error) is not reported
+                # twice: repairing a repaired response changes nothing (promise 7).
+                if existing:
                     parts = [
                         p
                         for p in parts
-                        if not (isinstance(p, InvalidToolCallPart) and p.id in existing_ids)
+                        if not (isinstance(p, InvalidToolCallPart) and (p.raw, p.error) in existing)
                     ]
                 if len(parts) != 1:
                     changed = True
@@ -165,6 +165,10 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                     extra_repairs.extend(r for r in recs if r not in response.repairs)
             else:
                 new_parts.append(part)
+                if part.type == "text" and not has_tools:  # never silent (notools.py)
+                    note = no_tools_note(self._text, interp, part.text, f"{seed}:{idx}")
+                    if note is not None and note not in response.repairs:
+                        extra_repairs.append(note)
         policy = self.config.reasoning_calls
         if has_tools and (
             policy == "promote" or (policy == "when_no_answer" and _no_answer(new_parts))
@@ -181,7 +185,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         if not changed and not extra_repairs:
             return response
         return response_with(
-            response, tuple(self._cap_calls(new_parts)), (*response.repairs, *extra_repairs)
+            response, tuple(self._cap_calls(new_parts, seed)), (*response.repairs, *extra_repairs)
         )
 
     # ---- internals ----------------------------------------------------------------------
@@ -254,7 +258,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 )
         return out
 
-    def _cap_calls(self, parts: list[Part]) -> list[Part]:
+    def _cap_calls(self, parts: list[Part], seed: str) -> list[Part]:
         """Keep at most ``Limits.max_calls`` calls; the rest become one invalid record."""
         limit = self.config.limits.max_calls
         if len(parts) <= limit:
@@ -272,7 +276,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         if dropped:
             out.append(
                 InvalidToolCallPart(
-                    id=derive_id("too-many", str(len(dropped))),
+                    id=derive_id(seed, "too-many", str(len(dropped))),
                     raw=", ".join(dropped)[:2000],
                     error=f"{len(dropped)} calls over max_calls={limit} were not taken",
                     kind=K.LIMIT_EXCEEDED,

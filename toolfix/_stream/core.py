@@ -72,6 +72,7 @@ from .._messages import (
     Usage,
 )
 from .._pipeline.processor import ToolsLike
+from .._repair.ids import stream_seed
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -378,6 +379,8 @@ class _StreamRepairerBase(ABC):
         release_calls: bool = True,
     ) -> None:
         self.config = config or FixConfig()
+        if self.config.id_seed is None:  # one id seed for the whole stream (_repair/ids.py)
+            self.config = self.config.model_copy(update={"id_seed": stream_seed()})
         self._core = _Core(tools, self.config, hold, release_calls)
         self.tools = self._core.tools
         # reasoning is never rewritten (calls promoted from it are added after it)
