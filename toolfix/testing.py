@@ -176,10 +176,11 @@ class FunctionExecutor(_RecordingExecutor):
 
 
 @contextlib.contextmanager
-def pinned_ids(seed: int = 0) -> Iterator[None]:
+def pinned_ids(seed: int | None = 0) -> Iterator[None]:
     """Within the block, every repair that has no ``FixConfig(id_seed=...)`` of its own
     uses ``seed``: the same input gives the same call ids (process-wide; for test
-    suites that compare two repairs, never for serving: two turns would share ids)."""
+    suites that compare two repairs, never for serving: two turns would share ids).
+    ``pinned_ids(None)``: fresh random ids within the block, as by default."""
     from ._repair import ids
 
     before = ids.pin(seed)
