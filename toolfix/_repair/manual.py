@@ -17,6 +17,7 @@ For each response part:
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,7 @@ from .._pipeline.processor import (
     tools_or,
 )
 from .._tools import ToolRegistry
+from .._log import log, log_repair
 from .ids import id_basis
 from .notools import no_tools_note
 from .interpret import Interpreter, derive_id
@@ -184,9 +186,12 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 new_parts.extend(promoted)
         if not changed and not extra_repairs:
             return response
-        return response_with(
+        fixed = response_with(
             response, tuple(self._cap_calls(new_parts, seed)), (*response.repairs, *extra_repairs)
         )
+        if log.isEnabledFor(logging.DEBUG):
+            log_repair(response, fixed)
+        return fixed
 
     # ---- internals ----------------------------------------------------------------------
 
