@@ -4,7 +4,8 @@ toolfix itself used before (the bench's ``seed_oss``).
 
 One table, read by ``toolfix formats`` and ``toolfix repair --format``
 (:func:`resolve_format`). Sources: vLLM ``vllm/tool_parsers/__init__.py``
-(``_TOOL_PARSERS_TO_REGISTER``) and SGLang ``docs/advanced_features/tool_parser.md``.
+(``_TOOL_PARSERS_TO_REGISTER``) and SGLang's tool parser guide
+(https://docs.sglang.ai, "Tool Parser": ``--tool-call-parser`` names).
 """
 
 from __future__ import annotations
