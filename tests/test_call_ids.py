@@ -4,6 +4,7 @@ random otherwise, stable within one stream, deterministic only with a seed."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -77,8 +78,11 @@ def test_upstream_call_ids_are_kept() -> None:
     message = {
         "content": None,
         "tool_calls": [
-            {"id": "call_up1", "type": "function",
-             "function": {"name": "get_weather", "arguments": "{'city': 'Rome'}"}},
+            {
+                "id": "call_up1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": "{'city': 'Rome'}"},
+            },
         ],
     }
     out = repair(message, TOOLS)
@@ -110,7 +114,7 @@ def _chunks(text: str, cuts: list[int], rid: str | None) -> list[dict[str, Any]]
     bounds = sorted({0, len(text), *(c % (len(text) + 1) for c in cuts)})
     out = [
         {"id": rid, "choices": [{"index": 0, "delta": {"content": text[a:b]}}]}
-        for a, b in zip(bounds, bounds[1:], strict=False)
+        for a, b in itertools.pairwise(bounds)
     ]
     out.append({"id": rid, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
     return out
@@ -136,7 +140,8 @@ def test_unseeded_stream_ids_are_stable_within_and_fresh_across_streams(cuts: li
         for tc in chunk["choices"][0]["delta"].get("tool_calls") or ():
             if tc.get("id"):
                 seen.setdefault(tc["index"], set()).add(tc["id"])
-    assert len(seen) == 2 and all(len(v) == 1 for v in seen.values())
+    assert len(seen) == 2
+    assert all(len(v) == 1 for v in seen.values())
     again = accumulate(repair_stream(chunks, TOOLS))
     assert set(_ids(accumulate(one))).isdisjoint(_ids(again))
 
@@ -162,7 +167,8 @@ def _loop_history() -> tuple[Any, list[str]]:
 def test_steploop_two_turns_with_the_same_output_get_distinct_ids() -> None:
     result, ids = _loop_history()
     assert result.stopped_reason == "answer"
-    assert len(ids) == 4 and len(set(ids)) == 4
+    assert len(ids) == 4
+    assert len(set(ids)) == 4
 
 
 def test_anthropic_history_from_steploop_has_unique_tool_use_ids() -> None:
@@ -174,7 +180,8 @@ def test_anthropic_history_from_steploop_has_unique_tool_use_ids() -> None:
             blocks = response_to_anthropic(Response(parts=message.parts))["content"]
             uses.extend(b["id"] for b in blocks if b["type"] == "tool_use")
         results.extend(p.tool_call_id for p in message.parts if p.type == "tool_result")
-    assert len(uses) == 4 and len(set(uses)) == len(uses)  # Anthropic rejects repeats
+    assert len(uses) == 4
+    assert len(set(uses)) == len(uses)  # Anthropic rejects repeats
     assert sorted(results) == sorted(uses)  # every result answers its own call
 
 

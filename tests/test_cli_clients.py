@@ -77,7 +77,8 @@ def test_every_alias_names_one_known_family() -> None:
     known = set(available_formats())
     assert set(FORMAT_ALIASES) <= known
     names = [a for aliases in FORMAT_ALIASES.values() for a in aliases]
-    assert len(names) == len(set(names)) and not set(names) & known
+    assert len(names) == len(set(names))
+    assert not set(names) & known
 
 
 def _repair_with(formats: list[str], content: str) -> Any:
@@ -88,7 +89,10 @@ def _repair_with(formats: list[str], content: str) -> Any:
     return _invoke(args, line + "\n")
 
 
-QWEN = "<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>"
+QWEN = (
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n"
+    "</function>\n</tool_call>"
+)
 HERMES = '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>'
 
 
@@ -103,20 +107,23 @@ def test_format_alias_pins_the_family() -> None:
     assert [c["arguments"] for c in row["tool_calls"]] == [{"city": "Oslo"}]
     [row] = [json.loads(x) for x in _repair_with(["openai"], HERMES).stdout.splitlines()]
     # harmony pinned: the hermes markup is not read as hermes (only the generic JSON reader)
-    assert all("native_markup" != r["kind"] for r in row["repairs"])
+    assert all(r["kind"] != "native_markup" for r in row["repairs"])
 
 
 def test_bad_format_exits_2_with_the_full_list() -> None:
     result = _repair_with(["qwen", "nonesuch"], "x")
     assert result.exit_code == EXIT_USAGE
     err = result.stderr
-    assert "unknown --format 'nonesuch'" in err and "…" not in err and "..." not in err
+    assert "unknown --format 'nonesuch'" in err
+    assert "…" not in err
+    assert "..." not in err
     for name in available_formats():
         assert re.search(rf"\b{re.escape(name)}\b", err)
     for aliases in FORMAT_ALIASES.values():
         for alias in aliases:
             assert alias in err
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_unknown_option_exits_2() -> None:
@@ -147,7 +154,9 @@ def test_llm_against_a_keyless_local_server(
         {
             "id": "needs-llm",
             "tools": TOOLS,
-            "response": {"content": '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'},
+            "response": {
+                "content": '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'
+            },
         }
     )
     args = ["repair", "--jsonl", "-", "--llm", "openai/m", "--api-base", stub.openai_base]
@@ -158,7 +167,8 @@ def test_llm_against_a_keyless_local_server(
     assert [(c["name"], c["arguments"]) for c in row["tool_calls"]] == [
         ("get_weather", {"city": "Oslo"})
     ]
-    assert row["llm_calls"] >= 1 and row["error"] is None
+    assert row["llm_calls"] >= 1
+    assert row["error"] is None
     assert stub.requests[0].headers.get("authorization") == "Bearer no-key"
 
 

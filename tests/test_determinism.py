@@ -21,7 +21,9 @@ def _run(hashseed: str) -> list[dict[str, Any]]:
         return _CACHE[hashseed]
     env = {**os.environ, "PYTHONHASHSEED": hashseed}
     extra = () if hashseed == "unseeded" else ("--id-seed", "3")
-    stdout = repair_jsonl_in_subprocess(CORPUS, {**env, "PYTHONHASHSEED": "0"} if hashseed == "unseeded" else env, extra)
+    stdout = repair_jsonl_in_subprocess(
+        CORPUS, {**env, "PYTHONHASHSEED": "0"} if hashseed == "unseeded" else env, extra
+    )
     rows = [json.loads(line) for line in stdout.splitlines()]
     for row in rows:
         assert isinstance(row.pop("elapsed_us"), int)
@@ -59,4 +61,5 @@ def test_unseeded_runs_differ_only_in_ids() -> None:
     a, b = _run("unseeded"), _run("unseeded")
     assert a != b  # fresh ids each run
     (text_a, n), (text_b, _) = _without_ids(a), _without_ids(b)
-    assert n > 0 and text_a == text_b
+    assert n > 0
+    assert text_a == text_b

@@ -145,7 +145,9 @@ def test_stream_response_forwards_every_argument_unchanged() -> None:
     "reply",
     [
         pytest.param(
-            openai_completion(None, [{"id": "c1", "name": "get_weather", "arguments": "{'city': 'Paris',}"}]),
+            openai_completion(
+                None, [{"id": "c1", "name": "get_weather", "arguments": "{'city': 'Paris',}"}]
+            ),
             id="broken-json-days-omitted",
         ),
         pytest.param(

@@ -29,7 +29,11 @@ BROKEN = "<tool_call>{'name': 'get_weather', 'arguments': {'city': 'Paris',}}"
 
 
 def _lines(caplog: pytest.LogCaptureFixture, level: int) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.name.startswith("toolfix") and r.levelno == level]
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name.startswith("toolfix") and r.levelno == level
+    ]
 
 
 def test_one_debug_line_per_repaired_response(caplog: pytest.LogCaptureFixture) -> None:
@@ -39,15 +43,27 @@ def test_one_debug_line_per_repaired_response(caplog: pytest.LogCaptureFixture) 
     repair(Response.text_only(BROKEN, id="chatcmpl-7"), TOOLS)
     lines = _lines(caplog, logging.DEBUG)
     assert len(lines) == 2
-    assert "chatcmpl-7" in lines[1] and "1 calls" in lines[1] and "invalid_json" in lines[1]
+    assert "chatcmpl-7" in lines[1]
+    assert "1 calls" in lines[1]
+    assert "invalid_json" in lines[1]
 
 
 def test_one_info_line_per_llm_fixer_call(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="toolfix")
-    call = {"content": None, "tool_calls": [{"id": "c1", "type": "function",
-            "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]}
+    call = {
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+            }
+        ],
+    }
     executor = ScriptedExecutor([call])
-    broken = Response(parts=(ToolCallPart(id="c0", name="get_weather", arguments_raw='{"town": 1}'),))
+    broken = Response(
+        parts=(ToolCallPart(id="c0", name="get_weather", arguments_raw='{"town": 1}'),)
+    )
     fixer = LLMBasedToolCallFixProcessor(max_retries=2)
     [out] = fixer.process_sync(executor, Prompt.of("weather?"), "local-model", TOOLS, [broken])
     assert [c.arguments for c in out.tool_calls] == [{"city": "Paris"}]

@@ -689,7 +689,8 @@ def test_no_tools_means_no_repair() -> None:
     out = ManualToolCallFixProcessor().fix(resp, None)
     assert (out.parts, out.tool_calls, out.invalid_tool_calls) == (resp.parts, [], [])
     [note] = out.repairs
-    assert note.kind == "unknown_name" and "no tools were offered" in note.detail
+    assert note.kind == "unknown_name"
+    assert "no tools were offered" in note.detail
     plain = Response.text_only("no markup here")
     assert ManualToolCallFixProcessor().fix(plain, None) is plain
 

@@ -10,10 +10,10 @@ from toolfix import FailureKind, Response, repair
 
 MARKUP = [
     '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
-    "[TOOL_CALLS]get_weather{\"city\": \"Paris\"}",
+    '[TOOL_CALLS]get_weather{"city": "Paris"}',
     "<function=get_weather><parameter=city>Paris</parameter></function>",
     "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
-    "<|python_tag|>{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}",
+    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}',
 ]
 prose = st.text(st.characters(blacklist_characters="<>[]{}`|"), max_size=40)
 
@@ -27,7 +27,8 @@ def test_markup_without_tools_is_recorded_and_left_in_the_text(
     assert (out.tool_calls, out.invalid_tool_calls, out.text) == ([], [], text)
     [note] = out.repairs
     assert note.kind == FailureKind.UNKNOWN_NAME
-    assert "no tools were offered" in note.detail and "get_weather" in note.detail
+    assert "no tools were offered" in note.detail
+    assert "get_weather" in note.detail
     assert repair(out, []) == out  # promise 7: a second pass adds nothing
 
 
@@ -36,5 +37,6 @@ def test_no_tools_never_takes_a_call_nor_changes_the_text(text: str) -> None:
     response = Response.text_only(text)
     out = repair(response, [])
     assert out.parts == response.parts
-    assert out.tool_calls == [] and out.invalid_tool_calls == []
+    assert out.tool_calls == []
+    assert out.invalid_tool_calls == []
     assert all("no tools were offered" in r.detail for r in out.repairs)

@@ -37,7 +37,9 @@ def test_omitted_properties_are_filled_and_recorded(spec: dict[str, Any], data: 
         "additionalProperties": False,
     }
     given_args = data.draw(st.dictionaries(st.sampled_from(sorted(spec)), st.integers()))
-    call = ToolCallPart(id="c", name="t", arguments_raw=json.dumps(given_args), arguments=given_args)
+    call = ToolCallPart(
+        id="c", name="t", arguments_raw=json.dumps(given_args), arguments=given_args
+    )
     out = complete_call(call, schema)
     expected = {
         k: (v if kind == "default" else None)
@@ -67,6 +69,7 @@ def test_a_schema_that_is_not_strict_is_left_alone() -> None:
         "properties": {"a": {"type": "integer", "default": 1}},
         "required": [],
     }
-    assert omittable(schema) == {} and relaxed(schema) == schema
+    assert omittable(schema) == {}
+    assert relaxed(schema) == schema
     call = ToolCallPart(id="c", name="t", arguments_raw="{}", arguments={})
     assert complete_call(call, schema) is call

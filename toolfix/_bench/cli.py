@@ -87,13 +87,17 @@ def bench(
     llm: LlmOption = None,
     api_base: ApiBaseOption = None,
     concurrency: Annotated[
-        int, typer.Option("--concurrency", min=1, metavar="N", help="Cases in flight for LLM strategies.")
+        int,
+        typer.Option(
+            "--concurrency", min=1, metavar="N", help="Cases in flight for LLM strategies."
+        ),
     ] = 8,
     json_path: Annotated[
         Path | None, typer.Option("--json", metavar="FILE", help="Write JSON results here.")
     ] = None,
     markdown_path: Annotated[
-        Path | None, typer.Option("--markdown", metavar="FILE", help="Write a Markdown report here.")
+        Path | None,
+        typer.Option("--markdown", metavar="FILE", help="Write a Markdown report here."),
     ] = None,
     png_path: Annotated[
         Path,
@@ -159,9 +163,14 @@ def generate(
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Output JSONL file.")] = Path(
         "benchmarks/corpora/bfcl_generated.jsonl"
     ),
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed (same seed, same file).")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Random seed (same seed, same file).")
+    ] = 0,
     max_cases: Annotated[
-        int | None, typer.Option("--max-cases", min=1, metavar="N", help="Keep at most N cases (seeded sample).")
+        int | None,
+        typer.Option(
+            "--max-cases", min=1, metavar="N", help="Keep at most N cases (seeded sample)."
+        ),
     ] = None,
 ) -> None:
     """Generate the broken-tool-call corpus from BFCL ground truth (needs bfcl-eval)."""

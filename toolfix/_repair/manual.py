@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .._cache import WeightedLRU
 from .._config import FixConfig
 from .._convert import response_with
+from .._log import log, log_repair
 from .._messages import (
     FailureKind,
     InvalidToolCallPart,
@@ -44,11 +45,10 @@ from .._pipeline.processor import (
     tools_or,
 )
 from .._tools import ToolRegistry
-from .._log import log, log_repair
 from .ids import id_basis
-from .notools import no_tools_note
 from .interpret import Interpreter, derive_id
 from .native import NativeCallFixer
+from .notools import no_tools_note
 from .textscan import TextScanner
 
 if TYPE_CHECKING:
@@ -186,12 +186,12 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 new_parts.extend(promoted)
         if not changed and not extra_repairs:
             return response
-        fixed = response_with(
+        out = response_with(
             response, tuple(self._cap_calls(new_parts, seed)), (*response.repairs, *extra_repairs)
         )
         if log.isEnabledFor(logging.DEBUG):
-            log_repair(response, fixed)
-        return fixed
+            log_repair(response, out)
+        return out
 
     # ---- internals ----------------------------------------------------------------------
 

@@ -76,8 +76,7 @@ def _registry(tools: list[Tool], handoffs: list[Handoff]) -> list[Any]:
         if isinstance(t, FunctionTool)
     ]
     out += [
-        tool_dict(h.tool_name, h.tool_description, relaxed(h.input_json_schema))
-        for h in handoffs
+        tool_dict(h.tool_name, h.tool_description, relaxed(h.input_json_schema)) for h in handoffs
     ]
     return out
 
