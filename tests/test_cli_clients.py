@@ -134,6 +134,7 @@ def test_bench_names_formats_as_format_does() -> None:
     assert family_label("seed_oss") == "seed_attrs"
     assert family_label("hermes") == "hermes"
     assert family_label("hunyuan") == "hunyuan"  # a family name stays itself
+    assert family_label("openai") == "openai"  # corpora: a native OpenAI tool_calls case
     assert family_label(None) == "unknown"
 
 
@@ -195,3 +196,16 @@ def _params(command: list[str]) -> list[str]:
     for part in command:
         cmd = cmd.commands[part]  # type: ignore[attr-defined]
     return [o for p in cmd.params if not getattr(p, "hidden", False) for o in p.opts]
+
+
+def test_bench_llm_strategy_uses_no_key_for_a_keyless_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolfix._bench.strategies import LLMStrategy
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    keyless = LLMStrategy("openai/m", "http://127.0.0.1:9/v1")
+    assert keyless.executor.api_key == "no-key"
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-real")
+    assert LLMStrategy("openai/m", "http://127.0.0.1:9/v1").executor.api_key is None
+    assert LLMStrategy("openai/m").executor.api_key is None  # no --api-base: the provider's

@@ -213,7 +213,7 @@ def _build_processor(
     except ImportError:  # pragma: no cover - build_llm_processor needs it anyway
         pass
     if api_key is None and api_base is not None:
-        api_key = _key_for_local_server(llm)
+        api_key = key_for_local_server(llm)
     processor: ResponseProcessor = build_llm_processor(
         model=llm, api_base=api_base, max_retries=max_retries, api_key=api_key, config=config
     )
@@ -225,7 +225,7 @@ def _build_processor(
 NO_KEY = "no-key"
 
 
-def _key_for_local_server(model: str) -> str | None:
+def key_for_local_server(model: str) -> str | None:
     """``None`` (litellm reads the provider's variable) when that variable is set, else
     :data:`NO_KEY`: a keyless local server at ``--api-base`` works without one."""
     try:

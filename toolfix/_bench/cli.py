@@ -12,12 +12,15 @@ import typer
 
 from .._cli import ApiBaseOption, LlmOption
 
-__all__ = ["DEFAULT_PNG", "register", "require_bench_extra"]
+__all__ = ["default_png", "register", "require_bench_extra"]
 
-DEFAULT_PNG = Path(tempfile.gettempdir()) / "toolfix-bench.png"
-"""Where ``toolfix bench`` puts its chart unless told otherwise (``--png``, ``--no-png``):
-the temporary directory, never the current one (a run in a clone leaves it clean); the
-command prints the path."""
+
+def default_png() -> Path:
+    """Where ``toolfix bench`` puts its chart unless told otherwise (``--png``,
+    ``--no-png``): the temporary directory, never the current one (a run in a clone
+    leaves it clean); the command prints the path."""
+    return Path(tempfile.gettempdir()) / "toolfix-bench.png"
+
 
 BENCH_EXTRA = 'pip install "toolfix[bench]"'
 
@@ -100,7 +103,7 @@ def bench(
         typer.Option("--markdown", metavar="FILE", help="Write a Markdown report here."),
     ] = None,
     png_path: Annotated[
-        Path,
+        Path | None,
         typer.Option(
             "--png",
             metavar="FILE",
@@ -108,7 +111,7 @@ def bench(
             "directory (printed).",
             show_default=False,
         ),
-    ] = DEFAULT_PNG,
+    ] = None,
     no_png: Annotated[bool, typer.Option("--no-png", help="Do not make the chart.")] = False,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, metavar="N", help="Only the first N cases.")
@@ -148,6 +151,7 @@ def bench(
     if markdown_path is not None:
         write_markdown(result, markdown_path)
     if not no_png:
+        png_path = png_path or default_png()
         try:
             write_png(result, png_path)
         except OSError as exc:

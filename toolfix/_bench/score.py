@@ -173,9 +173,14 @@ def family_label(label: str | None) -> str:
     if not label:
         return "unknown"
     known = available_formats()
-    if label in known:
+    if label in known or label in _CORPUS_LABELS:
         return label
     return resolve_format(label, known) or label
+
+
+#: Corpus labels with a meaning of their own: ``openai`` is a native OpenAI
+#: ``tool_calls`` response there, not vLLM's ``openai`` parser (harmony).
+_CORPUS_LABELS = frozenset({"openai"})
 
 
 def score_case(
