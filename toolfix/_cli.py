@@ -31,6 +31,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from ._api import as_response, as_tools
+from ._cli_options import ApiBaseOption, LlmOption
 from ._config import FixConfig
 from ._errors import UnsupportedInputError
 from ._messages import Prompt, Response
@@ -48,26 +49,6 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"max_content_width": 100},
 )
-
-
-#: ``--llm`` and ``--api-base``, the same for ``toolfix repair`` and ``toolfix bench``.
-LlmOption = Annotated[
-    str | None,
-    typer.Option(
-        "--llm",
-        metavar="MODEL",
-        help="Also run toolfix's LLM-based fixer with this litellm model "
-        "(e.g. openai/qwen3 with --api-base).",
-    ),
-]
-ApiBaseOption = Annotated[
-    str | None,
-    typer.Option(
-        "--api-base",
-        metavar="URL",
-        help="Base URL of the LLM endpoint (a server without keys needs no --api-key).",
-    ),
-]
 
 
 def _print_version(value: bool) -> None:

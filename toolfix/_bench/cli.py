@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from .._cli import ApiBaseOption, LlmOption
+from .._cli_options import ApiBaseOption, LlmOption
 
 __all__ = ["default_png", "register", "require_bench_extra"]
 
