@@ -654,7 +654,7 @@ def _mount_optional() -> None:
     register(app)
 
 
-app.command("formats")(formats)
+app.command("formats", short_help="List the format families, their aliases and sources.")(formats)
 _mount_optional()
 
 from ._serve import serve as _serve  # noqa: E402
