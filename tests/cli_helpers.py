@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 
-def repair_jsonl_in_subprocess(corpus: Path, env: Mapping[str, str] | None = None) -> str:
+def repair_jsonl_in_subprocess(
+    corpus: Path, env: Mapping[str, str] | None = None, extra: tuple[str, ...] = ()
+) -> str:
     """Run ``toolfix repair --jsonl corpus`` with ``env`` (default: inherited); its stdout.
 
     Fails the test, showing stderr, when the command does not exit with status 0.
@@ -25,6 +27,7 @@ def repair_jsonl_in_subprocess(corpus: Path, env: Mapping[str, str] | None = Non
             "repair",
             "--jsonl",
             str(corpus),
+            *extra,
         ],
         capture_output=True,
         text=True,

@@ -40,6 +40,16 @@ class NetworkBlockedError(RuntimeError):
     """A test tried to open a non-loopback connection."""
 
 
+@pytest.fixture(autouse=True)
+def _pinned_ids() -> Iterator[None]:
+    """Ids as a function of the input in every test (tests compare two repairs);
+    tests/test_call_ids.py unpins them to test fresh ids."""
+    from toolfix.testing import pinned_ids
+
+    with pinned_ids(0):
+        yield
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _block_network() -> Iterator[None]:
     """Refuse non-loopback connections for the whole session."""

@@ -124,7 +124,14 @@ def test_hostile_lines_each_get_one_row_in_order() -> None:
     assert [r["line"] for r in rows] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
     by_line = {r["line"]: r for r in rows}
     assert by_line[1]["tool_calls"][0]["arguments"] == {"city": "Oslo"}
-    assert by_line[14] == {**by_line[1], "line": 14, "elapsed_us": by_line[14]["elapsed_us"]}
+    # the same line again: the same row, but fresh call ids (two responses never share one)
+    [first], [again] = by_line[1]["tool_calls"], by_line[14]["tool_calls"]
+    assert first["id"] != again["id"]
+    assert {**by_line[14], "tool_calls": [{**again, "id": first["id"]}]} == {
+        **by_line[1],
+        "line": 14,
+        "elapsed_us": by_line[14]["elapsed_us"],
+    }
     assert by_line[2]["error"].startswith("unreadable line: not UTF-8")
     assert by_line[4]["id"] == "sur\ud800"  # written as an escape, read back exactly
     assert by_line[4]["content"] == "lone \ud800 here"

@@ -1,5 +1,6 @@
-"""Promise 7 at process level: ``toolfix repair --jsonl`` prints the same lines
-(``elapsed_us`` aside) across runs and across hash seeds."""
+"""Promise 7 at process level: ``toolfix repair --jsonl --id-seed N`` prints the same
+lines (``elapsed_us`` aside) across runs and across hash seeds; without a seed, the ids
+of recovered calls differ between runs and nothing else does."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ _CACHE: dict[str, list[dict[str, Any]]] = {}
 
 
 def _run(hashseed: str) -> list[dict[str, Any]]:
-    if hashseed in _CACHE and hashseed != "random":
+    if hashseed in _CACHE and hashseed not in ("random", "unseeded"):
         return _CACHE[hashseed]
     env = {**os.environ, "PYTHONHASHSEED": hashseed}
-    stdout = repair_jsonl_in_subprocess(CORPUS, env)
+    extra = () if hashseed == "unseeded" else ("--id-seed", "3")
+    stdout = repair_jsonl_in_subprocess(
+        CORPUS, {**env, "PYTHONHASHSEED": "0"} if hashseed == "unseeded" else env, extra
+    )
     rows = [json.loads(line) for line in stdout.splitlines()]
     for row in rows:
         assert isinstance(row.pop("elapsed_us"), int)
@@ -36,3 +40,22 @@ def test_output_is_complete() -> None:
 @pytest.mark.parametrize("seed", ["1", "random", "12345"])
 def test_same_output_across_hash_seeds(seed: str) -> None:
     assert _run(seed) == _run("0")
+
+
+def _without_ids(rows: list[dict[str, Any]]) -> tuple[str, int]:
+    """The rows as text with every call id blanked, and how many ids there were."""
+    n = 0
+    for row in rows:
+        for call in (row.get("tool_calls") or []) + (row.get("invalid_tool_calls") or []):
+            if call.get("id"):
+                call["id"] = "?"
+                n += 1
+    return json.dumps(rows, sort_keys=True), n
+
+
+def test_unseeded_runs_differ_only_in_ids() -> None:
+    a, b = _run("unseeded"), _run("unseeded")
+    assert a != b  # fresh ids each run
+    (text_a, n), (text_b, _) = _without_ids(a), _without_ids(b)
+    assert n > 0
+    assert text_a == text_b

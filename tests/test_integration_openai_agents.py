@@ -136,3 +136,69 @@ def test_stream_response_forwards_every_argument_unchanged() -> None:
     wrapped = ToolfixModel(Inner())  # type: ignore[arg-type]
     assert wrapped.stream_response(*args, **kwargs) is stream
     assert seen == [(args, kwargs)]
+
+
+# ---- strict schemas (the SDK's default @function_tool; issue 29) ------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(
+            openai_completion(
+                None, [{"id": "c1", "name": "get_weather", "arguments": "{'city': 'Paris',}"}]
+            ),
+            id="broken-json-days-omitted",
+        ),
+        pytest.param(
+            openai_completion("<tool_call>{'name': 'get_weather', 'arguments': {'city': 'Paris'}}"),
+            id="text-call-days-omitted",
+        ),
+    ],
+)
+async def test_strict_tool_with_an_omitted_defaulted_argument_runs(
+    stub: StubServer, reply: dict[str, Any]
+) -> None:
+    ran: list[tuple[str, int]] = []
+    stub.reply(reply).reply(openai_completion("Sunny."))
+    agent = _agent(stub, ran)
+    [tool] = agent.tools
+    assert tool.strict_json_schema  # the SDK's default: every property required
+    assert tool.params_json_schema["required"] == ["city", "days"]
+    result = await Runner.run(agent, "Weather in Paris?")
+    assert ran == [("Paris", 1)]
+    assert result.final_output == "Sunny."
+    calls = [
+        i.raw_item for i in result.new_items if isinstance(i.raw_item, ResponseFunctionToolCall)
+    ]
+    assert [json.loads(c.arguments) for c in calls] == [{"city": "Paris", "days": 1}]
+
+
+async def test_without_the_wrapper_broken_json_with_an_omitted_argument_fails(
+    stub: StubServer,
+) -> None:
+    ran: list[tuple[str, int]] = []
+    bad = [{"id": "c1", "name": "get_weather", "arguments": "{'city': 'Paris',}"}]
+    stub.reply(openai_completion(None, bad)).reply(openai_completion("gave up"))
+    await Runner.run(_agent(stub, ran, toolfix=False), "Weather in Paris?")
+    assert ran == []  # the SDK could not parse the arguments: the tool never ran
+
+
+async def test_nullable_strict_argument_takes_null(stub: StubServer) -> None:
+    ran: list[Any] = []
+
+    @function_tool
+    def lookup(city: str, unit: str | None = None) -> str:
+        """Look a city up."""
+        ran.append((city, unit))
+        return "ok"
+
+    client = AsyncOpenAI(base_url=stub.openai_base, api_key="sk-test", max_retries=0)
+    model: Any = OpenAIChatCompletionsModel(model="weak-model", openai_client=client)
+    agent = Agent(name="a", model=ToolfixModel(model), tools=[lookup])
+    assert lookup.params_json_schema["required"] == ["city", "unit"]
+    assert "default" not in lookup.params_json_schema["properties"]["unit"]
+    text = "<tool_call>{'name': 'lookup', 'arguments': {'city': 'Oslo',}}</tool_call>"
+    stub.reply(openai_completion(text)).reply(openai_completion("done"))
+    await Runner.run(agent, "look up Oslo")
+    assert ran == [("Oslo", None)]

@@ -42,6 +42,7 @@ LAYERS: dict[str, int] = {
     "toolfix._schema_check": MODEL,
     "toolfix._sync": MODEL,
     "toolfix._tool_options": MODEL,  # which request options are about tools
+    "toolfix._log": MODEL,  # the "toolfix" logger
     "toolfix._pipeline": MODEL,
     "toolfix._pipeline.processor": MODEL,  # ResponseProcessor, chains
     "toolfix._pipeline.executor": MODEL,  # PromptExecutor

@@ -683,8 +683,15 @@ def test_processor_registry_used_when_no_tools_given() -> None:
 
 
 def test_no_tools_means_no_repair() -> None:
+    """No tools offered: nothing is taken, but the markup is recorded (issue 29)."""
     resp = Response.text_only(HERMES_CALL)
-    assert ManualToolCallFixProcessor().fix(resp, None) is resp
+    out = ManualToolCallFixProcessor().fix(resp, None)
+    assert (out.parts, out.tool_calls, out.invalid_tool_calls) == (resp.parts, [], [])
+    [note] = out.repairs
+    assert note.kind == "unknown_name"
+    assert "no tools were offered" in note.detail
+    plain = Response.text_only("no markup here")
+    assert ManualToolCallFixProcessor().fix(plain, None) is plain
 
 
 def test_input_is_not_mutated() -> None:

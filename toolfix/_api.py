@@ -218,7 +218,10 @@ def repair(
     """Repair one response's tool calls without an LLM (sync).
 
     ``response`` is anything :func:`as_response` reads, ``tools`` anything
-    :func:`as_tools` reads.
+    :func:`as_tools` reads. Recovered calls get fresh ids in every call of
+    ``repair`` unless ``config.id_seed`` pins them (docs/guides/ids.md). With no
+    tools, nothing is taken, and markup naming tools comes back with a record saying
+    no tools were offered.
 
     Examples:
         >>> from toolfix import repair

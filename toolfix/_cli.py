@@ -31,7 +31,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from ._api import as_response, as_tools
-from ._cli_options import ApiBaseOption, LlmOption
+from ._cli_options import ApiBaseOption, LlmOption, key_for_local_server
 from ._config import FixConfig
 from ._errors import UnsupportedInputError
 from ._messages import Prompt, Response
@@ -45,15 +45,34 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's plain help: options in full, no type placeholders, wrapped to the terminal
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 100},
 )
 
 
-#: ``--llm`` and ``--api-base``, the same for ``toolfix repair`` and ``toolfix bench``.
+def _print_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"toolfix {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
     """Repair malformed LLM tool calls, and benchmark repair strategies."""
+    del version  # handled by its callback
 
 
 EXIT_OK = 0
@@ -174,6 +193,8 @@ def _build_processor(
         litellm.suppress_debug_info = True
     except ImportError:  # pragma: no cover - build_llm_processor needs it anyway
         pass
+    if api_key is None and api_base is not None:
+        api_key = key_for_local_server(llm)
     processor: ResponseProcessor = build_llm_processor(
         model=llm, api_base=api_base, max_retries=max_retries, api_key=api_key, config=config
     )
@@ -353,16 +374,21 @@ def _read_tools_file(path: Path) -> ToolRegistry:
         raise _UsageError(f"cannot read tools from {path}: {_short(exc)}") from exc
 
 
-@app.command()
+@app.command(short_help="Repair tool calls (--jsonl FILE, or --tools FILE and stdin).")
 def repair(
     jsonl: Annotated[
         str | None,
-        typer.Option("--jsonl", help="Corpus-format JSON Lines file to repair, or '-' for stdin."),
+        typer.Option(
+            "--jsonl",
+            metavar="FILE",
+            help="Corpus-format JSON Lines file to repair, or '-' for stdin.",
+        ),
     ] = None,
     tools_file: Annotated[
         Path | None,
         typer.Option(
             "--tools",
+            metavar="FILE",
             help="Tools (OpenAI/Anthropic/MCP list, one tool, or MCP ListToolsResult) for a "
             "single response on stdin.",
         ),
@@ -373,16 +399,34 @@ def repair(
         str | None,
         typer.Option(
             "--api-key",
+            metavar="KEY",
             envvar="TOOLFIX_API_KEY",
             show_envvar=True,
             help="API key for --llm (default: $TOOLFIX_API_KEY, else the provider's own "
             "variable such as OPENAI_API_KEY).",
         ),
     ] = None,
-    max_retries: Annotated[int, typer.Option("--max-retries", min=0)] = 3,
+    max_retries: Annotated[
+        int,
+        typer.Option("--max-retries", min=0, metavar="N", help="LLM fixer re-asks per response."),
+    ] = 3,
     fmt: Annotated[
         list[str] | None,
-        typer.Option("--format", help="Pin the native formats to look for (repeatable)."),
+        typer.Option(
+            "--format",
+            metavar="NAME",
+            help="Pin the native formats to look for (repeatable); a family or a vLLM / "
+            "SGLang parser name (toolfix formats lists them).",
+        ),
+    ] = None,
+    id_seed: Annotated[
+        int | None,
+        typer.Option(
+            "--id-seed",
+            metavar="N",
+            help="Derive the ids of recovered calls from the input and N (same input, "
+            "same ids); default: fresh random ids.",
+        ),
     ] = None,
     promote_reasoning: Annotated[
         bool, typer.Option("--promote-reasoning", help="Take calls found only in reasoning.")
@@ -412,7 +456,7 @@ def repair(
         "promote" if promote_reasoning else "ignore" if ignore_reasoning else "when_no_answer"
     )
     del reasoning_when_no_answer  # the default; the flag is kept for scripts that pass it
-    code = _exit_status(lambda: _run(*options, reasoning))
+    code = _exit_status(lambda: _run(*options, reasoning, id_seed))
     if code:
         raise typer.Exit(code)
 
@@ -446,9 +490,11 @@ def _run(
     max_retries: int,
     fmt: list[str] | None,
     reasoning: Literal["ignore", "promote", "when_no_answer"],
+    id_seed: int | None = None,
 ) -> int:
+    formats = _pinned_formats(fmt) if fmt else None
     try:
-        config = FixConfig(formats=tuple(fmt) if fmt else None, reasoning_calls=reasoning)
+        config = FixConfig(formats=formats, reasoning_calls=reasoning, id_seed=id_seed)
     except ValueError as exc:
         raise _UsageError(f"bad option: {_short(exc)}") from exc
     if jsonl is None and tools_file is None:
@@ -499,6 +545,51 @@ def _run(
     return EXIT_LLM_FAILED if summary.llm_failures else EXIT_OK
 
 
+def _pinned_formats(names: list[str]) -> tuple[str, ...]:
+    """The families ``--format`` names (aliases resolved), or a usage error that lists
+    every accepted name."""
+    from ._repair.aliases import FORMAT_ALIASES, resolve_format
+    from ._repair.formats import available_formats
+
+    known = available_formats()
+    out: list[str] = []
+    for name in names:
+        family = resolve_format(name, known)
+        if family is None:
+            aliases = sorted({a for f in known for a in FORMAT_ALIASES.get(f, ())})
+            raise _UsageError(
+                f"unknown --format {name!r}; families: {', '.join(known)}; "
+                f"aliases: {', '.join(aliases)} (toolfix formats shows which is which)"
+            )
+        if family not in out:
+            out.append(family)
+    return tuple(out)
+
+
+def formats(
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per family.")] = False,
+) -> None:
+    """List the format families, the names they answer to and where each comes from."""
+    from ._repair.aliases import aliases_of
+    from ._repair.formats import ALL_FORMATS
+    from ._repair.scanner import SpecScanner
+
+    rows: list[dict[str, Any]] = []
+    for fmt in ALL_FORMATS:
+        specs = fmt.specs if isinstance(fmt, SpecScanner) else (fmt,)
+        for spec in specs:
+            source = str(getattr(spec, "source", "") or "")
+            rows.append(
+                {"name": spec.name, "aliases": list(aliases_of(spec.name)), "source": source}
+            )
+    for row in rows:
+        if as_json:
+            typer.echo(json.dumps(row, ensure_ascii=False))
+            continue
+        aliases = f" (also: {', '.join(row['aliases'])})" if row["aliases"] else ""
+        typer.echo(f"{row['name']}{aliases}\n    source: {row['source'] or 'n/a'}")
+
+
 def _is_response(payload: Any, config: FixConfig) -> bool:
     try:
         as_response(payload, limits=config.limits)
@@ -546,11 +637,12 @@ def _mount_optional() -> None:
     register(app)
 
 
+app.command("formats", short_help="List the format families, their aliases and sources.")(formats)
 _mount_optional()
 
 from ._serve import serve as _serve  # noqa: E402
 
-app.command("serve")(_serve)
+app.command("serve", short_help="Run a proxy on 127.0.0.1 that repairs tool calls.")(_serve)
 
 
 def main() -> None:

@@ -203,6 +203,10 @@ class FixConfig(StrictSettings):
     invalid call of kind ``truncated`` with the partial arguments attached (default), or
     keep the members that were complete and validate them (the old behaviour; a cut-off
     ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``)."""
+    id_seed: int | None = None
+    """Make the ids of recovered calls a function of the input and this seed (tests,
+    golden files). ``None`` (default): every response gets fresh random ids, so the same
+    output in two turns never repeats an id (docs/guides/ids.md)."""
 
 
 def as_fix_config(config: FixConfig | ToolCallJsonConfig | None, owner: str) -> FixConfig:

@@ -19,8 +19,9 @@ of those from the request.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeAlias
 
 from ._convert import response_from_openai
@@ -36,6 +37,7 @@ __all__ = [
     "ReplyValue",
     "ScriptExhaustedError",
     "ScriptedExecutor",
+    "pinned_ids",
 ]
 
 ReplyValue: TypeAlias = Response | str | Mapping[str, Any]
@@ -171,3 +173,18 @@ class FunctionExecutor(_RecordingExecutor):
 
     def __repr__(self) -> str:
         return f"FunctionExecutor({self.fn!r})"
+
+
+@contextlib.contextmanager
+def pinned_ids(seed: int | None = 0) -> Iterator[None]:
+    """Within the block, every repair that has no ``FixConfig(id_seed=...)`` of its own
+    uses ``seed``: the same input gives the same call ids (process-wide; for test
+    suites that compare two repairs, never for serving: two turns would share ids).
+    ``pinned_ids(None)``: fresh random ids within the block, as by default."""
+    from ._repair import ids
+
+    before = ids.pin(seed)
+    try:
+        yield
+    finally:
+        ids.pin(before)

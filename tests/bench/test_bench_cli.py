@@ -99,12 +99,19 @@ def test_bench_without_matplotlib_names_the_extra(
 def test_bench_makes_the_chart_by_default(
     app: typer.Typer, tiny_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
+    import tempfile
+
+    work, temp = tmp_path / "clone", tmp_path / "tmp"
+    work.mkdir()
+    temp.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     result = CliRunner().invoke(app, ["bench", str(tiny_corpus), "--quiet", "--no-breakdowns"])
     assert result.exit_code == 0, result.output
-    chart = tmp_path / "toolfix-bench.png"
+    chart = temp / "toolfix-bench.png"  # the temporary directory, printed
     assert chart.read_bytes()[:4] == b"\x89PNG"
     assert f"chart: {chart.resolve()}" in result.output
+    assert list(work.iterdir()) == []  # the current directory (a clone) stays clean
 
 
 def test_bench_chart_path_that_cannot_be_written(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -11,10 +12,15 @@ import typer
 
 from .._cli_options import ApiBaseOption, LlmOption
 
-__all__ = ["DEFAULT_PNG", "register", "require_bench_extra"]
+__all__ = ["default_png", "register", "require_bench_extra"]
 
-DEFAULT_PNG = Path("toolfix-bench.png")
-"""Where ``toolfix bench`` puts its chart unless told otherwise (``--png``, ``--no-png``)."""
+
+def default_png() -> Path:
+    """Where ``toolfix bench`` puts its chart unless told otherwise (``--png``,
+    ``--no-png``): the temporary directory, never the current one (a run in a clone
+    leaves it clean); the command prints the path."""
+    return Path(tempfile.gettempdir()) / "toolfix-bench.png"
+
 
 BENCH_EXTRA = 'pip install "toolfix[bench]"'
 
@@ -79,32 +85,46 @@ def _display(path: Path) -> str:
 def bench(
     corpora: Annotated[
         list[Path] | None,
-        typer.Argument(help="Corpus JSONL files (default: the corpora bundled with toolfix)."),
+        typer.Argument(metavar="CORPUS.jsonl", show_default=False, hidden=True),
     ] = None,
     llm: LlmOption = None,
     api_base: ApiBaseOption = None,
     concurrency: Annotated[
-        int, typer.Option("--concurrency", min=1, help="Cases in flight for LLM strategies.")
+        int,
+        typer.Option(
+            "--concurrency", min=1, metavar="N", help="Cases in flight for LLM strategies."
+        ),
     ] = 8,
     json_path: Annotated[
-        Path | None, typer.Option("--json", help="Write JSON results here.")
+        Path | None, typer.Option("--json", metavar="FILE", help="Write JSON results here.")
     ] = None,
     markdown_path: Annotated[
-        Path | None, typer.Option("--markdown", help="Write a Markdown report here.")
+        Path | None,
+        typer.Option("--markdown", metavar="FILE", help="Write a Markdown report here."),
     ] = None,
     png_path: Annotated[
-        Path, typer.Option("--png", help="Where the bar chart (PNG, matplotlib) goes.")
-    ] = DEFAULT_PNG,
+        Path | None,
+        typer.Option(
+            "--png",
+            metavar="FILE",
+            help="Where the chart (PNG) goes; default: toolfix-bench.png in the temporary "
+            "directory (printed).",
+            show_default=False,
+        ),
+    ] = None,
     no_png: Annotated[bool, typer.Option("--no-png", help="Do not make the chart.")] = False,
     limit: Annotated[
-        int | None, typer.Option("--limit", min=1, help="Only the first N cases.")
+        int | None, typer.Option("--limit", min=1, metavar="N", help="Only the first N cases.")
     ] = None,
     breakdowns: Annotated[
         bool, typer.Option("--breakdowns/--no-breakdowns", help="Per-tag and per-format tables.")
     ] = True,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
-    """Run repair strategies side by side on broken-tool-call corpora and score them."""
+    """Run repair strategies side by side on broken-tool-call corpora and score them.
+
+    CORPUS.jsonl: corpus files (default: the corpora bundled with toolfix).
+    """
     require_bench_extra(chart=not no_png)
     from .report import print_table, write_json, write_markdown, write_png
     from .runner import PACKAGED_CORPORA, SOURCE_CORPORA, BenchResult, default_corpora
@@ -131,6 +151,7 @@ def bench(
     if markdown_path is not None:
         write_markdown(result, markdown_path)
     if not no_png:
+        png_path = png_path or default_png()
         try:
             write_png(result, png_path)
         except OSError as exc:
@@ -143,12 +164,17 @@ def bench(
 
 
 def generate(
-    out: Annotated[Path, typer.Option("--out", help="Output JSONL file.")] = Path(
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Output JSONL file.")] = Path(
         "benchmarks/corpora/bfcl_generated.jsonl"
     ),
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (same seed, same file).")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Random seed (same seed, same file).")
+    ] = 0,
     max_cases: Annotated[
-        int | None, typer.Option("--max-cases", min=1, help="Keep at most N cases (seeded sample).")
+        int | None,
+        typer.Option(
+            "--max-cases", min=1, metavar="N", help="Keep at most N cases (seeded sample)."
+        ),
     ] = None,
 ) -> None:
     """Generate the broken-tool-call corpus from BFCL ground truth (needs bfcl-eval)."""
@@ -173,7 +199,7 @@ def generate(
 
 def register(app: typer.Typer) -> None:
     """Add ``bench`` and the ``corpus`` sub-app (``generate``) to the main CLI."""
-    app.command("bench")(bench)
+    app.command("bench", short_help="Benchmark repair strategies on broken-call corpora.")(bench)
     corpus_app = typer.Typer(help="Broken-tool-call corpora.", no_args_is_help=True)
     corpus_app.command("generate")(generate)
     app.add_typer(corpus_app, name="corpus")

@@ -239,31 +239,63 @@ def write_markdown(result: BenchResult, path: str | Path) -> None:
     Path(path).write_text(to_markdown(result), "utf-8")
 
 
+#: Corpora of real model or engine output, shown first (what users decide on), then the
+#: hand-made ones, then the generated one; other corpora follow by name.
+CORPUS_ORDER = ("verbatim_threads", "verbatim_public", "conformance", "curated", "bfcl_generated")
+
+
+def corpus_order(keys: Any) -> list[str]:
+    """``keys`` (corpus names) in :data:`CORPUS_ORDER`, the others after them by name."""
+    rank = {k: i for i, k in enumerate(CORPUS_ORDER)}
+    return sorted(set(keys), key=lambda k: (rank.get(k, len(rank)), k))
+
+
 def write_png(result: BenchResult, path: str | Path) -> None:
-    """A grouped bar chart of exact recovery per failure tag, one bar per strategy."""
+    """Two panels per corpus (real-output corpora first), one bar per strategy: exact
+    recovery over the cases with calls (``exact/n`` on each bar), and the calls wrongly
+    produced on the cases without (plain answers and unrecoverable cases)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    tags = sorted({k for s in result.summaries for k, b in s.by_tag.items() if b.n_positive})
-    labels = ["overall", *tags]
-    fig, ax = plt.subplots(figsize=(max(8, 0.7 * len(labels) + 2), 4.8))
-    width = 0.8 / max(1, len(result.summaries))
-    for i, s in enumerate(result.summaries):
-        values = [100 * (s.exact_rate or 0.0)]
-        for tag in tags:
-            b = s.by_tag.get(tag, Breakdown())
-            values.append(100 * b.exact / b.n_positive if b.n_positive else 0.0)
-        xs = [x + i * width for x in range(len(labels))]
-        ax.bar(xs, values, width=width, label=s.strategy)
-    ax.set_xticks([x + width * (len(result.summaries) - 1) / 2 for x in range(len(labels))])
-    ax.set_xticklabels(labels, rotation=45, ha="right")
-    ax.set_ylabel("exact recovery (%)")
-    ax.set_ylim(0, 118)
-    ax.set_title(f"toolfix bench: exact recovery by failure tag ({result.n_cases} cases)")
-    ax.legend(loc="upper right", ncol=len(result.summaries), fontsize="small")
-    fig.tight_layout()
+    summaries = result.summaries
+    corpora = corpus_order(k for s in summaries for k in s.by_corpus)
+    first = summaries[0].by_corpus if summaries else {}
+    labels = [
+        f"{_README_LABELS.get(k, k)}\n{first.get(k, Breakdown()).n_positive} with calls · "
+        f"{first.get(k, Breakdown()).n_negative} without"
+        for k in corpora
+    ]
+    n = max(1, len(summaries))
+    height = 0.8 / n
+    size = (13, 1.8 + 0.9 * max(1, len(corpora)))
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=size, sharey=True, gridspec_kw={"width_ratios": [3, 2]}
+    )
+    ys = list(range(len(corpora)))
+    for i, s in enumerate(summaries):
+        at = [y + (i - (n - 1) / 2) * height for y in ys]
+        cells = [s.by_corpus.get(k, Breakdown()) for k in corpora]
+        rates = [100 * b.exact / b.n_positive if b.n_positive else 0.0 for b in cells]
+        bars = left.barh(at, rates, height=height, label=s.strategy)
+        left.bar_label(
+            bars, [f"{b.exact}/{b.n_positive}" for b in cells], padding=2, fontsize="x-small"
+        )
+        false = [b.false_calls for b in cells]
+        bars = right.barh(at, false, height=height, label=s.strategy)
+        right.bar_label(bars, [str(f) for f in false], padding=2, fontsize="x-small")
+    left.set_yticks(ys, labels, fontsize="small")
+    left.invert_yaxis()  # the first corpus on top
+    left.set_xlim(0, 112)
+    left.set_xlabel("exact recovery of cases with calls (%)")
+    right.set_xlabel("false calls on cases without calls (fewer is better)")
+    most = max([1] + [b.false_calls for s in summaries for b in s.by_corpus.values()])
+    right.set_xlim(0, most * 1.25)
+    handles, names = left.get_legend_handles_labels()
+    fig.legend(handles, names, loc="upper center", ncol=n, bbox_to_anchor=(0.5, 0.94))
+    fig.suptitle(f"toolfix bench: {result.n_cases} cases, real model outputs first")
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
     fig.savefig(str(path), dpi=120)
     plt.close(fig)
 
@@ -304,10 +336,7 @@ def readme_block(data: dict[str, Any]) -> str:
         "json-repair": "json-repair alone",
         "toolfix": "toolfix (manual fixer)",
     }
-    corpora = sorted(
-        {k for s in strategies for k in s["by_corpus"]},
-        key=lambda k: (-max(s["by_corpus"].get(k, {}).get("n_positive", 0) for s in strategies), k),
-    )
+    corpora = corpus_order(k for s in strategies for k in s["by_corpus"])
     first = strategies[0]["by_corpus"]
     rows = []
     for key in corpora:

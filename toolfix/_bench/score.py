@@ -26,6 +26,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from .._repair.aliases import resolve_format
+from .._repair.formats import available_formats
 from .corpus import CaseKind, CorpusCase
 
 __all__ = [
@@ -165,6 +167,22 @@ class CaseScore:
     corpus: str = ""
 
 
+def family_label(label: str | None) -> str:
+    """A corpus case's format label as the family ``--format`` names it (a vLLM or SGLang
+    parser name such as ``seed_oss`` becomes ``seed_attrs``); other labels stay."""
+    if not label:
+        return "unknown"
+    known = available_formats()
+    if label in known or label in _CORPUS_LABELS:
+        return label
+    return resolve_format(label, known) or label
+
+
+#: Corpus labels with a meaning of their own: ``openai`` is a native OpenAI
+#: ``tool_calls`` response there, not vLLM's ``openai`` parser (harmony).
+_CORPUS_LABELS = frozenset({"openai"})
+
+
 def score_case(
     case: CorpusCase,
     outcome: Outcome,
@@ -180,7 +198,7 @@ def score_case(
         case_id=case.id,
         kind=kind,
         tags=list(case.tags),
-        format=case.format or "unknown",
+        format=family_label(case.format),
         invalid_calls=outcome.invalid,
         llm_calls=outcome.llm_calls,
         tokens=outcome.tokens,

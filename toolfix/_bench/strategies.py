@@ -235,7 +235,10 @@ class LLMStrategy(Strategy):
                     f'the LLM strategy needs the litellm extra: pip install "toolfix[litellm]" '
                     f"({exc})"
                 ) from exc
-            executor = LiteLLMExecutor(api_base=api_base)
+            from toolfix._cli_options import key_for_local_server
+
+            key = key_for_local_server(model) if api_base is not None else None
+            executor = LiteLLMExecutor(api_base=api_base, api_key=key)
         self.executor = executor
         self.processor = processor if processor is not None else LLMBasedToolCallFixProcessor()
         self.model = model

@@ -17,6 +17,8 @@ from .._tools import ToolRegistry
 if TYPE_CHECKING:
     from .._pipeline.executor import PromptExecutor
 
+from .._log import log
+
 __all__ = ["Ledger", "llm_calls_of"]
 
 
@@ -38,6 +40,7 @@ class Ledger:
                 "LLMBasedToolCallFixProcessor needs an executor: pass one to process() "
                 "(executor.with_processor(...) does) or to the constructor"
             )
+        log.info("LLM fixer call %d to %s (%d tools)", self.calls + 1, self.model, len(tools))
         replies = await self.executor.execute(prompt, self.model, tools)
         reply = replies[0] if replies else Response()
         self.calls += 1

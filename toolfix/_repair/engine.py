@@ -21,11 +21,13 @@ config, errors, conversions) and the rest of :mod:`toolfix._repair`. For each pa
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Iterable
 
 from .._cache import WeightedLRU
 from .._config import FixConfig
 from .._convert import response_with
+from .._log import log, log_repair
 from .._messages import (
     FailureKind,
     InvalidToolCallPart,
@@ -36,8 +38,10 @@ from .._messages import (
     ToolCallPart,
 )
 from .._tools import ToolRegistry
+from .ids import id_basis
 from .interpret import Interpreter, derive_id
 from .native import NativeCallFixer
+from .notools import no_tools_note
 from .textscan import TextScanner
 
 __all__ = ["Fixer", "fix", "fixer_for"]
@@ -85,15 +89,13 @@ class Fixer:
         if (not given or given[0].type != "text") and self._all_valid(response, registry):
             return response  # the fast path: nothing to scan, every call valid
         interp = self._interpreter(registry)
-        seed = response.id or ""
+        seed = id_basis(response.id, self.config.id_seed)
         new_parts: list[Part] = []
         extra_repairs: list[RepairRecord] = []
         changed = False
         # (the parts' ``type`` tags, not isinstance: a failed isinstance on a pydantic
         # model goes through ABCMeta, and this runs on every part of every response)
-        existing_ids = {
-            p.id for p in given if p.type == "tool_call" or p.type == "invalid_tool_call"
-        }
+        existing = {(p.raw, p.error) for p in given if p.type == "invalid_tool_call"}
         native: NativeCallFixer | None = None
         has_tools = bool(registry)
         for idx, part in enumerate(given):
@@ -104,13 +106,13 @@ class Fixer:
                 new_parts.extend(fixed)
             elif part.type == "text" and has_tools:
                 parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
-                # A call reported on an earlier pass (same derived id) is not reported twice:
-                # repairing a repaired response changes nothing (promise 7).
-                if existing_ids:
+                # A call reported on an earlier pass (same text and error) is not reported
+                # twice: repairing a repaired response changes nothing (promise 7).
+                if existing:
                     parts = [
                         p
                         for p in parts
-                        if not (isinstance(p, InvalidToolCallPart) and p.id in existing_ids)
+                        if not (isinstance(p, InvalidToolCallPart) and (p.raw, p.error) in existing)
                     ]
                 if len(parts) != 1:
                     changed = True
@@ -126,6 +128,10 @@ class Fixer:
                     extra_repairs.extend(r for r in recs if r not in response.repairs)
             else:
                 new_parts.append(part)
+                if part.type == "text" and not has_tools:  # never silent (notools.py)
+                    note = no_tools_note(self._text, interp, part.text, f"{seed}:{idx}")
+                    if note is not None and note not in response.repairs:
+                        extra_repairs.append(note)
         policy = self.config.reasoning_calls
         if has_tools and (
             policy == "promote" or (policy == "when_no_answer" and _no_answer(new_parts))
@@ -141,9 +147,12 @@ class Fixer:
                 new_parts.extend(promoted)
         if not changed and not extra_repairs:
             return response
-        return response_with(
-            response, tuple(self._cap_calls(new_parts)), (*response.repairs, *extra_repairs)
+        out = response_with(
+            response, tuple(self._cap_calls(new_parts, seed)), (*response.repairs, *extra_repairs)
         )
+        if log.isEnabledFor(logging.DEBUG):
+            log_repair(response, out)
+        return out
 
     def _all_valid(self, response: Response, registry: ToolRegistry) -> bool:
         """True when the response holds only valid native calls (and reasoning we keep)."""
@@ -208,7 +217,7 @@ class Fixer:
                 )
         return out
 
-    def _cap_calls(self, parts: list[Part]) -> list[Part]:
+    def _cap_calls(self, parts: list[Part], seed: str) -> list[Part]:
         """Keep at most ``Limits.max_calls`` calls; the rest become one invalid record."""
         limit = self.config.limits.max_calls
         if len(parts) <= limit:
@@ -226,7 +235,7 @@ class Fixer:
         if dropped:
             out.append(
                 InvalidToolCallPart(
-                    id=derive_id("too-many", str(len(dropped))),
+                    id=derive_id(seed, "too-many", str(len(dropped))),
                     raw=", ".join(dropped)[:2000],
                     error=f"{len(dropped)} calls over max_calls={limit} were not taken",
                     kind=K.LIMIT_EXCEEDED,

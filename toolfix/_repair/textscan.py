@@ -217,7 +217,7 @@ class TextScanner:
             quoted: list[tuple[int, int]] = list(protected or ())
             cands = self._candidates(content, interp.scan_context, quoted, found_by or {}, markers)
             if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
-                return [cands], content
+                return [cands.model_copy(update={"id": derive_id(seed, cands.id or "")})], content
             if not cands:
                 return [], content
             calls, used = self._read_candidates(cands, quoted, content, interp, seed)
@@ -293,8 +293,8 @@ class TextScanner:
             try:
                 found = fmt.extract(content, ctx) if known is None else known
             except LimitExceededError as exc:
-                # Unscannable markup: report it as an invalid call, keep nothing as a guess.
-                # The id derives from the content alone, so a second pass recognises it.
+                # Unscannable markup: report it as an invalid call, keep nothing as a guess
+                # (a second pass recognises it by its text and error; scan salts the id).
                 return InvalidToolCallPart(
                     id=derive_id("limit", fmt.name, content),
                     raw=content[:2000],

@@ -84,6 +84,7 @@ from .._repair.families import (
     release_closers,
     text_value_markers,
 )
+from .._repair.ids import stream_seed
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -483,6 +484,8 @@ class _StreamRepairerBase(ABC):
         release_calls: bool = True,
     ) -> None:
         self.config = config or FixConfig()
+        if self.config.id_seed is None:  # one id seed for the whole stream (_repair/ids.py)
+            self.config = self.config.model_copy(update={"id_seed": stream_seed()})
         self._core = _Core(tools, self.config, hold, release_calls)
         self._core.message_for = self._message_for
         self.tools = self._core.tools

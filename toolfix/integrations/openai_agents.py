@@ -12,7 +12,12 @@ tools and handoffs as the registry:
   its ``call_id``;
 * a ``function_call`` toolfix cannot repair is left as the model sent it (the
   SDK then reports the failure to the model or raises, as without toolfix);
-* a call in text toolfix cannot repair stays in the message text.
+* a call in text toolfix cannot repair stays in the message text;
+* with a strict schema (the SDK's default ``@function_tool``: every parameter required,
+  ``additionalProperties: false``), a call that leaves out a parameter with a default
+  gets the default, and one whose type admits null gets ``null``, recorded as a
+  ``missing_required`` repair (the SDK's strict schema would otherwise make the call
+  invalid, and OpenAI's guidance writes optional parameters exactly this way).
 
 Streaming (``stream_response``) passes through unrepaired for now.
 
@@ -48,19 +53,31 @@ except ImportError as exc:  # pragma: no cover - exercised in tests/test_missing
 from .._messages import Part, Response, TextPart, ToolCallPart, canonical_json
 from .._pipeline.processor import ResponseProcessor
 from ._common import default_processor, parse_args, run_processor, tool_dict
+from ._strict import complete_call, relaxed
 
 __all__ = ["ToolfixModel", "repair_model_response"]
 
 _log = logging.getLogger("toolfix.integrations.openai_agents")
 
 
+def _schemas(tools: list[Tool], handoffs: list[Handoff]) -> dict[str, dict[str, Any]]:
+    """Each function tool's and handoff's parameters schema, by name."""
+    out = {t.name: t.params_json_schema for t in tools if isinstance(t, FunctionTool)}
+    out.update({h.tool_name: h.input_json_schema for h in handoffs})
+    return out
+
+
 def _registry(tools: list[Tool], handoffs: list[Handoff]) -> list[Any]:
+    """The tools as toolfix validates them: a strict schema's omittable properties
+    (a ``default``, or a type that admits null) are not required (:mod:`._strict`)."""
     out = [
-        tool_dict(t.name, t.description, t.params_json_schema)
+        tool_dict(t.name, t.description, relaxed(t.params_json_schema))
         for t in tools
         if isinstance(t, FunctionTool)
     ]
-    out += [tool_dict(h.tool_name, h.tool_description, h.input_json_schema) for h in handoffs]
+    out += [
+        tool_dict(h.tool_name, h.tool_description, relaxed(h.input_json_schema)) for h in handoffs
+    ]
     return out
 
 
@@ -112,6 +129,7 @@ async def repair_model_response(
     fixed = await run_processor(
         default_processor(processor), _registry(tools, handoffs or []), before
     )
+    fixed = _completed(fixed, _schemas(tools, handoffs or []))
     calls = {c.id: c for c in fixed.tool_calls}
     originals = {i.call_id: i for i in response.output if isinstance(i, ResponseFunctionToolCall)}
     from_text = [c for c in fixed.tool_calls if c.id not in originals]
@@ -160,6 +178,18 @@ async def repair_model_response(
         if c.repairs:
             _log.debug("toolfix repaired %s (%s): %s", c.name, c.id, [r.detail for r in c.repairs])
     return dataclasses.replace(response, output=output)
+
+
+def _completed(fixed: Response, schemas: dict[str, dict[str, Any]]) -> Response:
+    """``fixed`` with every call of a strict tool completed (:func:`._strict.complete_call`)."""
+    parts: list[Part] = []
+    for p in fixed.parts:
+        if isinstance(p, ToolCallPart) and p.name in schemas:
+            p = complete_call(p, schemas[p.name])
+        parts.append(p)
+    if all(a is b for a, b in zip(parts, fixed.parts, strict=True)):
+        return fixed
+    return fixed.model_copy(update={"parts": tuple(parts)})
 
 
 class ToolfixModel(Model):
