@@ -616,20 +616,28 @@ def test_an_unset_key_variable_refuses_to_start() -> None:
         )
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_stops_the_proxy_and_leaves_no_file(tmp_path: Path, sig: int) -> None:
-    port = _free_port()
-    env = {**proxy_env(), "TMPDIR": str(tmp_path)}
-    proc = subprocess.Popen(
-        serve_cmd("http://127.0.0.1:9/v1", port), env=env, stderr=subprocess.PIPE
-    )
+def test_sigterm_and_sigint_stop_the_proxy_and_leave_no_file(tmp_path: Path) -> None:
+    """Both signals, on two real processes started side by side (each with its own
+    TMPDIR): a clean exit, no traceback, nothing left in the temporary directory."""
+    runs = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        tmp = tmp_path / sig.name
+        tmp.mkdir()
+        port = _free_port()
+        env = {**proxy_env(), "TMPDIR": str(tmp)}
+        cmd = serve_cmd("http://127.0.0.1:9/v1", port)
+        runs.append((sig, tmp, port, subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE)))
     try:
-        _wait(f"http://127.0.0.1:{port}/health/readiness", proc)
-        proc.send_signal(sig)
-        _, err = proc.communicate(timeout=20)
+        for _, _, port, proc in runs:
+            _wait(f"http://127.0.0.1:{port}/health/readiness", proc)
+        for sig, _, _, proc in runs:
+            proc.send_signal(sig)
+        for sig, tmp, _, proc in runs:
+            _, err = proc.communicate(timeout=20)
+            assert proc.returncode in (0, -sig, 128 + sig), (sig, proc.returncode)
+            assert list(tmp.iterdir()) == []
+            assert b"Traceback" not in err
     finally:
-        if proc.poll() is None:
-            _stop(proc)
-    assert proc.returncode in (0, -sig, 128 + sig)
-    assert list(tmp_path.iterdir()) == []
-    assert b"Traceback" not in err
+        for *_, proc in runs:
+            if proc.poll() is None:
+                _stop(proc)

@@ -296,6 +296,18 @@ def dump(obj: Any) -> str:
     return json.dumps(obj, default=jsonable, ensure_ascii=False)
 
 
+def configure_litellm() -> None:
+    """The process-wide litellm settings ``toolfix serve`` needs (it owns its process)."""
+    import litellm
+
+    # /v1/messages against an OpenAI-compatible upstream: chat completions, not Responses
+    litellm.use_chat_completions_url_for_anthropic_messages = True
+    litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" prints
+    for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
+        # toolfix logs one line per failed request; litellm would add tracebacks
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 class ProxyService:
     """The routes' work: admission, the upstream call through litellm, the hook, the
     answer. ``hook`` is ``None`` for ``--no-hook``."""
@@ -311,13 +323,6 @@ class ProxyService:
         # prisma's error handler) to find a router when it is given none; an empty one
         # stands in (it is only read for context-management requests, not forwarded)
         self.router = litellm.Router(model_list=[])  # type: ignore[attr-defined]
-        # /v1/messages against an OpenAI-compatible upstream: chat completions, not Responses
-        litellm.use_chat_completions_url_for_anthropic_messages = True
-        litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" prints
-        litellm.drop_params = True
-        for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
-            # toolfix logs one line per failed request; litellm would add tracebacks
-            logging.getLogger(name).setLevel(logging.CRITICAL)
 
     # -- admission ---------------------------------------------------------------------
 
@@ -348,6 +353,7 @@ class ProxyService:
             "api_key": key,
             "timeout": self.settings.timeout,
             "max_retries": 0,
+            "drop_params": True,
         }
 
     def failed(self, exc: BaseException, model: str, route: str) -> JSONResponse:

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 KEY_ENV = "TOOLFIX_PROXY_KEY"
-EXTRA = 'toolfix serve needs the proxy extra: pip install "toolfix[proxy]"'
+EXTRA = 'needs the proxy extra: pip install "toolfix[proxy]"'
 
 log = logging.getLogger("toolfix.proxy")
 
@@ -132,7 +132,9 @@ def serve(
     _check_extra()
     logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("toolfix.proxy").setLevel(logging.INFO)
-    from ._proxy_app import ProxySettings, make_app
+    from ._proxy_app import ProxySettings, configure_litellm, make_app
+
+    configure_litellm()
 
     settings = ProxySettings(
         upstream=upstream.rstrip("/"),
