@@ -641,3 +641,22 @@ def test_sigterm_and_sigint_stop_the_proxy_and_leave_no_file(tmp_path: Path) -> 
         for *_, proc in runs:
             if proc.poll() is None:
                 _stop(proc)
+
+
+def test_a_request_body_cannot_redirect_the_proxy(stack: Stack) -> None:
+    """``api_base``, ``base_url``, ``api_key`` and other litellm settings in a body are
+    plain body fields for the upstream, never where or how the proxy connects."""
+    before = len(stack.seen())
+    done = _client(stack.open.url, "sk-mine").chat.completions.create(
+        model="stub",
+        messages=[{"role": "user", "content": "hi"}],
+        extra_body={
+            "api_base": stack.dead_upstream,
+            "base_url": stack.dead_upstream,
+            "api_key": ENV_SECRET,
+            "custom_llm_provider": "anthropic",
+            "mock_response": "mocked",
+        },
+    )
+    assert done.choices[0].message.content == "Hello there."
+    assert [r["authorization"] for r in stack.seen()[before:]] == ["Bearer sk-mine"]

@@ -203,3 +203,15 @@ def test_no_litellm_proxy_server_and_no_prisma_behind_any_route() -> None:
     assert out.returncode == 0, out.stderr[-2000:]
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got == {"codes": [200, 200, 200, 200, 200], "bad": []}
+
+
+def test_a_model_not_served_is_404_before_any_upstream_call() -> None:
+    app = make_app(ProxySettings(upstream=DEAD, models=("served",), timeout=2), None)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        body = {"model": "other", "messages": [{"role": "user", "content": "hi"}]}
+        r = c.post("/v1/chat/completions", json=body)
+        assert r.status_code == 404
+        assert "served" in r.json()["error"]["message"]
+        r = c.post("/v1/messages", json={**body, "max_tokens": 5})
+        assert r.status_code == 404
+        assert c.post("/v1/chat/completions", content=b"[1]").status_code == 400
