@@ -20,7 +20,7 @@ import hmac
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,9 +201,6 @@ class _ModelsCache:
         self.entries[key] = (time.monotonic(), value)
 
 
-Handler = Callable[[Request], Awaitable[Response]]
-
-
 class OriginGuard:
     """Refuses (403, no CORS headers) any request whose ``Origin`` is not configured:
     browsers send ``Origin`` on cross-site requests and on preflights, SDKs do not."""
@@ -218,8 +215,9 @@ class OriginGuard:
             if origin is not None and "*" not in self.origins:
                 text = origin.decode("latin-1")
                 if text not in self.origins:
-                    log.warning("refused a request from origin %s (no --cors-origin)", text)
-                    msg = f"origin {text} is not allowed (toolfix serve --cors-origin)"
+                    shown = text[:200]
+                    log.warning("refused a request from origin %s (no --cors-origin)", shown)
+                    msg = f"origin {shown} is not allowed (toolfix serve --cors-origin)"
                     await error_response(403, msg, "forbidden_origin")(scope, receive, send)
                     return
         await self.app(scope, receive, send)
