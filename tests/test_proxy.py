@@ -79,6 +79,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 UPSTREAM_SECRET = "sk-upstream-held-by-the-proxy"
 TOOLFIX_KEY = "tfx-test-key-for-clients"
 ENV_SECRET = "sk-from-the-environment-must-not-leave"
+TOOLFIX_AUTH = {"authorization": f"Bearer {TOOLFIX_KEY}"}
 
 
 @dataclass
@@ -96,7 +97,7 @@ class Proxy:
 class Stack:
     """The stub upstream and three proxies started once for the module: ``open`` holds
     no upstream key (each client's key goes upstream), ``keyed`` holds one (clients need
-    toolfix's key), ``dead`` points at a port nobody listens on (with ``--no-auth``)."""
+    toolfix's key), ``dead`` points at a port nobody listens on (and holds a key too)."""
 
     stub: str
     open: Proxy
@@ -145,7 +146,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     specs = {
         "open": (f"{stub_url}/v1", ()),
         "keyed": (f"{stub_url}/v1", ("--api-key-env", "STUB_KEY", "--key-env", "CLIENT_KEY")),
-        "dead": (dead_upstream, ("--api-key-env", "DEAD_KEY", "--no-auth")),
+        "dead": (dead_upstream, ("--api-key-env", "DEAD_KEY", "--key-env", "CLIENT_KEY")),
     }
     procs: list[subprocess.Popen[bytes]] = [stub]
     proxies: dict[str, Proxy] = {}
@@ -497,7 +498,7 @@ def test_no_provider_key_from_the_environment_reaches_any_upstream(stack: Stack)
 
 def test_a_dead_upstream_gives_502_json_naming_it(stack: Stack) -> None:
     with pytest.raises(openai.APIStatusError) as info:
-        _client(stack.dead.url).chat.completions.create(
+        _client(stack.dead.url, TOOLFIX_KEY).chat.completions.create(
             model="stub", messages=[{"role": "user", "content": "hi"}], tools=TOOLS
         )
     assert info.value.status_code == 502
@@ -505,16 +506,16 @@ def test_a_dead_upstream_gives_502_json_naming_it(stack: Stack) -> None:
     assert error["upstream"] == stack.dead_upstream
     assert stack.dead_upstream in error["message"]
     with pytest.raises(anthropic.APIStatusError) as ainfo:
-        _anthropic(stack.dead.url).messages.create(
+        _anthropic(stack.dead.url, TOOLFIX_KEY).messages.create(
             model="stub", max_tokens=10, messages=[{"role": "user", "content": "hi"}]
         )
     assert ainfo.value.status_code == 502
     with pytest.raises(openai.APIStatusError) as sinfo:  # streaming: before the headers
-        _client(stack.dead.url).chat.completions.create(
+        _client(stack.dead.url, TOOLFIX_KEY).chat.completions.create(
             model="stub", messages=[{"role": "user", "content": "hi"}], stream=True
         )
     assert sinfo.value.status_code == 502
-    status, _, body = _raw("GET", f"{stack.dead.url}/v1/models")
+    status, _, body = _raw("GET", f"{stack.dead.url}/v1/models", TOOLFIX_AUTH)
     assert status == 502
     assert stack.dead_upstream in body["error"]["message"]
 
@@ -523,7 +524,7 @@ def test_three_failed_requests_write_three_log_lines(stack: Stack) -> None:
     before = stack.dead.log_lines()
     for _ in range(3):
         with pytest.raises(openai.APIStatusError):
-            _client(stack.dead.url).chat.completions.create(
+            _client(stack.dead.url, TOOLFIX_KEY).chat.completions.create(
                 model="stub", messages=[{"role": "user", "content": "hi"}]
             )
     time.sleep(0.2)
@@ -575,7 +576,7 @@ def test_no_litellm_headers_reach_clients(stack: Stack) -> None:
         ),
     ]
     headers = [dict(r.headers) for r in responses]
-    headers.append(dict(_raw("POST", f"{stack.dead.url}/v1/chat/completions")[1]))
+    headers.append(dict(_raw("POST", f"{stack.dead.url}/v1/chat/completions", TOOLFIX_AUTH)[1]))
     assert not [h for hs in headers for h in hs if h.lower().startswith("x-litellm")]
     assert headers[0]["x-toolfix-repairs"].startswith("repairs=")  # toolfix's own stays
 
@@ -587,14 +588,6 @@ def test_start_up_messages_once_without_colour(stack: Stack) -> None:
         start = [line for line in text.splitlines() if line.startswith("toolfix serve:")]
         assert len(start) == len(set(start)) == 2, start
     assert TOOLFIX_KEY not in stack.keyed.log.read_text(encoding="utf-8")  # named, not shown
-    warnings = [line for line in stack.dead.log_lines() if "--no-auth" in line]
-    assert len(warnings) == 1
-    assert "WARNING" in warnings[0]
-
-
-def test_no_auth_lets_clients_in_without_a_key(stack: Stack) -> None:
-    status, _, _ = _raw("POST", f"{stack.dead.url}/v1/chat/completions")
-    assert status == 502  # past the key check, on to the (dead) upstream
 
 
 def test_an_unset_key_variable_refuses_to_start() -> None:
@@ -616,31 +609,43 @@ def test_an_unset_key_variable_refuses_to_start() -> None:
         )
 
 
-def test_sigterm_and_sigint_stop_the_proxy_and_leave_no_file(tmp_path: Path) -> None:
-    """Both signals, on two real processes started side by side (each with its own
-    TMPDIR): a clean exit, no traceback, nothing left in the temporary directory."""
+def test_no_auth_and_sigterm_sigint(tmp_path: Path) -> None:
+    """Two real processes started side by side, each with its own TMPDIR. The second
+    holds a key with ``--no-auth``: one warning at start, and a request without any key
+    goes past the check (to its dead upstream: 502). Then SIGTERM to the first and
+    SIGINT to the second: a clean exit, no traceback, nothing left in TMPDIR."""
     runs = []
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig, extra in (
+        (signal.SIGTERM, ()),
+        (signal.SIGINT, ("--api-key-env", "STUB_KEY", "--no-auth")),
+    ):
         tmp = tmp_path / sig.name
         tmp.mkdir()
         port = _free_port()
         env = {**proxy_env(), "TMPDIR": str(tmp)}
-        cmd = serve_cmd("http://127.0.0.1:9/v1", port)
+        cmd = serve_cmd("http://127.0.0.1:9/v1", port, *extra)
         runs.append((sig, tmp, port, subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE)))
     try:
         for _, _, port, proc in runs:
             _wait(f"http://127.0.0.1:{port}/health/readiness", proc)
+        no_auth_url = f"http://127.0.0.1:{runs[1][2]}/v1/chat/completions"
+        assert _raw("POST", no_auth_url)[0] == 502
+        errs = []
         for sig, _, _, proc in runs:
             proc.send_signal(sig)
         for sig, tmp, _, proc in runs:
             _, err = proc.communicate(timeout=20)
+            errs.append(err.decode())
             assert proc.returncode in (0, -sig, 128 + sig), (sig, proc.returncode)
             assert list(tmp.iterdir()) == []
-            assert b"Traceback" not in err
+            assert "Traceback" not in errs[-1]
     finally:
         for *_, proc in runs:
             if proc.poll() is None:
                 _stop(proc)
+    assert not [line for line in errs[0].splitlines() if "--no-auth" in line]
+    [warning] = [line for line in errs[1].splitlines() if "--no-auth" in line]
+    assert "WARNING" in warning
 
 
 def test_a_request_body_cannot_redirect_the_proxy(stack: Stack) -> None:
