@@ -265,6 +265,14 @@ def test_models_lists_the_upstreams_models(proxy: str) -> None:
     assert ids == ["stub", "stub-coder-7b"]  # the stub's own list, not a catalogue
 
 
+def test_models_are_reused_briefly_per_key(stack: Stack) -> None:
+    before = len(stack.seen())
+    for _ in range(3):
+        _client(stack.open.url, "sk-cache-test").models.list()
+    seen = stack.seen()[before:]
+    assert [r["path"] for r in seen] == ["/v1/models"]  # one upstream call for three
+
+
 def test_malformed_request_is_400(proxy: str) -> None:
     req = urllib.request.Request(
         f"{proxy}/v1/chat/completions",
