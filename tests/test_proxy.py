@@ -598,23 +598,37 @@ def test_start_up_messages_once_without_colour(stack: Stack) -> None:
     assert TOOLFIX_KEY not in stack.keyed.log.read_text(encoding="utf-8")  # named, not shown
 
 
-def test_an_unset_key_variable_refuses_to_start() -> None:
+@pytest.mark.parametrize(
+    ("extra", "line"),
+    [
+        (
+            ["--api-key-env", "UNSET_TOOLFIX_VAR"],
+            "--api-key-env UNSET_TOOLFIX_VAR: the variable is not set (or empty)",
+        ),
+        (
+            ["--api-key-env", "STUB_KEY", "--key-env", "UNSET_TOOLFIX_VAR"],
+            "--key-env UNSET_TOOLFIX_VAR: the variable is not set (or empty)",
+        ),
+        (["--chain", "llm"], "--chain must be 'manual' or 'manual+llm'"),
+        (
+            ["--log-level", "loud"],
+            "--log-level must be one of: critical, error, warning, info, debug, trace",
+        ),
+    ],
+)
+def test_a_bad_start_is_one_line_and_exit_2(extra: list[str], line: str) -> None:
     env = proxy_env()
     env.pop("UNSET_TOOLFIX_VAR", None)
-    for option in ("--api-key-env", "--key-env"):
-        extra = ["--api-key-env", "STUB_KEY"] if option == "--key-env" else []
-        out = subprocess.run(
-            serve_cmd("http://127.0.0.1:9/v1", 9, *extra, option, "UNSET_TOOLFIX_VAR"),
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        assert out.returncode == 2
-        assert out.stderr.strip() == (
-            f"toolfix serve: {option} UNSET_TOOLFIX_VAR: the variable is not set (or empty)"
-        )
+    out = subprocess.run(
+        serve_cmd("http://127.0.0.1:9/v1", 9, *extra),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"toolfix serve: {line}"
 
 
 def test_no_auth_and_sigterm_sigint(tmp_path: Path) -> None:

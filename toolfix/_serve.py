@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 KEY_ENV = "TOOLFIX_PROXY_KEY"
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 EXTRA = 'needs the proxy extra: pip install "toolfix[proxy]"'
 
 log = logging.getLogger("toolfix.proxy")
@@ -122,19 +123,15 @@ def serve(
     """Run a proxy on 127.0.0.1 that repairs every response's tool calls."""
     if chain not in ("manual", "manual+llm"):
         raise _fail("--chain must be 'manual' or 'manual+llm'")
+    if log_level.lower() not in LOG_LEVELS:
+        raise _fail(f"--log-level must be one of: {', '.join(LOG_LEVELS)}")
     upstream_key = _env_value(api_key_env, "--api-key-env") if api_key_env else None
-    client_key, auth_line = (
-        _client_key(key_env, no_auth) if upstream_key is not None else (None, "")
-    )
-    if upstream_key is None:
-        auth_line = "each client's own key goes to the upstream (the proxy holds no key)"
+    client_key, auth_line = None, "each client's own key goes upstream (none held here)"
+    if upstream_key is not None:
+        client_key, auth_line = _client_key(key_env, no_auth)
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no fetch at start
     _check_extra()
-    logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    logging.getLogger("toolfix.proxy").setLevel(logging.INFO)
-    from ._proxy_app import ProxySettings, configure_litellm, make_app
-
-    configure_litellm()
+    from ._proxy_app import ProxySettings
 
     settings = ProxySettings(
         upstream=upstream.rstrip("/"),
@@ -144,8 +141,27 @@ def serve(
         cors_origins=tuple(cors_origin or ()),
         timeout=timeout,
     )
-    hook = None if no_hook else _hook(chain, max_retries, settings.upstream, upstream_key)
-    app = make_app(settings, hook)
+    hook = None if no_hook else (chain, max_retries)
+    _start(settings, hook, port, log_level.lower(), auth_line, no_auth=no_auth)
+
+
+def _start(
+    settings: Any,
+    hook: tuple[str, int] | None,
+    port: int,
+    log_level: str,
+    auth_line: str,
+    *,
+    no_auth: bool,
+) -> None:
+    """Log set-up, the app, the start-up lines (once, plain text), then serve."""
+    from ._proxy_app import configure_litellm, make_app
+
+    logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("toolfix.proxy").setLevel(logging.INFO)
+    configure_litellm()
+    repair = None if hook is None else _hook(*hook, settings.upstream, settings.upstream_key)
+    app = make_app(settings, repair)
     typer.echo(f"toolfix serve: http://127.0.0.1:{port} -> {settings.upstream}", err=True)
     typer.echo(f"toolfix serve: client key: {auth_line}", err=True)
     if no_auth:
