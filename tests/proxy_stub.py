@@ -3,8 +3,12 @@
 Run as ``python tests/proxy_stub.py PORT``; stdlib only (threading HTTP server).
 The reply depends on the last user message: ``broken`` → a call as text with
 single quotes and a trailing comma; ``valid`` → a proper tool call; ``slow`` →
-sleeps 30 s; ``drop`` → closes the connection unanswered; anything else →
-plain text. ``stream: true`` answers as SSE.
+sleeps 30 s; ``drop`` → closes the connection unanswered; ``null`` → a choice whose
+``message`` is ``null``; anything else → plain text. ``stream: true`` answers as SSE.
+
+``GET /v1/models`` lists :data:`MODELS`. Every other request is recorded (method,
+path, ``authorization`` and ``x-api-key``) and the record is served on
+``GET /_stub/requests``, so tests can check what reached the upstream.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+MODELS = ["stub", "stub-coder-7b"]
+SEEN: list[dict[str, Any]] = []
 
 BROKEN = "Sure!\n<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Paris', 'days': '3',}}"
 
@@ -51,10 +58,29 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _record(self) -> None:
+        SEEN.append(
+            {
+                "method": self.command,
+                "path": self.path,
+                "authorization": self.headers.get("authorization"),
+                "x-api-key": self.headers.get("x-api-key"),
+            }
+        )
+
     def do_GET(self) -> None:
-        self._json(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+        if self.path == "/_stub/requests":
+            self._json(200, SEEN)
+            return
+        self._record()
+        if self.path.rstrip("/").endswith("/models"):
+            models = [{"id": m, "object": "model", "owned_by": "stub"} for m in MODELS]
+            self._json(200, {"object": "list", "data": models})
+            return
+        self._json(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:
+        self._record()
         body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
         last = str(body["messages"][-1].get("content") or "")
         if "slow" in last:
@@ -64,6 +90,10 @@ class Handler(BaseHTTPRequestHandler):
             return
         msg = _reply(body)
         base = {"id": "chatcmpl-stub", "created": int(time.time()), "model": body.get("model")}
+        if "null" in last and not body.get("stream"):
+            choice = {"index": 0, "message": None, "finish_reason": "stop"}
+            self._json(200, {**base, "object": "chat.completion", "choices": [choice]})
+            return
         finish = "tool_calls" if msg.get("tool_calls") else "stop"
         if not body.get("stream"):
             self._json(
@@ -107,6 +137,9 @@ class Handler(BaseHTTPRequestHandler):
 class Server(ThreadingHTTPServer):
     request_queue_size = 1024  # 200 concurrent connections in the load benchmark
     daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client that went away (the proxy's timeout): nothing to report
 
 
 if __name__ == "__main__":

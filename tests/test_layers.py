@@ -77,6 +77,7 @@ LAYERS: dict[str, int] = {
     "toolfix._cli": TOP,
     "toolfix._cli_options": TOP,
     "toolfix._serve": TOP,
+    "toolfix._proxy_app": TOP,
     "toolfix.__main__": TOP,
     "toolfix.__init__": TOP,
 }

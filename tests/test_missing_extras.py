@@ -109,3 +109,21 @@ def test_integration_without_its_framework(missing: str, module: str, extra: str
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().startswith("ImportError ")
     assert f'pip install "toolfix[{extra}]"' in out.stdout
+
+
+@pytest.mark.parametrize("missing", ["uvicorn", "starlette", "litellm"])
+def test_serve_without_the_proxy_extra(missing: str) -> None:
+    """One line naming the extra, exit code 2, no traceback."""
+    out = _run(
+        missing,
+        """
+        sys.argv = ["toolfix", "serve", "--upstream", "http://127.0.0.1:9/v1"]
+        from toolfix._cli import main
+        main()
+        """,
+    )
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        'toolfix serve: needs the proxy extra: pip install "toolfix[proxy]"'
+    )
+    assert out.stdout == ""

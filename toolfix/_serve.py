@@ -1,57 +1,76 @@
-"""``toolfix serve``: a LiteLLM proxy on 127.0.0.1 with the toolfix repair hook.
+"""``toolfix serve``: toolfix's repair hook in front of one OpenAI-compatible upstream.
 
-Writes a minimal LiteLLM proxy config (every ``--model`` routed to the
-OpenAI-compatible ``--upstream``, the hook in ``litellm_settings.callbacks``)
-and runs the proxy app with uvicorn. Needs the ``proxy`` extra.
+Runs the small app of :mod:`toolfix._proxy_app` with uvicorn on 127.0.0.1. Closed by
+default: only toolfix's routes, no CORS, and a held upstream key is usable only with
+toolfix's own key. Needs the ``proxy`` extra; everything it needs is imported when
+the command runs, so ``toolfix --help`` stays fast.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-import tempfile
-from pathlib import Path
-from typing import Annotated, Any, Literal
+import secrets
+import sys
+from typing import Annotated, Any
 
 import typer
 
-from ._errors import ConfigurationError
+KEY_ENV = "TOOLFIX_PROXY_KEY"
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+EXTRA = 'needs the proxy extra: pip install "toolfix[proxy]"'
 
-HOOK = "toolfix.integrations.litellm_proxy.proxy_handler_instance"
+log = logging.getLogger("toolfix.proxy")
 
 
-def proxy_config(
-    upstream: str,
-    models: list[str],
-    *,
-    api_key_env: str | None,
-    timeout: float,
-) -> dict[str, Any]:
-    """The LiteLLM proxy config ``toolfix serve`` writes."""
-    model_list = []
-    for name in models or ["*"]:
-        params: dict[str, Any] = {
-            "model": f"openai/{name}",
-            "api_base": upstream,
-            "timeout": timeout,
-            "stream_timeout": timeout,
-            "max_retries": 0,
-        }
-        params["api_key"] = f"os.environ/{api_key_env}" if api_key_env else "none"
-        model_list.append({"model_name": name, "litellm_params": params})
-    return {
-        "model_list": model_list,
-        "litellm_settings": {
-            "callbacks": HOOK,
-            "num_retries": 0,
-            "request_timeout": timeout,
-            "drop_params": True,
-            # /v1/messages against an OpenAI-compatible upstream: chat completions, not Responses
-            "use_chat_completions_url_for_anthropic_messages": True,
-        },
-        "router_settings": {"num_retries": 0, "timeout": timeout},
-        # bound to 127.0.0.1 only; set LITELLM_MASTER_KEY to require a key from clients
-        "general_settings": {"dangerously_permit_weak_or_unset_master_key": True},
-    }
+def _fail(message: str) -> typer.Exit:
+    """One line on stderr and exit code 2 (a bad option or a missing extra)."""
+    typer.echo(f"toolfix serve: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _env_value(var: str, option: str) -> str:
+    value = os.environ.get(var, "")
+    if not value:
+        raise _fail(f"{option} {var}: the variable is not set (or empty)")
+    return value
+
+
+def _client_key(key_env: str | None, no_auth: bool) -> tuple[str | None, str]:
+    """toolfix's key clients must present, and how the start-up line describes it."""
+    if no_auth:
+        return None, "none needed (no-auth)"
+    if key_env is not None:
+        return _env_value(key_env, "--key-env"), f"the key in ${key_env}"
+    if os.environ.get(KEY_ENV):
+        return os.environ[KEY_ENV], f"the key in ${KEY_ENV}"
+    key = "tfx-" + secrets.token_urlsafe(24)
+    return key, f"{key} (generated; set {KEY_ENV} to choose it)"
+
+
+def _check_extra() -> None:
+    try:
+        import httpx  # noqa: F401
+        import litellm  # noqa: F401
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise _fail(EXTRA) from None
+
+
+def _hook(chain: str, max_retries: int, upstream: str, key: str | None) -> Any:
+    from .integrations.litellm_proxy import ToolfixProxyHook
+
+    if chain == "manual":
+        return ToolfixProxyHook()
+    from ._llm import LLMBasedToolCallFixProcessor
+
+    return ToolfixProxyHook(
+        # the LLM fixer runs the manual fixer first itself
+        LLMBasedToolCallFixProcessor(max_retries=max_retries),
+        fixer_api_base=upstream,
+        fixer_api_key=key,
+    )
 
 
 def serve(
@@ -64,13 +83,29 @@ def serve(
     port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 4000,
     model: Annotated[
         list[str] | None,
-        typer.Option("--model", help="Model name to serve (repeatable); default: any name ('*')."),
+        typer.Option("--model", help="Model name to serve (repeatable); default: any name."),
     ] = None,
     api_key_env: Annotated[
         str | None,
         typer.Option(
-            help="Environment variable holding the upstream API key (default: none sent)."
+            help="Variable holding the upstream's key; then clients need toolfix's key. "
+            "Default: each client's own key goes upstream."
         ),
+    ] = None,
+    key_env: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Variable holding toolfix's key for clients (default ${KEY_ENV}, "
+            "else one is generated and printed)."
+        ),
+    ] = None,
+    no_auth: Annotated[
+        bool,
+        typer.Option("--no-auth", help="Let any local client use the upstream key."),
+    ] = False,
+    cors_origin: Annotated[
+        list[str] | None,
+        typer.Option("--cors-origin", help="Browser origin to grant CORS (repeatable)."),
     ] = None,
     chain: Annotated[
         str, typer.Option(help="Repair chain: 'manual' or 'manual+llm' (re-asks the upstream).")
@@ -81,63 +116,69 @@ def serve(
     timeout: Annotated[float, typer.Option(help="Upstream timeout in seconds.")] = 60.0,
     no_hook: Annotated[
         bool,
-        typer.Option("--no-hook", help="Run the proxy without the repair hook (for comparisons)."),
+        typer.Option("--no-hook", help="Run the proxy without the repair hook (comparisons)."),
     ] = False,
-    write_config: Annotated[
-        Path | None, typer.Option(help="Write the LiteLLM config here and exit.")
-    ] = None,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
+    log_level: Annotated[str, typer.Option(help="Log level (uvicorn's too).")] = "warning",
 ) -> None:
-    """Run a LiteLLM proxy on 127.0.0.1 that repairs every response's tool calls."""
-    import yaml
-
+    """Run a proxy on 127.0.0.1 that repairs every response's tool calls."""
     if chain not in ("manual", "manual+llm"):
-        raise typer.BadParameter("--chain must be 'manual' or 'manual+llm'")
-    cfg = proxy_config(upstream, list(model or []), api_key_env=api_key_env, timeout=timeout)
-    if no_hook:
-        del cfg["litellm_settings"]["callbacks"]
-    text = yaml.safe_dump(cfg, sort_keys=False)
-    if write_config is not None:
-        write_config.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {write_config}")
-        return
-    os.environ["TOOLFIX_PROXY_CHAIN"] = chain
-    os.environ["TOOLFIX_PROXY_MAX_RETRIES"] = str(max_retries)
-    os.environ["TOOLFIX_PROXY_UPSTREAM"] = upstream
-    if api_key_env:
-        os.environ["TOOLFIX_PROXY_UPSTREAM_KEY"] = os.environ.get(api_key_env, "")
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    os.environ.setdefault("DISABLE_SCHEMA_UPDATE", "True")
-    fd, path = tempfile.mkstemp(prefix="toolfix-proxy-", suffix=".yaml")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.environ["CONFIG_FILE_PATH"] = path
-    import logging
+        raise _fail("--chain must be 'manual' or 'manual+llm'")
+    if log_level.lower() not in LOG_LEVELS:
+        raise _fail(f"--log-level must be one of: {', '.join(LOG_LEVELS)}")
+    upstream_key = _env_value(api_key_env, "--api-key-env") if api_key_env else None
+    client_key, auth_line = None, "each client's own key goes upstream (none held here)"
+    if upstream_key is not None:
+        client_key, auth_line = _client_key(key_env, no_auth)
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no fetch at start
+    _check_extra()
+    from ._proxy_app import ProxySettings
+
+    settings = ProxySettings(
+        upstream=upstream.rstrip("/"),
+        models=tuple(model or ()),
+        upstream_key=upstream_key,
+        client_key=client_key,
+        cors_origins=tuple(cors_origin or ()),
+        timeout=timeout,
+    )
+    hook = None if no_hook else (chain, max_retries)
+    _start(settings, hook, port, log_level.lower(), auth_line, no_auth=no_auth)
+
+
+def _start(
+    settings: Any,
+    hook: tuple[str, int] | None,
+    port: int,
+    log_level: str,
+    auth_line: str,
+    *,
+    no_auth: bool,
+) -> None:
+    """Log set-up, the app, the start-up lines (once, plain text), then serve."""
+    from ._proxy_app import configure_litellm, make_app
 
     logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("toolfix.proxy").setLevel(logging.INFO)
-    try:
-        run(port, log_level=log_level)
-    finally:
-        Path(path).unlink(missing_ok=True)
+    configure_litellm()
+    repair = None if hook is None else _hook(*hook, settings.upstream, settings.upstream_key)
+    app = make_app(settings, repair)
+    typer.echo(f"toolfix serve: http://127.0.0.1:{port} -> {settings.upstream}", err=True)
+    typer.echo(f"toolfix serve: client key: {auth_line}", err=True)
+    if no_auth:
+        log.warning(
+            "--no-auth: clients need no toolfix key; any local program can use the upstream"
+        )
+    run(app, port, log_level=log_level)
 
 
-def run(port: int, *, log_level: str = "warning") -> None:
-    """Start the proxy app (config from ``CONFIG_FILE_PATH``) on 127.0.0.1:port."""
-    try:
-        import uvicorn
-        from fastapi.responses import JSONResponse
-        from litellm.proxy.proxy_server import app
-    except ImportError as exc:  # pragma: no cover - without the extra
-        raise ConfigurationError(
-            'toolfix serve needs the proxy extra: pip install "toolfix[proxy]"'
-        ) from exc
+def run(app: Any, port: int, *, log_level: str = "warning") -> None:
+    """Serve ``app`` on 127.0.0.1:port until SIGINT/SIGTERM; no colour unless a TTY."""
+    import uvicorn
 
-    from .integrations.litellm_proxy import stats
-
-    async def toolfix_stats() -> JSONResponse:
-        return JSONResponse(stats.snapshot())
-
-    app.add_api_route("/toolfix/stats", toolfix_stats, methods=["GET"])
-    level: Literal["warning"] | str = log_level
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level=level)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level=log_level,
+        use_colors=sys.stderr.isatty(),
+    )

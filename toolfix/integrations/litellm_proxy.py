@@ -47,6 +47,9 @@ __all__ = ["ToolfixProxyHook", "proxy_handler_instance", "stats"]
 log = logging.getLogger("toolfix.proxy")
 
 HEADER = "x-toolfix-repairs"
+# set by ``toolfix serve`` in the hook's view of a request: the key that request went
+# upstream with (the client's own, or the held one), for the LLM fixer's re-asks
+REQUEST_KEY_FIELD = "toolfix_upstream_api_key"
 
 
 class _Stats:
@@ -127,12 +130,16 @@ class ToolfixProxyHook(CustomLogger):
 
     # -- the repair of one assistant message ------------------------------------------------
 
-    def _executor(self) -> Any:
+    def _executor(self, request: Mapping[str, Any]) -> Any:
+        """The LLM fixer's executor: the fixer's upstream, with the key the request itself
+        went upstream with when ``toolfix serve`` forwards the client's key."""
         if self.fixer_api_base is None:
             return None
         from .._pipeline.litellm import LiteLLMExecutor
 
-        return LiteLLMExecutor(api_base=self.fixer_api_base, api_key=self.fixer_api_key)
+        key = request.get(REQUEST_KEY_FIELD)
+        api_key = key if isinstance(key, str) and key else self.fixer_api_key
+        return LiteLLMExecutor(api_base=self.fixer_api_base, api_key=api_key)
 
     async def repair_message(
         self, message: Mapping[str, Any] | Response, tools: Any, request: Mapping[str, Any]
@@ -143,7 +150,7 @@ class ToolfixProxyHook(CustomLogger):
         model = str(request.get("model") or "")
         upstream_model = model if "/" in model else f"openai/{model}"
         return await self.processor.process(
-            self._executor(), prompt, upstream_model, tools, original
+            self._executor(request), prompt, upstream_model, tools, original
         )
 
     # -- non-streaming ----------------------------------------------------------------------
