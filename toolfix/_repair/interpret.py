@@ -28,6 +28,7 @@ from .finish import (
     where_records,
 )
 from .formats import Candidate, ScanContext
+from .gate import Duplicate, duplicate_keys
 from .jsonparse import ParsedJson, parse_lenient
 
 __all__ = ["CallShape", "CallSite", "Interpreter", "InvalidCall", "derive_id"]
@@ -59,10 +60,9 @@ class Interpreter:
         )
         self.scan_context = ScanContext(tool_names=frozenset(registry), limits=config.limits)
         self.finisher = CallFinisher(registry, config)
-        #: :meth:`CallFinisher.finish`: a shape's call part (broken native calls too)
+        #: :meth:`CallFinisher.finish`: a shape's call part (found in text, or a broken
+        #: native call), through the admission gate
         self.finish = self.finisher.finish
-        #: :meth:`CallFinisher.found`: the call part of a call found in text
-        self.found = self.finisher.found
         self.resolve = self.finisher.resolve
 
     # ---- call objects ------------------------------------------------------------------
@@ -168,7 +168,11 @@ class Interpreter:
         if cand.payload is None:  # the markup named the tool
             args = cand.arguments
             args = {} if args is None else args
-            return [self.found(cand.name, args, cand.id, (), cand, seed)]
+            return [
+                self.finish(
+                    CallShape(cand.name, args, cand.id), cand, CallSite(seed, 0, cand.kinds)
+                )
+            ]
         try:
             parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
         except (LimitExceededError, MalformedToolCallError) as exc:
@@ -176,9 +180,10 @@ class Interpreter:
                 return None
             kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
             return [_candidate_invalid(cand, seed, str(exc), kind)]
+        twice = duplicate_keys(cand.payload, parsed.value)
         plain = None if parsed.trailing else self._plain_calls(parsed.value, cand.args_key)
         if plain is not None:  # the commonest payloads: well-formed call objects
-            return self._finish_plain(plain, cand, seed, parsed, alone)
+            return self._finish_plain(plain, cand, seed, parsed, alone, twice)
         values, extra = self._payload_calls(parsed)
         shapes = [self.shape(v, canonical_args=cand.args_key) for v in values]
         if not cand.explicit and (
@@ -196,14 +201,10 @@ class Interpreter:
                 continue
             if extra:
                 s.repairs[:0] = extra
+            s.duplicates = twice
             # Only the last call of a cut-off span can itself be cut off.
             is_last, complete = i == last, parsed.complete_prefix
-            if s.flat:  # (arguments beside the name: the general path records it)
-                part = self.finish(s, cand, CallSite(seed, i, cand.kinds, is_last, complete))
-            else:
-                part = self.found(
-                    s.name, s.arguments, s.id, s.repairs, cand, seed, i, is_last, complete
-                )
+            part = self.finish(s, cand, CallSite(seed, i, cand.kinds, is_last, complete))
             if not cand.explicit and not alone and self._prose_mention(s, part):
                 return None  # prose that mentions a tool: prose is prose
             out.append(part)
@@ -234,6 +235,7 @@ class Interpreter:
         seed: str,
         parsed: ParsedJson,
         alone: bool,
+        twice: tuple[Duplicate, ...],
     ) -> list[CallPart] | None:
         """What the general path of :meth:`from_candidate` gives for a payload whose
         calls are plain objects (``calls``, :meth:`_plain_calls`), without their shapes."""
@@ -242,12 +244,13 @@ class Interpreter:
             for name, args, _ in calls:
                 if not isinstance(args, _MAPPING_OR_STR) and self.resolve(name).name is None:
                     return None  # bare JSON in prose that is not unmistakably call-shaped
-        extra = (rec(K.INVALID_JSON, parsed.note),) if parsed.repaired else ()
-        complete = parsed.complete_prefix
+        extra = [rec(K.INVALID_JSON, parsed.note)] if parsed.repaired else []
+        complete, kinds = parsed.complete_prefix, cand.kinds
         last = len(calls) - 1
         out: list[CallPart] = []
         for i, (name, args, call_id) in enumerate(calls):
-            part = self.found(name, args, call_id, extra, cand, seed, i, i == last, complete)
+            shape = CallShape(name, args, call_id, list(extra), True, duplicates=twice)
+            part = self.finish(shape, cand, CallSite(seed, i, kinds, i == last, complete))
             if (
                 not explicit
                 and not alone

@@ -43,6 +43,7 @@ from .._pipeline.processor import (
     tools_or,
 )
 from .._tools import ToolRegistry
+from .gate import admits_as_sent
 from .interpret import Interpreter, derive_id
 from .native import NativeCallFixer
 from .textscan import TextScanner
@@ -135,10 +136,12 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         }
         native: NativeCallFixer | None = None
         has_tools = bool(registry)
+        # cut off by the token limit: the last native call may be unfinished
+        cut_at = _last_call(given) if response.finish_reason == "length" else -1
         for idx, part in enumerate(given):
             if part.type == "tool_call":
                 native = native or NativeCallFixer(self._text, interp, registry)
-                fixed = native.fix(part, f"{seed}:{idx}")
+                fixed = native.fix(part, f"{seed}:{idx}", cut=idx == cut_at)
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)
             elif part.type == "text" and has_tools:
@@ -196,8 +199,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
                 if part.provider_executed:
                     continue
                 tool = lookup(part.name)
-                args = part.arguments
-                if tool is None or args is None or not tool.is_valid(args, max_pattern_chars=cap):
+                if tool is None or not admits_as_sent(tool, part, cap):  # the gate's rule
                     return False
             elif not (
                 part.type == "invalid_tool_call" or (keep_reasoning and part.type == "reasoning")
@@ -289,3 +291,11 @@ def _no_answer(parts: list[Part]) -> bool:
         if p.type == "text" and p.text.strip():
             return False
     return True
+
+
+def _last_call(parts: tuple[Part, ...]) -> int:
+    """The index of the last native call among ``parts`` (-1: none)."""
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i].type == "tool_call":
+            return i
+    return -1
