@@ -95,6 +95,35 @@ def _json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def _json_key(v: Any) -> tuple[str, Any] | None:
+    """A hashable key that is equal for two scalars exactly when :func:`_json_equal`
+    says so (``1`` and ``1.0`` share one, ``True`` and ``1`` do not); ``None`` for a
+    container (compared member by member)."""
+    t = type(v)
+    if t is str:
+        return ("s", v)
+    if t is bool:
+        return ("b", v)
+    if v is None:
+        return ("n", None)
+    if t is int or t is float:
+        return ("d", v)
+    return None
+
+
+def _enum_index(options: list[Any]) -> tuple[frozenset[tuple[str, Any]], tuple[Any, ...]]:
+    """An enum's scalar members as :func:`_json_key` keys, and its other members."""
+    keys = []
+    rest = []
+    for o in options:
+        k = _json_key(o)
+        if k is None:
+            rest.append(o)
+        else:
+            keys.append(k)
+    return frozenset(keys), tuple(rest)
+
+
 def _is_number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
@@ -152,10 +181,14 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
         options = schema["enum"]
         if not isinstance(options, list):
             return None
-        opts = tuple(options)
+        keys, rest = _enum_index(options)
 
         def check_enum(v: Any) -> bool:
-            return any(_json_equal(v, o) for o in opts)
+            # a scalar: one hash lookup (an enum of n members against n items is linear)
+            k = _json_key(v)
+            if k is not None and k in keys:
+                return True
+            return any(_json_equal(v, o) for o in rest)
 
         checks.append(check_enum)
 

@@ -29,7 +29,7 @@ from .._messages import (
     canonical_json,
 )
 from .._tools import ToolDescriptor, ToolRegistry
-from .coerce import Coercer, decode_double_encoded, schema_coercer
+from .coerce import Coercer, decode_double_encoded, schema_coercer, text_keys
 from .formats import Candidate
 from .gate import Duplicate, Gate, InvalidCall, Proposal, ReadArguments, derive_id, duplicate_keys
 from .jsonparse import parse_lenient
@@ -91,7 +91,9 @@ class CallFinisher:
         self._drop_extra_keys = config.drop_extra_keys
         #: each tool's coercion (:func:`schema_coercer`), made when first needed
         self._coercers: dict[str, Coercer] = {}
-        self.gate = Gate(config, self._coercer)
+        #: each tool's :func:`text_keys`, made when first needed
+        self._texts: dict[str, frozenset[str]] = {}
+        self.gate = Gate(config, self._coercer, self._text_keys)
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
@@ -110,6 +112,13 @@ class CallFinisher:
             found = self._coercers[tool.name] = schema_coercer(
                 tool.parameters, self._drop_extra_keys
             )
+        return found
+
+    def _text_keys(self, tool: ToolDescriptor) -> frozenset[str]:
+        """``tool``'s parameters whose untyped text stays as it is (made once per tool)."""
+        found = self._texts.get(tool.name)
+        if found is None:
+            found = self._texts[tool.name] = text_keys(tool.parameters, self._drop_extra_keys)
         return found
 
     def finish(

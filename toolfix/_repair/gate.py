@@ -63,6 +63,7 @@ __all__ = [
 
 K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
+_ONLY_STR = frozenset({str})
 
 #: A key written twice in one call: the key, the first value, the value written after.
 Duplicate = tuple[str, Any, Any]
@@ -337,11 +338,19 @@ class Gate:
     ``coercer``: the schema coercion of a tool's arguments (made once per tool by the
     finisher)."""
 
-    def __init__(self, config: FixConfig, coercer: Callable[[ToolDescriptor], Coercer]):
+    def __init__(
+        self,
+        config: FixConfig,
+        coercer: Callable[[ToolDescriptor], Coercer],
+        texts: Callable[[ToolDescriptor], frozenset[str]],
+    ):
         self._cap = config.limits.max_pattern_input_chars
         self._coerce = config.coerce_arguments
         self._keep_cut = config.truncated == "keep_complete_members"
         self._coercer = coercer
+        #: a tool's parameters whose untyped text coercion keeps as it is
+        #: (:func:`~toolfix._repair.coerce.text_keys`)
+        self._texts = texts
 
     def admit(
         self,
@@ -368,6 +377,12 @@ class Gate:
         if p.native is not None and not p.repairs and admits_as_sent(tool, p.native, cap):
             return p.native  # valid as the provider sent it: passed through byte-identical
         given = bool(args)
+        if (
+            string_values
+            and args.keys() <= self._texts(tool)
+            and _ONLY_STR.issuperset(map(type, args.values()))
+        ):
+            string_values = False  # text for plain string parameters: nothing to coerce
         if string_values or not tool.is_valid(args, max_pattern_chars=cap):  # G5
             if self._coerce or string_values:
                 args, coerced = self._coercer(tool)(args, string_values)
