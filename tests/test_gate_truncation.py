@@ -72,7 +72,24 @@ _NON_GENERATED = [c for c in _cases() if not c["id"].startswith("bfcl-")]
 _GENERATED = [c for c in _cases() if c["id"].startswith("bfcl-")]
 
 
-@pytest.mark.parametrize("case", _NON_GENERATED, ids=lambda c: c["id"])
+#: Cuts whose admitted call is overturned by what follows, not by the cut itself: the
+#: whole text holds the markup as a value (Seed-OSS closers inside a value) or as a quote
+#: (an inline code span). Those are the stream property's and the quote evidence's work
+#: (issue 26 items 2 and 3, other branches); kept here, marked, so that they are seen.
+_OVERTURNED_BY_WHAT_FOLLOWS = {
+    "seed_oss-vllm-engine-closers-inside-value",
+    "curated-plain-tool-format-docs",
+}
+
+
+def _marked(case: dict[str, Any]) -> Any:
+    if case["id"] in _OVERTURNED_BY_WHAT_FOLLOWS:
+        reason = "a later closer or quote overturns the call: stream/quote work"
+        return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))
+    return case
+
+
+@pytest.mark.parametrize("case", [_marked(c) for c in _NON_GENERATED], ids=lambda c: c["id"])
 def test_no_cut_of_a_corpus_call_is_admitted(case: dict[str, Any]) -> None:
     rng = random.Random(case["id"])
     content = case["response"]["content"]
@@ -86,3 +103,64 @@ def test_no_cut_of_a_generated_call_is_admitted() -> None:
         content = case["response"]["content"]
         bad += [(case["id"], v) for v in cut_violations(case, _offsets(content, rng, 8))]
     assert bad == []
+
+
+def _tools(*names: str) -> ToolRegistry:
+    props = {"paths": {"type": "array", "items": {"type": "string"}}}
+    return ToolRegistry.from_openai(
+        [
+            {
+                "type": "function",
+                "function": {"name": n, "parameters": {"type": "object", "properties": props}},
+            }
+            for n in names
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.delete_files:0<|tool_call_argu",
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.delete_files:0"
+        "<|tool_call_argument_begin|>",
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.delete_files:0<|",
+        "Thought: clean up\nAction: delete_files\nAction Input:",
+        "Thought: clean up\nAction: delete_files\nAction Input:  \n",
+    ],
+)
+def test_named_cuts_are_truncated_calls(text: str) -> None:
+    out = FIXER.fix(
+        response_from_openai({"role": "assistant", "content": text}), _tools("delete_files")
+    )
+    assert out.tool_calls == []
+    (bad,) = out.invalid_tool_calls
+    assert bad.kind == "truncated"
+
+
+@pytest.mark.parametrize("raw", ["", "   ", '{"paths": ["a"', '{"paths": '])
+def test_native_call_cut_by_the_token_limit_is_truncated(raw: str) -> None:
+    msg = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "delete_files", "arguments": raw}}
+        ],
+    }
+    out = FIXER.fix(response_from_openai(msg, finish_reason="length"), _tools("delete_files"))
+    assert out.tool_calls == []
+    (bad,) = out.invalid_tool_calls
+    assert bad.kind == "truncated"
+    assert bad.raw == raw
+
+
+def test_native_call_with_empty_arguments_under_stop_is_a_call() -> None:
+    msg = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "delete_files", "arguments": ""}}
+        ],
+    }
+    out = FIXER.fix(response_from_openai(msg, finish_reason="stop"), _tools("delete_files"))
+    assert [c.arguments for c in out.tool_calls] == [{}]
