@@ -338,3 +338,36 @@ def test_result_is_none_or_a_registry_name_with_the_same_letters(
 def test_exact_names_always_resolve_to_themselves(tools: list[str]) -> None:
     for name in tools:
         assert resolve_name(name, tools) == NameMatch(name, None, ())
+
+
+@settings(max_examples=150, deadline=None)
+@given(_NAME, st.data())
+def test_argument_keys_follow_the_same_rule(key: str, data: st.DataObject) -> None:
+    """A key with a letter edit is never read as the parameter; the parameter written
+    differently (case, separators) always is."""
+    params = {
+        "type": "object",
+        "properties": {key: {"type": "string"}},
+        "required": [key],
+        "additionalProperties": False,
+    }
+    tool = {"type": "function", "function": {"name": "f", "parameters": params}}
+    i = data.draw(st.sampled_from([j for j, c in enumerate(key) if c.isalpha()]))
+    c = data.draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz"))
+    edited = data.draw(
+        st.sampled_from(
+            [key[:i] + c + key[i + 1 :], key[:i] + c + key[i:], key[:i] + key[i + 1 :], "un" + key]
+        )
+    )
+    out = repair(
+        f'<tool_call>{{"name": "f", "arguments": {{"{edited}": "v"}}}}</tool_call>', [tool]
+    )
+    calls = [p for p in out.parts if isinstance(p, ToolCallPart)]
+    if _letters(edited) != _letters(key):
+        assert calls == []
+    variant = "-".join(w.upper() for w in key.split("_"))
+    out = repair(
+        f'<tool_call>{{"name": "f", "arguments": {{"{variant}": "v"}}}}</tool_call>', [tool]
+    )
+    (call,) = [p for p in out.parts if isinstance(p, ToolCallPart)]
+    assert call.arguments == {key: "v"}
