@@ -25,7 +25,7 @@ Rules (the value does not fit its subschema in every case below):
   :data:`MAX_REPAIR_CHARS`, nested at most :data:`MAX_DEPTH` deep);
 * a single value where an array is required becomes ``[value]`` when it
   fits the items schema as it is;
-* enum case: ``"celsius"`` → ``"Celsius"`` when the case- and
+* enum case: ``"celsius"`` → ``"Celsius"`` when the ASCII-case- and
   whitespace-insensitive match is unique (``enum_case``); ``"2"`` → ``2``
   and ``2`` → ``"2"`` against numeric / numeric-string enums (and ``const``);
 * a ``null`` for an optional property whose schema does not allow null is
@@ -74,6 +74,7 @@ from .._messages import FailureKind, RepairRecord, repair_record
 from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
 from .fastcheck import compile_checker
+from .names import _ASCII_LOWER
 
 __all__ = [
     "CoerceResult",
@@ -614,6 +615,12 @@ MAX_BRANCH_TRIALS = 8
 _DROPPED_SHOWN = 20
 
 
+def _fold(text: str) -> str:
+    """An enum member's comparison form: blanks around it and ASCII case set aside (no
+    Unicode folding: ``"\u212a"``, the Kelvin sign, is not ``"k"``)."""
+    return text.strip().translate(_ASCII_LOWER)
+
+
 def _dropped_detail(dropped: list[str]) -> str:
     """The record of undeclared keys dropped: the first :data:`_DROPPED_SHOWN` named."""
     names = ", ".join(repr(k) for k in dropped[:_DROPPED_SHOWN])
@@ -854,7 +861,7 @@ class _Walker:
         numeric_texts: dict[Any, list[str]] = {}
         for c in choices:
             if isinstance(c, str):
-                folded.setdefault(c.strip().casefold(), []).append(c)
+                folded.setdefault(_fold(c), []).append(c)
                 number = _parse_number(c, integer=False)
                 if number is not _NO_VALUE:
                     numeric_texts.setdefault(number, []).append(c)
@@ -868,7 +875,7 @@ class _Walker:
         self.steps += 1
         index = self._enum_index(choices)
         if isinstance(value, str):
-            same = index.folded.get(value.strip().casefold(), ())
+            same = index.folded.get(_fold(value), ())
             if len(same) == 1 and same[0] != value:
                 choice = same[0]
                 self.record(
