@@ -159,6 +159,91 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
         return None
     checks: list[Checker] = []
 
+    scalar = _scalar_checks(schema)
+    if scalar is None:
+        return None
+    checks.extend(scalar)
+
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            options = schema[key]
+            if not isinstance(options, list) or not options:
+                return None
+            branches: list[Checker] = []
+            for option in options:
+                branch = compile_checker(option, depth + 1)
+                if branch is None:
+                    return None
+                branches.append(branch)
+            checks.append(partial(_any_of if key == "anyOf" else _one_of, tuple(branches)))
+
+    props = schema.get("properties", {})
+    required = schema.get("required", [])
+    additional = schema.get("additionalProperties", True)
+    if not isinstance(props, Mapping) or not isinstance(required, list):
+        return None
+    if props or required or additional is not True:
+        check_object = _object_checker(props, required, additional, depth)
+        if check_object is None:
+            return None
+        checks.append(check_object)
+
+    if "items" in schema:
+        item_check = compile_checker(schema["items"], depth + 1)
+        if item_check is None:
+            return None
+
+        def check_array(v: Any) -> bool:
+            return not isinstance(v, list) or all(item_check(x) for x in v)
+
+        checks.append(check_array)
+
+    if not checks:
+        return lambda v: True
+    if len(checks) == 1:
+        return checks[0]
+    all_checks = tuple(checks)
+    return lambda v: all(c(v) for c in all_checks)
+
+
+def _object_checker(
+    props: Mapping[str, Any], required: list[Any], additional: Any, depth: int
+) -> Checker | None:
+    """The check of ``properties``, ``required`` and ``additionalProperties`` (``None``:
+    a subschema uses a keyword this module does not implement)."""
+    prop_checks: dict[str, Checker] = {}
+    for name, sub in props.items():
+        c = compile_checker(sub, depth + 1)
+        if c is None:
+            return None
+        prop_checks[name] = c
+    extra = compile_checker(additional, depth + 1)
+    if extra is None:
+        return None
+    req = tuple(required)
+
+    def check_object(v: Any) -> bool:
+        if not isinstance(v, dict):
+            return True  # object keywords do not apply to other types
+        for r in req:
+            if r not in v:
+                return False
+        for k, item in v.items():
+            c = prop_checks.get(k)
+            if c is not None:
+                if not c(item):
+                    return False
+            elif not extra(item):
+                return False
+        return True
+
+    return check_object
+
+
+def _scalar_checks(schema: Mapping[str, Any]) -> list[Checker] | None:
+    """The checks of ``type``, ``enum``, ``const`` and the bounds (``None``: a keyword's
+    value this module does not implement)."""
+    checks: list[Checker] = []
     t = schema.get("type")
     if t is not None:
         names = [t] if isinstance(t, str) else t
@@ -209,67 +294,4 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
             if not _is_integer(size) or size < 0:
                 return None
             checks.append(partial(_check_length, kind, is_min, size))
-
-    for key in ("anyOf", "oneOf"):
-        if key in schema:
-            options = schema[key]
-            if not isinstance(options, list) or not options:
-                return None
-            branches: list[Checker] = []
-            for option in options:
-                branch = compile_checker(option, depth + 1)
-                if branch is None:
-                    return None
-                branches.append(branch)
-            checks.append(partial(_any_of if key == "anyOf" else _one_of, tuple(branches)))
-
-    props = schema.get("properties", {})
-    required = schema.get("required", [])
-    additional = schema.get("additionalProperties", True)
-    if not isinstance(props, Mapping) or not isinstance(required, list):
-        return None
-    if props or required or additional is not True:
-        prop_checks: dict[str, Checker] = {}
-        for name, sub in props.items():
-            c = compile_checker(sub, depth + 1)
-            if c is None:
-                return None
-            prop_checks[name] = c
-        extra = compile_checker(additional, depth + 1)
-        if extra is None:
-            return None
-        req = tuple(required)
-
-        def check_object(v: Any) -> bool:
-            if not isinstance(v, dict):
-                return True  # object keywords do not apply to other types
-            for r in req:
-                if r not in v:
-                    return False
-            for k, item in v.items():
-                c = prop_checks.get(k)
-                if c is not None:
-                    if not c(item):
-                        return False
-                elif not extra(item):
-                    return False
-            return True
-
-        checks.append(check_object)
-
-    if "items" in schema:
-        item_check = compile_checker(schema["items"], depth + 1)
-        if item_check is None:
-            return None
-
-        def check_array(v: Any) -> bool:
-            return not isinstance(v, list) or all(item_check(x) for x in v)
-
-        checks.append(check_array)
-
-    if not checks:
-        return lambda v: True
-    if len(checks) == 1:
-        return checks[0]
-    all_checks = tuple(checks)
-    return lambda v: all(c(v) for c in all_checks)
+    return checks
