@@ -31,7 +31,13 @@ from dataclasses import dataclass
 
 from .._messages import FailureKind, RepairRecord
 
-__all__ = ["MAX_NAME_CHARS", "NAMESPACE_PREFIXES", "NameMatch", "resolve_name"]
+__all__ = [
+    "MAX_NAME_CHARS",
+    "NAMESPACE_PREFIXES",
+    "NameMatch",
+    "looks_like_a_tool",
+    "resolve_name",
+]
 
 MAX_NAME_CHARS = 200
 """Longest name (input or registry) that is normalised and compared."""
@@ -173,6 +179,25 @@ def _closest(norm: str, comparable: list[tuple[str, str]]) -> tuple[str, ...]:
         (edit_distance(norm, n_norm, bound), i, n) for i, (n, n_norm) in enumerate(comparable)
     )
     return tuple(n for _, _, n in scored[:_MAX_CANDIDATES])
+
+
+def looks_like_a_tool(name: str, tool_names: Sequence[str]) -> bool:
+    """Is ``name`` a registry name written differently, or a near miss of one (edit
+    distance at most 2, and at most a fifth of the name's length)? A *sign* that a
+    text means a tool (the LLM fixer's intent precheck), never a rename: a near miss
+    is not resolved (:func:`resolve_name`)."""
+    if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
+        return False
+    if resolve_name(name, tool_names).name is not None:
+        return True
+    norm = normalise_name(name)
+    for n in tool_names:
+        if isinstance(n, str) and len(n) <= MAX_NAME_CHARS:
+            n_norm = normalise_name(n)
+            allowed = min(2, int(0.2 * len(n_norm) + 1e-9))
+            if allowed and edit_distance(norm, n_norm, allowed) <= allowed:
+                return True
+    return False
 
 
 def _record(name: str, target: str, why: str) -> RepairRecord:
