@@ -109,7 +109,7 @@ def test_broken_json_in_a_tool_call_part_is_repaired_in_place() -> None:
         [
             ModelResponse(
                 parts=[
-                    ToolCallPart("get_weathr", "{'city': 'Oslo', 'days': '2',}", tool_call_id="c1")
+                    ToolCallPart("get-weather", "{'city': 'Oslo', 'days': '2',}", tool_call_id="c1")
                 ]
             ),
             ModelResponse(parts=[TextPart("done")]),

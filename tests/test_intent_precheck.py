@@ -98,14 +98,14 @@ def test_name_lookups_are_capped_on_long_text(monkeypatch: pytest.MonkeyPatch) -
     """However long the text, at most 500 tokens are looked up as names (counted, no clock)."""
     from toolfix._llm import precheck
 
-    real = precheck.resolve_name
+    real = precheck.looks_like_a_tool
     lookups: list[str] = []
 
     def counting(name: str, names: Any) -> Any:
         lookups.append(name)
         return real(name, names)
 
-    monkeypatch.setattr(precheck, "resolve_name", counting)
+    monkeypatch.setattr(precheck, "looks_like_a_tool", counting)
     counts = []
     for repeats in (400, 4000):  # 4,000 and 40,000 call-like tokens
         lookups.clear()

@@ -75,10 +75,13 @@ def test_name_written_twice() -> None:
             }
         ],
     }
-    [call] = repair(msg, tools).tool_calls
-    assert (call.id, call.name, call.arguments) == ("c1", "skills_list", {"category": "research"})
-    assert _kinds(call) == ["unknown_name"]
-    assert "written twice" in call.repairs[0].detail
+    # a name with other letters (here, written twice) is never renamed: an unknown name,
+    # listing the tools for the LLM fixer (docs/design.md#the-admission-gate, G4)
+    out = repair(msg, tools)
+    assert out.tool_calls == []
+    [bad] = out.invalid_tool_calls
+    assert (bad.id, bad.kind, bad.name) == ("c1", "unknown_name", "skills_listskills_list")
+    assert "skills_list" in bad.error
 
 
 def test_glm_markup_leaked_into_native_name() -> None:

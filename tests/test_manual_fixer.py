@@ -497,12 +497,22 @@ def test_valid_ref_and_nullable_schema_fast_path() -> None:
 # ---- names ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["Get_Weather", "get-weather", "getWeather", "get_wether"])
+@pytest.mark.parametrize(
+    "name", ["Get_Weather", "get-weather", "getWeather", "functions.get_weather"]
+)
 def test_unknown_name_repaired(name: str) -> None:
     c = only_call(repair(f'{{"name": "{name}", "arguments": {{"city": "Paris"}}}}', BASIC_TOOLS))
     assert (c.name, c.arguments) == ("get_weather", PARIS)
     assert kinds(c) == [CIC, "unknown_name"]
     assert name in c.repairs[-1].detail
+
+
+def test_misspelled_name_is_not_repaired() -> None:
+    text = '{"name": "get_wether", "arguments": {"city": "Paris"}}'
+    parts = [p for p in repair(text, BASIC_TOOLS).parts if p.type != "text"]
+    assert [(p.type, getattr(p, "kind", None)) for p in parts] == [
+        ("invalid_tool_call", "unknown_name")
+    ]
 
 
 def test_unknown_name_native() -> None:

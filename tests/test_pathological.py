@@ -237,14 +237,13 @@ def test_max_calls_cap() -> None:
 # ---- names -------------------------------------------------------------------------------------
 
 
-def test_homoglyph_single_letter_unique_match_is_recorded() -> None:
+def test_homoglyph_single_letter_is_not_matched() -> None:
+    # a look-alike letter is another letter: never renamed (docs/design.md, gate G4)
     out = assert_safe(run('{"name": "gеt_weather", "arguments": {"city": "x"}}'))  # Cyrillic е
     assert out is not None
-    [call] = out.tool_calls
-    assert call.name == "get_weather"
-    detail = call.repairs[-1].detail
-    assert call.repairs[-1].kind == "unknown_name"
-    assert "U+0435 CYRILLIC SMALL LETTER IE" in detail
+    assert out.tool_calls == []
+    [bad] = out.invalid_tool_calls
+    assert (bad.kind, bad.name) == ("unknown_name", "gеt_weather")
 
 
 @pytest.mark.parametrize("name", ["gеt_wеаthеr", "ѕеаrсh_wеb", "ɡеτ_ԝеаτһег"])

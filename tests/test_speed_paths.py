@@ -201,13 +201,13 @@ def _dumps_or_repr(value: Any) -> str:
 def test_id_text_is_json_dumps(value: Any) -> None:
     """An invalid call's id text (one C encoder made once, no circularity check) is what
     ``json.dumps`` with the same options gives, or the value's ``repr`` when it fails."""
-    from toolfix._repair.finish import _id_text
+    from toolfix._repair.gate import _id_text
 
     assert _id_text(value) == _dumps_or_repr(value)
 
 
 def test_id_text_of_a_circular_value_is_its_repr() -> None:
-    from toolfix._repair.finish import _id_text
+    from toolfix._repair.gate import _id_text
 
     looped: dict[str, Any] = {"a": 1}
     looped["self"] = looped

@@ -184,10 +184,10 @@ class FixConfig(StrictSettings):
     drop_extra_keys: Literal["when_forbidden", "always", "never"] = "when_forbidden"
     """Remove argument keys that the schema does not declare: only when the schema sets
     ``additionalProperties: false`` (default), always, or never."""
-    name_max_distance: int = Field(default=2, ge=0)
-    """Largest edit distance for tool-name repair, after normalising case and separators."""
-    name_max_ratio: float = Field(default=0.2, ge=0.0, le=1.0)
-    """Largest edit distance relative to the name's length."""
+    name_aliases: tuple[tuple[str, str], ...] = ()
+    """Names a model writes for a tool, as ``(alias, registry name)`` pairs: read as that
+    tool (recorded). Besides these, a name is repaired only in how it is written (case,
+    separators, a namespace prefix, markup glued to it), never in its letters."""
     accept_flat_arguments: bool = True
     """Accept ``{"name": "tool", "city": "Paris"}`` (arguments beside the name) when the
     name is a registry tool."""

@@ -65,6 +65,12 @@ class FailureKind(enum.StrEnum):
     """Input over a configured limit; the call is reported invalid, never parsed."""
     LLM_FIX = "llm_fix"
     """The LLM-based fixer spent LLM calls on this response."""
+    DUPLICATE_ARGUMENT = "duplicate_argument"
+    """A parameter written twice in one call: invalid, both values in the error (a
+    second value must not silently override the first)."""
+    QUOTED_CALL = "quoted_call"
+    """A call the text only quotes (a comment, a blockquote, another call's value, a
+    refused reasoning quote): never admitted."""
 
 
 def _as_failure_kind(value: Any) -> Any:

@@ -12,6 +12,7 @@ import inspect
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, get_type_hints
 
 import jsonschema
@@ -35,6 +36,9 @@ __all__ = ["ArgumentIssue", "ToolDescriptor", "ToolRegistry"]
 ToolHandler = Callable[..., Any]
 
 EMPTY_OBJECT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+
+MAX_ISSUES = 10
+"""Most schema violations :meth:`ToolDescriptor.validate_arguments` collects."""
 
 #: Memory budget (estimated bytes) of the cache of tools built from dicts.
 TOOL_CACHE_BUDGET = 32 * 1024 * 1024
@@ -156,9 +160,13 @@ class ToolDescriptor:
     def validate_arguments(
         self, arguments: Any, *, max_pattern_chars: int = PATTERN_INPUT_CAP
     ) -> list[ArgumentIssue]:
-        """All schema violations, most specific first; empty when valid."""
+        """The schema violations (at most :data:`MAX_ISSUES`, the first found, ordered by
+        path); empty when valid. Bounded: validation stops after that many (an ``anyOf``
+        of many branches failed by many items would otherwise build every branch's error
+        for every item)."""
         errors = sorted(
-            self._validator(max_pattern_chars).iter_errors(arguments), key=lambda e: list(e.path)
+            islice(self._validator(max_pattern_chars).iter_errors(arguments), MAX_ISSUES),
+            key=lambda e: list(e.path),
         )
         return [
             ArgumentIssue(

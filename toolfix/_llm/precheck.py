@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from .._repair.names import MAX_NAME_CHARS, normalise_name, resolve_name
+from .._repair.names import MAX_NAME_CHARS, looks_like_a_tool, normalise_name
 
 __all__ = ["IntentPrecheck", "PrecheckResult"]
 
@@ -256,7 +256,7 @@ def _tool_name_in(text: str, low: str, tool_names: Sequence[str]) -> str:
         checked += 1
         if checked > _MAX_TOKENS:
             break
-        if normalise_name(tok) in norms or resolve_name(tok, tool_names).name is not None:
+        if normalise_name(tok) in norms or looks_like_a_tool(tok, tool_names):
             what = "call syntax" if followed_by_paren else "near tool name"
             return f"{what} {tok!r}"
     return ""

@@ -25,7 +25,7 @@ Rules (the value does not fit its subschema in every case below):
   ``Limits.max_repair_chars``, nested at most ``Limits.max_depth`` deep);
 * a single value where an array is required becomes ``[value]`` when it
   fits the items schema as it is;
-* enum case: ``"celsius"`` → ``"Celsius"`` when the case- and
+* enum case: ``"celsius"`` → ``"Celsius"`` when the ASCII-case- and
   whitespace-insensitive match is unique (``enum_case``); ``"2"`` → ``2``
   and ``2`` → ``"2"`` against numeric / numeric-string enums (and ``const``);
 * a ``null`` for an optional property whose schema does not allow null is
@@ -75,6 +75,7 @@ from .._messages import FailureKind, RepairRecord, repair_record
 from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
 from .fastcheck import ANNOTATIONS, TYPE_CHECKS, compile_checker
+from .names import _ASCII_LOWER
 
 __all__ = [
     "CoerceResult",
@@ -558,8 +559,7 @@ class _ObjectPlan:
                 found = prop.convert(val)
                 out[key] = val if found is None else walker.convert(val, *found, key)
         if dropped:
-            names = ", ".join(repr(k) for k in dropped)
-            walker.record(FailureKind.EXTRA_KEYS, "", f"dropped extra keys {names}")
+            walker.record(FailureKind.EXTRA_KEYS, "", _dropped_detail(dropped))
         return out
 
 
@@ -600,6 +600,33 @@ def _plan(schema: Any) -> _ObjectPlan | None:
     return entry[1]
 
 
+MAX_BRANCH_TRIALS = 8
+"""Most ``anyOf``/``oneOf`` branches coercion tries on one value (each try walks it)."""
+_DROPPED_SHOWN = 20
+
+
+def _fold(text: str) -> str:
+    """An enum member's comparison form: blanks around it and ASCII case set aside (no
+    Unicode folding: ``"\u212a"``, the Kelvin sign, is not ``"k"``)."""
+    return text.strip().translate(_ASCII_LOWER)
+
+
+def _dropped_detail(dropped: list[str]) -> str:
+    """The record of undeclared keys dropped: the first :data:`_DROPPED_SHOWN` named."""
+    names = ", ".join(repr(k) for k in dropped[:_DROPPED_SHOWN])
+    more = len(dropped) - _DROPPED_SHOWN
+    return f"dropped extra keys {names}" + (f" and {more} more" if more > 0 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class _EnumIndex:
+    """An enum's members by folded text, by number, and its numeric texts by number."""
+
+    folded: dict[str, list[str]]
+    numbers: dict[Any, list[Any]]
+    numeric_texts: dict[Any, list[str]]
+
+
 class _Walker:
     """One coercion run: the root schema, compiled fit checks, and the repairs so far."""
 
@@ -612,6 +639,11 @@ class _Walker:
         self.repairs: list[tuple[FailureKind, str]] = []
         self._root_validator: Any = None  # built on first need (most fits are compiled)
         self._validators: dict[int, tuple[Any, Any]] = {}
+        self._enums: dict[int, tuple[list[Any], _EnumIndex]] = {}
+        self._branch_types: dict[tuple[int, str], tuple[list[Any], list[Any]]] = {}
+        self.steps = 0
+        """Walk steps taken (values walked, branches and enum members looked at): the
+        tests bound the work of a coercion by counting them (never by timing)."""
 
     # ---- helpers ----------------------------------------------------------------------
 
@@ -694,6 +726,7 @@ class _Walker:
 
     def walk(self, value: Any, schema: Any, path: str, depth: int) -> Any:
         """``value`` coerced towards ``schema``; unchanged when it fits or cannot be helped."""
+        self.steps += 1
         if depth > self.limits.max_depth or not isinstance(schema, Mapping):
             return value
         fits = self.fits(value, schema)
@@ -722,22 +755,38 @@ class _Walker:
         return value
 
     def _choose(self, value: Any, branches: list[Any], path: str, depth: int) -> Any:
+        """``value`` coerced to the first branch it can be made to fit. One pass: a fit
+        check per branch, then coercion tried on at most :data:`MAX_BRANCH_TRIALS`
+        branches (each a walk of ``value``): an ``anyOf`` of b branches costs
+        O(b + MAX_BRANCH_TRIALS * |value|), not O(b * |value|)."""
         for branch in branches:
+            self.steps += 1
             if self.fits(value, branch):
                 return value
-        for branch in branches:
+        kind = _json_type(value)
+        admitting = self._admitting(branches, kind)
+        for branch in branches[:MAX_BRANCH_TRIALS]:
             result = self.trial(partial(self.walk, value, branch, path, depth + 1), branch)
             if result is not _NO_VALUE:
                 return result
-        kind = _json_type(value)
+        if len(admitting) == 1:
+            return self.walk(value, admitting[0], path, depth + 1)
+        return value
+
+    def _admitting(self, branches: list[Any], kind: str) -> list[Any]:
+        """The branches whose types admit a value of JSON type ``kind`` (made once per
+        ``anyOf`` and type in a run: an array of n items reads them once, not n times)."""
+        key = (id(branches), kind)
+        found = self._branch_types.get(key)
+        if found is not None and found[0] is branches:
+            return found[1]
         admitting = [
             b
             for b in branches
             if isinstance(b, Mapping) and kind in _types(self.resolve(b) or {"type": []})
         ]
-        if len(admitting) == 1:
-            return self.walk(value, admitting[0], path, depth + 1)
-        return value
+        self._branch_types[key] = (branches, admitting)
+        return admitting
 
     def _own(self, value: Any, schema: Mapping[str, Any], path: str, depth: int) -> Any:
         """Coerce by the schema's own keywords (type, enum, const, properties, items)."""
@@ -794,10 +843,32 @@ class _Walker:
         )
         return new
 
+    def _enum_index(self, choices: list[Any]) -> _EnumIndex:
+        """``choices`` indexed for :meth:`_enum` (made once per enum and run): enum case
+        repair is a hash lookup, so n items against an enum of n members is linear."""
+        found = self._enums.get(id(choices))
+        if found is not None and found[0] is choices:
+            return found[1]
+        folded: dict[str, list[str]] = {}
+        numbers: dict[Any, list[Any]] = {}
+        numeric_texts: dict[Any, list[str]] = {}
+        for c in choices:
+            if isinstance(c, str):
+                folded.setdefault(_fold(c), []).append(c)
+                number = _parse_number(c, integer=False)
+                if number is not _NO_VALUE:
+                    numeric_texts.setdefault(number, []).append(c)
+            elif isinstance(c, _INT_OR_FLOAT) and not isinstance(c, bool):
+                numbers.setdefault(c, []).append(c)
+        index = _EnumIndex(folded, numbers, numeric_texts)
+        self._enums[id(choices)] = (choices, index)
+        return index
+
     def _enum(self, value: Any, choices: list[Any], path: str) -> Any:
+        self.steps += 1
+        index = self._enum_index(choices)
         if isinstance(value, str):
-            key = value.strip().casefold()
-            same = [c for c in choices if isinstance(c, str) and c.strip().casefold() == key]
+            same = index.folded.get(_fold(value), ())
             if len(same) == 1 and same[0] != value:
                 choice = same[0]
                 self.record(
@@ -808,19 +879,11 @@ class _Walker:
                 return same[0]
             number = _parse_number(value, integer=False)
             if number is not _NO_VALUE:
-                nums = [
-                    c
-                    for c in choices
-                    if isinstance(c, _INT_OR_FLOAT) and not isinstance(c, bool) and c == number
-                ]
+                nums = index.numbers.get(number, ())
                 if len(nums) == 1:
                     return self.convert(value, nums[0], "enum", path)
         elif isinstance(value, _INT_OR_FLOAT) and not isinstance(value, bool):
-            strs = [
-                c
-                for c in choices
-                if isinstance(c, str) and _parse_number(c, integer=False) == value
-            ]
+            strs = index.numeric_texts.get(value, ())
             if len(strs) == 1:
                 return self.convert(value, strs[0], "enum", path)
         return _NO_VALUE
@@ -931,8 +994,7 @@ class _Walker:
             else:
                 out[key] = val
         if dropped:
-            names = ", ".join(repr(k) for k in dropped)
-            self.record(FailureKind.EXTRA_KEYS, path, f"dropped extra keys {names}")
+            self.record(FailureKind.EXTRA_KEYS, path, _dropped_detail(dropped))
         return out
 
     def _array(self, value: list[Any], schema: Mapping[str, Any], path: str, depth: int) -> Any:

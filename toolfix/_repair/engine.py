@@ -38,6 +38,7 @@ from .._messages import (
     ToolCallPart,
 )
 from .._tools import ToolRegistry
+from .gate import admits_as_sent
 from .ids import id_basis
 from .interpret import Interpreter, derive_id
 from .native import NativeCallFixer
@@ -98,10 +99,12 @@ class Fixer:
         existing = {(p.raw, p.error) for p in given if p.type == "invalid_tool_call"}
         native: NativeCallFixer | None = None
         has_tools = bool(registry)
+        # cut off by the token limit: the last native call may be unfinished
+        cut_at = _last_call(given) if response.finish_reason == "length" else -1
         for idx, part in enumerate(given):
             if part.type == "tool_call":
                 native = native or NativeCallFixer(self._text, interp, registry)
-                fixed = native.fix(part, f"{seed}:{idx}")
+                fixed = native.fix(part, f"{seed}:{idx}", cut=idx == cut_at)
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)
             elif part.type == "text" and has_tools:
@@ -164,8 +167,7 @@ class Fixer:
                 if part.provider_executed:
                     continue
                 tool = lookup(part.name)
-                args = part.arguments
-                if tool is None or args is None or not tool.is_valid(args, max_pattern_chars=cap):
+                if tool is None or not admits_as_sent(tool, part, cap):  # the gate's rule
                     return False
             elif not (
                 part.type == "invalid_tool_call" or (keep_reasoning and part.type == "reasoning")
@@ -252,3 +254,11 @@ def _no_answer(parts: list[Part]) -> bool:
         if p.type == "text" and p.text.strip():
             return False
     return True
+
+
+def _last_call(parts: tuple[Part, ...]) -> int:
+    """The index of the last native call among ``parts`` (-1: none)."""
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i].type == "tool_call":
+            return i
+    return -1

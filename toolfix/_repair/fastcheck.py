@@ -98,6 +98,35 @@ def _json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def _json_key(v: Any) -> tuple[str, Any] | None:
+    """A hashable key that is equal for two scalars exactly when :func:`_json_equal`
+    says so (``1`` and ``1.0`` share one, ``True`` and ``1`` do not); ``None`` for a
+    container (compared member by member)."""
+    t = type(v)
+    if t is str:
+        return ("s", v)
+    if t is bool:
+        return ("b", v)
+    if v is None:
+        return ("n", None)
+    if t is int or t is float:
+        return ("d", v)
+    return None
+
+
+def _enum_index(options: list[Any]) -> tuple[frozenset[tuple[str, Any]], tuple[Any, ...]]:
+    """An enum's scalar members as :func:`_json_key` keys, and its other members."""
+    keys = []
+    rest = []
+    for o in options:
+        k = _json_key(o)
+        if k is None:
+            rest.append(o)
+        else:
+            keys.append(k)
+    return frozenset(keys), tuple(rest)
+
+
 def _is_number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
@@ -133,6 +162,91 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
         return None
     checks: list[Checker] = []
 
+    scalar = _scalar_checks(schema)
+    if scalar is None:
+        return None
+    checks.extend(scalar)
+
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            options = schema[key]
+            if not isinstance(options, list) or not options:
+                return None
+            branches: list[Checker] = []
+            for option in options:
+                branch = compile_checker(option, depth + 1)
+                if branch is None:
+                    return None
+                branches.append(branch)
+            checks.append(partial(_any_of if key == "anyOf" else _one_of, tuple(branches)))
+
+    props = schema.get("properties", {})
+    required = schema.get("required", [])
+    additional = schema.get("additionalProperties", True)
+    if not isinstance(props, Mapping) or not isinstance(required, list):
+        return None
+    if props or required or additional is not True:
+        check_object = _object_checker(props, required, additional, depth)
+        if check_object is None:
+            return None
+        checks.append(check_object)
+
+    if "items" in schema:
+        item_check = compile_checker(schema["items"], depth + 1)
+        if item_check is None:
+            return None
+
+        def check_array(v: Any) -> bool:
+            return not isinstance(v, list) or all(item_check(x) for x in v)
+
+        checks.append(check_array)
+
+    if not checks:
+        return lambda v: True
+    if len(checks) == 1:
+        return checks[0]
+    all_checks = tuple(checks)
+    return lambda v: all(c(v) for c in all_checks)
+
+
+def _object_checker(
+    props: Mapping[str, Any], required: list[Any], additional: Any, depth: int
+) -> Checker | None:
+    """The check of ``properties``, ``required`` and ``additionalProperties`` (``None``:
+    a subschema uses a keyword this module does not implement)."""
+    prop_checks: dict[str, Checker] = {}
+    for name, sub in props.items():
+        c = compile_checker(sub, depth + 1)
+        if c is None:
+            return None
+        prop_checks[name] = c
+    extra = compile_checker(additional, depth + 1)
+    if extra is None:
+        return None
+    req = tuple(required)
+
+    def check_object(v: Any) -> bool:
+        if not isinstance(v, dict):
+            return True  # object keywords do not apply to other types
+        for r in req:
+            if r not in v:
+                return False
+        for k, item in v.items():
+            c = prop_checks.get(k)
+            if c is not None:
+                if not c(item):
+                    return False
+            elif not extra(item):
+                return False
+        return True
+
+    return check_object
+
+
+def _scalar_checks(schema: Mapping[str, Any]) -> list[Checker] | None:
+    """The checks of ``type``, ``enum``, ``const`` and the bounds (``None``: a keyword's
+    value this module does not implement)."""
+    checks: list[Checker] = []
     t = schema.get("type")
     if t is not None:
         names = [t] if isinstance(t, str) else t
@@ -155,10 +269,14 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
         options = schema["enum"]
         if not isinstance(options, list):
             return None
-        opts = tuple(options)
+        keys, rest = _enum_index(options)
 
         def check_enum(v: Any) -> bool:
-            return any(_json_equal(v, o) for o in opts)
+            # a scalar: one hash lookup (an enum of n members against n items is linear)
+            k = _json_key(v)
+            if k is not None and k in keys:
+                return True
+            return any(_json_equal(v, o) for o in rest)
 
         checks.append(check_enum)
 
@@ -179,67 +297,4 @@ def compile_checker(schema: Any, depth: int = 0) -> Checker | None:
             if not is_integer(size) or size < 0:
                 return None
             checks.append(partial(_check_length, kind, is_min, size))
-
-    for key in ("anyOf", "oneOf"):
-        if key in schema:
-            options = schema[key]
-            if not isinstance(options, list) or not options:
-                return None
-            branches: list[Checker] = []
-            for option in options:
-                branch = compile_checker(option, depth + 1)
-                if branch is None:
-                    return None
-                branches.append(branch)
-            checks.append(partial(_any_of if key == "anyOf" else _one_of, tuple(branches)))
-
-    props = schema.get("properties", {})
-    required = schema.get("required", [])
-    additional = schema.get("additionalProperties", True)
-    if not isinstance(props, Mapping) or not isinstance(required, list):
-        return None
-    if props or required or additional is not True:
-        prop_checks: dict[str, Checker] = {}
-        for name, sub in props.items():
-            c = compile_checker(sub, depth + 1)
-            if c is None:
-                return None
-            prop_checks[name] = c
-        extra = compile_checker(additional, depth + 1)
-        if extra is None:
-            return None
-        req = tuple(required)
-
-        def check_object(v: Any) -> bool:
-            if not isinstance(v, dict):
-                return True  # object keywords do not apply to other types
-            for r in req:
-                if r not in v:
-                    return False
-            for k, item in v.items():
-                c = prop_checks.get(k)
-                if c is not None:
-                    if not c(item):
-                        return False
-                elif not extra(item):
-                    return False
-            return True
-
-        checks.append(check_object)
-
-    if "items" in schema:
-        item_check = compile_checker(schema["items"], depth + 1)
-        if item_check is None:
-            return None
-
-        def check_array(v: Any) -> bool:
-            return not isinstance(v, list) or all(item_check(x) for x in v)
-
-        checks.append(check_array)
-
-    if not checks:
-        return lambda v: True
-    if len(checks) == 1:
-        return checks[0]
-    all_checks = tuple(checks)
-    return lambda v: all(c(v) for c in all_checks)
+    return checks

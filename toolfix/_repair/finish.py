@@ -13,10 +13,9 @@ validates them. Each step that changes something leaves a
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,14 +27,13 @@ from .._messages import (
     RepairRecord,
     ToolCallPart,
     canonical_json,
-    invalid_call,
-    recovered_call,
 )
 from .._tools import ToolDescriptor, ToolRegistry
 from .coerce import Coercer, decode_double_encoded, schema_coercer, text_keys
 from .formats import Candidate
-from .jsonparse import ParsedJson, parse_lenient
-from .names import NameMatch, normalise_name, resolve_name, within_one_edit
+from .gate import Duplicate, Gate, InvalidCall, Proposal, ReadArguments, derive_id, duplicate_keys
+from .jsonparse import parse_lenient
+from .names import NameMatch, normalise_name, resolve_name
 
 __all__ = [
     "CallFinisher",
@@ -51,51 +49,6 @@ _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union o
 
 K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
-_RAW_PREVIEW = 2000
-_TRUNCATED = K.TRUNCATED  # (read on every call: an enum member's lookup costs more)
-
-
-#: What :meth:`CallFinisher.found` reads of a name (see :meth:`CallFinisher._known`).
-_Known = tuple[NameMatch, ToolDescriptor | None, Mapping[str, Any], frozenset[str]]
-_ONLY_STR = frozenset({str})
-
-
-def _id_text(arguments: Any) -> str:
-    """The arguments as text for an id: a call's id depends on the call itself and on
-    the text before it, never on what follows it (a stream releases calls early)."""
-    try:
-        return _ID_ENCODER.encode(arguments)
-    except (TypeError, ValueError, RecursionError):
-        return repr(arguments)
-
-
-#: ``json.dumps(..., sort_keys=True, ensure_ascii=False, default=repr)``'s encoder, made
-#: once (``dumps`` with options builds one per call, and its ``encode`` a C encoder).
-_ID_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=repr)
-
-
-def derive_id(*parts: str) -> str:
-    """A call id derived from the input (promise 7: no randomness).
-
-    A part longer than :data:`_ID_PART_CHARS` counts by its length, head and tail: the
-    other parts (position, name, the digest of the text before the call) already tell
-    calls apart, and hashing a megabyte argument whole would cost more than reading it.
-    """
-    text = "\x1f".join(parts)
-    # (no part can be longer than the parts joined: the usual short call skips the look)
-    if len(text) > _ID_PART_CHARS and any(len(part) > _ID_PART_CHARS for part in parts):
-        half = _ID_PART_CHARS // 2
-        text = "\x1f".join(
-            f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
-        )
-    return "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-
-
-_sha256 = hashlib.sha256
-
-
-#: Longest id part hashed whole (see :func:`derive_id`).
-_ID_PART_CHARS = 65_536
 
 
 @dataclass
@@ -108,6 +61,8 @@ class CallShape:
     repairs: list[RepairRecord] = field(default_factory=list)
     has_args_key: bool = False
     flat: bool = False
+    duplicates: tuple[Duplicate, ...] = ()
+    """Keys written twice in the call's JSON (:func:`~toolfix._repair.gate.duplicate_keys`)."""
 
 
 @functools.lru_cache(maxsize=2048)
@@ -120,34 +75,32 @@ _GIVEN_AS_STRING = rec(K.DOUBLE_ENCODED, "decoded arguments given as a JSON stri
 
 
 class CallFinisher:
-    """Finishes call shapes into call parts, for one registry and configuration."""
+    """Finishes call shapes into call parts, for one registry and configuration: the
+    name resolved, the arguments decoded, the truncation policy applied, and the result
+    handed to the admission gate (:class:`~toolfix._repair.gate.Gate`), the one place a
+    call becomes valid."""
 
     def __init__(self, registry: ToolRegistry, config: FixConfig):
         self.registry = registry
         self.config = config
         self.names = list(registry)
         self._name_cache: dict[str, NameMatch] = {}
+        self._aliases = dict(config.name_aliases)
         # read on every call (the registry and the configuration are immutable)
         self._tools: dict[str, ToolDescriptor] = dict(registry.items())
-        self._cap = config.limits.max_pattern_input_chars
-        self._coerce = config.coerce_arguments
         self._drop_extra_keys = config.drop_extra_keys
         self._limits = config.limits
         #: each tool's coercion (:func:`schema_coercer`), made when first needed
         self._coercers: dict[str, Coercer] = {}
-        #: :meth:`_known`'s answers, by name
-        self._plain: dict[str, _Known] = {}
+        #: each tool's :func:`text_keys`, made when first needed
+        self._texts: dict[str, frozenset[str]] = {}
+        self.gate = Gate(config, self._coercer, self._text_keys)
 
     def resolve(self, name: str) -> NameMatch:
         """The registry name for ``name`` (cached: a message often repeats a name)."""
         hit = self._name_cache.get(name)
         if hit is None:
-            hit = resolve_name(
-                name,
-                self.names,
-                max_distance=self.config.name_max_distance,
-                max_ratio=self.config.name_max_ratio,
-            )
+            hit = resolve_name(name, self.names, aliases=self._aliases)
             if len(self._name_cache) > 512:
                 self._name_cache.clear()
             self._name_cache[name] = hit
@@ -162,159 +115,49 @@ class CallFinisher:
             )
         return found
 
-    def finish(self, s: CallShape, cand: Candidate | None, site: CallSite) -> CallPart:
-        """The call part for one call shape: name resolved, arguments decoded, cut-off
-        calls handled by the truncation policy, then coerced and validated."""
-        if cand is not None and not s.flat:  # (found() knows no flat arguments)
-            return self.found(
-                s.name,
-                s.arguments,
-                s.id,
-                s.repairs,
-                cand,
-                site.seed,
-                site.index,
-                site.last,
-                site.prefix_safe,
-                site.kinds,
-            )
-        name = s.name or ""  # shape() and the formats always set a name
-        return self._finish(s, cand, site, self._name_cache.get(name) or self.resolve(name), None)
+    def _text_keys(self, tool: ToolDescriptor) -> frozenset[str]:
+        """``tool``'s parameters whose untyped text stays as it is (made once per tool)."""
+        found = self._texts.get(tool.name)
+        if found is None:
+            found = self._texts[tool.name] = text_keys(tool.parameters, self._drop_extra_keys)
+        return found
 
-    def found(
-        self,
-        name: str | None,
-        arguments: Any,
-        call_id: str | None,
-        repairs: Sequence[RepairRecord],
-        cand: Candidate,
-        seed: str,
-        index: int = 0,
-        last: bool = True,
-        prefix_safe: bool = False,
-        kinds: tuple[str, ...] | None = None,
-    ) -> CallPart:
-        """:meth:`finish` of the shape ``CallShape(name, arguments, call_id, repairs)`` of a
-        call found in text (``cand``; ``kinds``: where, ``cand.kinds`` unless given), at
-        ``CallSite(seed, index, kinds, last, prefix_safe)``: the shape and the site are
-        built only when the call is not plain.
-
-        The commonest call (its tool known, nothing cut off, its arguments an object of
-        declared keys, or the JSON text of one) is made here, without a draft, as
-        :meth:`_finish` would make it: the repairs and the id are those :meth:`validate`
-        gives (tests/test_finish_paths.py holds the two paths to one answer).
-        """
-        if kinds is None:
-            kinds = cand.kinds
-        given = name or ""  # (the formats and shape() always set a name)
-        match, tool, props, texts = self._plain.get(given) or self._known(given)
-        args = arguments
-        parsed: ParsedJson | None = None
-        string_values = cand.string_values
-        # a call a format noted repairs in, or cut off, takes the general path
-        plain = not cand.notes and not (last and (cand.truncated or _TRUNCATED in kinds))
-        if plain and tool is not None and type(args) is str and not string_values and args.strip():
-            # read as :meth:`_parse_arguments` reads it (cut off only when no markup says
-            # where it ends)
-            try:
-                parsed = parse_lenient(args, self.config.limits, cut=cand.open_ended)
-            except (LimitExceededError, MalformedToolCallError):
-                parsed = None  # (the general path reports it)
-            else:
-                args = parsed.value
-                if cand.open_ended and parsed.truncated:
-                    args = None
-        if (
-            tool is None
-            or not plain
-            or type(args) is not dict
-            or (props and not args.keys() <= props.keys())
-        ):
-            shape = CallShape(name, arguments, call_id, list(repairs), True)
-            site = CallSite(seed, index, kinds, last, prefix_safe)
-            return self._finish(shape, cand, site, match, parsed)
-        # The plain call: what :meth:`_finish` would make of it, without a draft.
-        args = dict(args)
-        coerced: tuple[RepairRecord, ...] = ()
-        if not string_values:
-            valid = tool.is_valid(args, max_pattern_chars=self._cap)
-            if not valid and self._coerce:
-                args, coerced = self._coercer(tool)(args, False)
-                valid = tool.is_valid(args, max_pattern_chars=self._cap)
-        else:
-            # untyped text, typed by the schema; text for plain string parameters only
-            # stays as it is (:func:`text_keys`): no coercion to run
-            if not args.keys() <= texts or not _ONLY_STR.issuperset(map(type, args.values())):
-                args, coerced = self._coercer(tool)(args, True)
-            valid = tool.is_valid(args, max_pattern_chars=self._cap)
-        if not valid:  # (:meth:`_finish` says why)
-            shape = CallShape(name, arguments, call_id, list(repairs), True)
-            site = CallSite(seed, index, kinds, last, prefix_safe)
-            return self._finish(shape, cand, site, match, parsed)
-        # the repairs :meth:`validate` gives
-        records = _where_records(kinds) if kinds else ()
-        if repairs or match.repair is not None or parsed is not None or coerced:
-            named = () if match.repair is None else (match.repair,)
-            read: tuple[RepairRecord, ...] = ()
-            if parsed is not None:  # the records :meth:`_parse_arguments` leaves
-                if cand.payload is not None:
-                    read = (_GIVEN_AS_STRING,)
-                if parsed.repaired:
-                    read = (*read, rec(K.INVALID_JSON, parsed.note))
-            records = (*records, *repairs, *named, *read, *coerced)
-        arguments_raw = canonical_json(args)
-        if not call_id:
-            call_id = derive_id(seed, str(cand.start), str(index), given, arguments_raw)
-        return recovered_call(call_id, tool.name, arguments_raw, args, records)
-
-    def _known(self, name: str) -> _Known:
-        """``name``'s match, its tool (``None``: unknown), the tool's properties and its
-        :func:`text_keys`, as :meth:`found` reads them for every call (cached, as
-        :meth:`resolve` is)."""
-        match = self.resolve(name)
-        tool = self._tools.get(match.name)  # type: ignore[arg-type]  # (None: unknown)
-        if tool is None:
-            known: _Known = (match, None, {}, frozenset())
-        else:
-            texts = text_keys(tool.parameters, self._drop_extra_keys)
-            known = (match, tool, tool.properties, texts)
-        if len(self._plain) > 512:
-            self._plain.clear()
-        self._plain[name] = known
-        return known
-
-    def _finish(
+    def finish(
         self,
         s: CallShape,
         cand: Candidate | None,
         site: CallSite,
-        match: NameMatch,
-        parsed: ParsedJson | None,
+        native: ToolCallPart | None = None,
     ) -> CallPart:
-        """:meth:`finish`, step by step (``parsed``: the reading of the arguments' text,
-        when :meth:`finish` already has it)."""
-        draft = _Draft.start(s, cand, site)
+        """The call part for one call shape: name resolved, arguments decoded, cut-off
+        calls handled by the truncation policy, then admitted (coerced and validated) by
+        the gate, or an invalid call. ``native``: the provider's call the shape was read
+        from, passed through as it is when the gate admits it unchanged."""
+        name = s.name or ""  # shape() and the formats always set a name
+        match = self._name_cache.get(name) or self.resolve(name)
+        p = _proposal(s, cand, site)
+        p.native = native
         if match.name is None:
-            return self._unknown_tool(s, match, draft)
+            return self._unknown_tool(s, match, p)
         if match.repair is not None:
-            draft.repairs.append(match.repair)
+            p.repairs.append(match.repair)
         tool = self._tools[match.name]
-        args = self._arguments(s.arguments, tool, cand, draft, parsed)
+        args = self._arguments(s.arguments, tool, cand, p)
         if isinstance(args, InvalidToolCallPart):
             return args
-        if draft.truncated:
-            args = self._cut_off(args, tool, draft)
+        if p.truncated:
+            args = self._cut_off(args, tool, p)
             if isinstance(args, InvalidToolCallPart):
                 return args
-        return self.validate(tool, args, draft, string_values=bool(cand and cand.string_values))
+        return self.gate.admit(tool, args, p, string_values=bool(cand and cand.string_values))
 
-    def _unknown_tool(self, s: CallShape, match: NameMatch, draft: _Draft) -> InvalidToolCallPart:
+    def _unknown_tool(self, s: CallShape, match: NameMatch, p: Proposal) -> InvalidToolCallPart:
         hint = f"; closest: {', '.join(match.candidates)}" if match.candidates else ""
-        return draft.invalid(
+        return p.invalid(
             f"unknown tool {s.name!r}{hint}; available: {', '.join(self.names[:20])}",
             K.UNKNOWN_NAME,
             s.name,
-            raw=draft.raw or canonical_json({"name": s.name, "arguments": _jsonable(s.arguments)}),
+            raw=p.raw or canonical_json({"name": s.name, "arguments": _jsonable(s.arguments)}),
         )
 
     def _arguments(
@@ -322,13 +165,15 @@ class CallFinisher:
         args: Any,
         tool: ToolDescriptor,
         cand: Candidate | None,
-        draft: _Draft,
-        parsed: ParsedJson | None = None,
+        p: Proposal,
     ) -> dict[str, Any] | InvalidToolCallPart:
         """The arguments as a fresh dict: JSON text parsed, double encoding undone, markup
-        taken out of keys; an invalid call when they are not an object (or never came)."""
+        taken out of keys; an invalid call when they are not an object (or never came).
+        Keys a reader saw written twice are noted on ``p`` (the gate's G3)."""
         if type(args) is not dict:  # (a dict, the usual, needs none of what it does)
-            found = self._object(args, tool, cand, draft, parsed)
+            if type(args) is ReadArguments and args.duplicates:
+                p.duplicates = (*p.duplicates, *args.duplicates)
+            found = self._object(args, tool, cand, p)
             if isinstance(found, InvalidToolCallPart):
                 return found
             args = found
@@ -336,30 +181,27 @@ class CallFinisher:
         props = tool.properties
         if not props or fresh.keys() <= props.keys():
             return fresh  # every key a parameter: nothing below would change a thing
-        fresh = _strip_markup_from_keys(fresh, tool, draft.repairs)
-        fresh = _unwrap_arguments_key(fresh, tool, draft.repairs)
-        return _rename_near_keys(fresh, tool, draft.repairs)
+        fresh = _strip_markup_from_keys(fresh, tool, p.repairs)
+        fresh = _unwrap_arguments_key(fresh, tool, p.repairs)
+        return _rename_near_keys(fresh, tool, p.repairs)
 
     def _object(
         self,
         args: Any,
         tool: ToolDescriptor,
         cand: Candidate | None,
-        draft: _Draft,
-        parsed: ParsedJson | None = None,
+        p: Proposal,
     ) -> Mapping[str, Any] | InvalidToolCallPart:
         """Arguments that are not a dict as an object: JSON text parsed (an empty text is
         ``{}``), double encoding undone; an invalid call when they are no object."""
-        if draft.truncated and (args is None or (isinstance(args, str) and not args.strip())):
-            return draft.invalid(
-                "the call was cut off before its arguments", K.TRUNCATED, tool.name
-            )
+        if p.truncated and (args is None or (isinstance(args, str) and not args.strip())):
+            return p.invalid("the call was cut off before its arguments", K.TRUNCATED, tool.name)
         if isinstance(args, str):
             if not args.strip():
                 args = {}
-                draft.repairs.append(rec(K.INVALID_JSON, "read an empty arguments string as {}"))
+                p.repairs.append(rec(K.INVALID_JSON, "read an empty arguments string as {}"))
             else:
-                args = self._parse_arguments(args, tool, cand, draft, parsed)
+                args = self._parse_arguments(args, tool, cand, p)
                 if isinstance(args, InvalidToolCallPart):
                     return args
         elif args is None:
@@ -368,13 +210,13 @@ class CallFinisher:
             decoded, changed = decode_double_encoded(args, self._limits)
             if changed:
                 args = decoded
-                draft.repairs.append(rec(K.DOUBLE_ENCODED, "decoded arguments encoded twice"))
+                p.repairs.append(rec(K.DOUBLE_ENCODED, "decoded arguments encoded twice"))
         if not isinstance(args, Mapping):
-            return draft.invalid(
+            return p.invalid(
                 f"arguments must be a JSON object, got {type(args).__name__}",
                 K.TYPE_MISMATCH,
                 tool.name,
-                raw=draft.raw or canonical_json(_jsonable(args)),
+                raw=p.raw or canonical_json(_jsonable(args)),
             )
         return args
 
@@ -383,97 +225,55 @@ class CallFinisher:
         text: str,
         tool: ToolDescriptor,
         cand: Candidate | None,
-        draft: _Draft,
-        parsed: ParsedJson | None = None,
+        p: Proposal,
     ) -> Any:
         """Arguments given as JSON text, parsed (leniently); an invalid call if they are not
         JSON. A native arguments string (``openai``) may have been cut off: an open string
         or bracket at its end says so, as it has no markup to say where it ended."""
         native = cand is None or cand.open_ended
         try:
-            if parsed is None:  # (else :meth:`finish` read it, as this would)
-                parsed = parse_lenient(text, self.config.limits, cut=draft.truncated or native)
+            parsed = parse_lenient(text, self.config.limits, cut=p.truncated or native)
         except (LimitExceededError, MalformedToolCallError) as exc:
             kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
-            return draft.invalid(
-                f"arguments are not JSON: {exc}", kind, tool.name, raw=draft.raw or text
-            )
+            return p.invalid(f"arguments are not JSON: {exc}", kind, tool.name, raw=p.raw or text)
         if cand is None or cand.payload is not None or cand.string_values:
-            draft.repairs.append(_GIVEN_AS_STRING)
+            p.repairs.append(_GIVEN_AS_STRING)
         # else: the markup gave the name, the arguments came as JSON text (no double encoding)
         if parsed.repaired:
-            draft.repairs.append(rec(K.INVALID_JSON, parsed.note))
+            p.repairs.append(rec(K.INVALID_JSON, parsed.note))
         if cand is not None and cand.open_ended:
-            draft.truncated = draft.truncated or parsed.truncated
-        draft.prefix_safe = draft.prefix_safe or parsed.complete_prefix
+            p.truncated = p.truncated or parsed.truncated
+        p.prefix_safe = p.prefix_safe or parsed.complete_prefix
+        twice = duplicate_keys(text, parsed.value)
+        if twice:
+            p.duplicates = (*p.duplicates, *twice)
         return parsed.value
 
     def _cut_off(
-        self, args: dict[str, Any], tool: ToolDescriptor, draft: _Draft
+        self, args: dict[str, Any], tool: ToolDescriptor, p: Proposal
     ) -> dict[str, Any] | InvalidToolCallPart:
         """A call the output cut off: by default an invalid call carrying the complete
         arguments (never run a call the model did not finish, docs/design.md#promise-9);
         with ``truncated="keep_complete_members"`` the complete arguments."""
-        complete = args if draft.prefix_safe else _drop_incomplete_tail(args, draft.raw)
+        complete = args if p.prefix_safe else _drop_incomplete_tail(args, p.raw)
         if self.config.truncated == "invalid":
             cut = [k for k in args if k not in complete]
             where = f" inside the value of {cut[0]!r}" if cut else ""
-            return draft.invalid(
+            return p.invalid(
                 f"the call was cut off before its closer{where}; "
                 "the arguments that were complete are attached",
                 K.TRUNCATED,
                 tool.name,
                 arguments=complete,
             )
-        draft.repairs.append(rec(K.TRUNCATED, "the call text ended before the call closed"))
+        p.repairs.append(rec(K.TRUNCATED, "the call text ended before the call closed"))
         if not complete and not tool.required:
             # nothing survived and nothing is required: never return a call with {}
             # (with required arguments, validation reports them missing)
-            return draft.invalid(
+            return p.invalid(
                 "the call was cut off before any argument was complete", K.TRUNCATED, tool.name
             )
         return complete
-
-    def validate(
-        self,
-        tool: ToolDescriptor,
-        args: dict[str, Any],
-        draft: _Draft,
-        *,
-        string_values: bool = False,
-    ) -> CallPart:
-        """The call, coerced to the schema when it does not validate as it is; an invalid
-        call listing the schema's complaints when coercion does not make it valid."""
-        cap = self._cap
-        if string_values or not tool.is_valid(args, max_pattern_chars=cap):
-            if self._coerce or string_values:
-                args, coerced = self._coercer(tool)(args, string_values)
-                draft.repairs.extend(coerced)
-            # the full error list (jsonschema) only when the answer is "invalid"
-            issues = (
-                []
-                if tool.is_valid(args, max_pattern_chars=cap)
-                else tool.validate_arguments(args, max_pattern_chars=cap)
-            )
-            if issues:
-                missing = any(i.keyword == "required" for i in issues)
-                kind = (
-                    K.TRUNCATED
-                    if draft.truncated and missing
-                    else (K.MISSING_REQUIRED if missing else K.TYPE_MISMATCH)
-                )
-                return draft.invalid(
-                    "invalid arguments: " + "; ".join(str(i) for i in issues[:10]),
-                    kind,
-                    tool.name,
-                    raw=draft.raw
-                    or canonical_json({"name": tool.name, "arguments": _jsonable(args)}),
-                    arguments=args,
-                )
-        arguments_raw = canonical_json(args)
-        return recovered_call(
-            draft.valid_id(arguments_raw), tool.name, arguments_raw, args, tuple(draft.repairs)
-        )
 
 
 @dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
@@ -490,102 +290,37 @@ class CallSite:
     prefix_safe: bool = False
 
 
-@dataclass(slots=True)
-class _Draft:
-    """One call on its way through :meth:`Interpreter.finish`: its raw text, the repairs
-    so far, whether it was cut off, and what its id derives from (computed when asked:
-    a valid call's id hashes its canonical arguments, which validation writes anyway)."""
-
-    raw: str
-    repairs: list[RepairRecord]
-    truncated: bool
-    prefix_safe: bool
-    given_id: str | None
-    id_parts: tuple[str, ...]
-    arguments: Any
-    in_text: bool
-    """Found in text: the id hashes the call's arguments too (a native call's position
-    alone tells it apart)."""
-
-    @classmethod
-    def start(cls, s: CallShape, cand: Candidate | None, site: CallSite) -> _Draft:
-        kinds = site.kinds
-        repairs = [*_where_records(kinds), *s.repairs] if kinds else [*s.repairs]
-        if s.flat:
-            repairs.append(rec(K.KEY_ALIAS, "read arguments given beside the tool name"))
-        # a text-found call's id hashes its own name and arguments too: ids do not depend
-        # on what follows the call (streaming sends calls before the text ends)
-        if cand is None:
-            native = (site.seed, "0", str(site.index))
-            return cls("", repairs, False, site.prefix_safe, s.id, native, s.arguments, False)
-        if cand.notes:
-            repairs.extend(rec(kind, detail) for kind, detail in cand.notes)
-        truncated = site.last and (cand.truncated or K.TRUNCATED in kinds)
-        parts = (site.seed, str(cand.start), str(site.index), s.name or "")
-        return cls(cand.raw, repairs, truncated, site.prefix_safe, s.id, parts, s.arguments, True)
-
-    @property
-    def call_id(self) -> str:
-        """The id of this call as found (an invalid call's id)."""
-        if self.given_id:
-            return self.given_id
-        if not self.in_text:
-            return derive_id(*self.id_parts)
-        return derive_id(*self.id_parts, _id_text(self.arguments))
-
-    def valid_id(self, arguments_raw: str) -> str:
-        """The id of this call once valid, ``arguments_raw`` its canonical arguments."""
-        if self.given_id:
-            return self.given_id
-        if not self.in_text:
-            return derive_id(*self.id_parts)
-        return derive_id(*self.id_parts, arguments_raw)
-
-    def invalid(
-        self,
-        error: str,
-        kind: str,
-        name: str | None,
-        *,
-        raw: str | None = None,
-        arguments: dict[str, Any] | None = None,
-    ) -> InvalidToolCallPart:
-        """This call as an invalid call (``raw`` replaces the candidate's text)."""
-        return InvalidCall(
-            raw=self.raw if raw is None else raw,
-            error=error,
-            kind=kind,
-            name=name,
-            call_id=self.call_id,
-            repairs=tuple(self.repairs),
-            arguments=arguments,
-        ).part()
-
-
-@dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
-class InvalidCall:
-    """The facts of a call that cannot be made valid: what becomes its
-    :class:`~toolfix.InvalidToolCallPart`."""
-
-    raw: str
-    error: str
-    kind: str
-    name: str | None
-    call_id: str
-    repairs: tuple[RepairRecord, ...] = ()
-    arguments: dict[str, Any] | None = None
-
-    def part(self) -> InvalidToolCallPart:
-        raw = self.raw
-        return invalid_call(
-            self.call_id,
-            self.name,
-            raw if len(raw) <= _RAW_PREVIEW * 50 else raw[: _RAW_PREVIEW * 50],
-            self.error,
-            self.kind,
-            self.arguments,
-            self.repairs,
+def _proposal(s: CallShape, cand: Candidate | None, site: CallSite) -> Proposal:
+    """The proposal of one call shape found at ``site`` (in ``cand``; ``None``: a native
+    call): its records so far, whether it was cut off, what its id derives from."""
+    kinds = site.kinds
+    repairs = [*_where_records(kinds), *s.repairs] if kinds else [*s.repairs]
+    if s.flat:
+        repairs.append(rec(K.KEY_ALIAS, "read arguments given beside the tool name"))
+    # a text-found call's id hashes its own name and arguments too: ids do not depend
+    # on what follows the call (streaming sends calls before the text ends)
+    if cand is None:
+        native = (site.seed, "0", str(site.index))
+        return Proposal(
+            "", repairs, False, site.prefix_safe, s.id, native, s.arguments, False, s.duplicates
         )
+    if cand.notes:
+        repairs.extend(rec(kind, detail) for kind, detail in cand.notes)
+    truncated = site.last and (cand.truncated or K.TRUNCATED in kinds)
+    parts = (site.seed, str(cand.start), str(site.index), s.name or "")
+    return Proposal(
+        cand.raw,
+        repairs,
+        truncated,
+        site.prefix_safe,
+        s.id,
+        parts,
+        s.arguments,
+        True,
+        s.duplicates,
+        cand.quoted,
+        cand.raw,
+    )
 
 
 _WHERE: dict[str, str] = {
@@ -694,39 +429,38 @@ def _unwrap_arguments_key(
 def _rename_near_keys(
     args: dict[str, Any], tool: ToolDescriptor, repairs: list[RepairRecord]
 ) -> dict[str, Any]:
-    """An undeclared key one edit away from a declared parameter that is missing (Gemma 4
-    writes ``content`` for Continue's required ``contents``, continue #12131): renamed.
-    Only a parameter that is required, or a schema that admits no other key, is a
-    target, and only one that a single undeclared key is near."""
+    """An undeclared key that is a declared parameter written differently (``File-Path``
+    or ``filePath`` for ``file_path``: case and separators only, never other letters:
+    ``min`` is not ``max``, ``content`` is not ``contents``) and that parameter is
+    missing: renamed. Only a parameter that is required, or a schema that admits no
+    other key, is a target, and only one that a single undeclared key writes."""
     props = tool.properties
     if not props or all(k in props for k in args):
         return args
     closed = tool.parameters.get("additionalProperties") is False
-    wanted = [p for p in props if p not in args and (closed or p in tool.required)]
+    wanted: dict[str, list[str]] = {}
+    for p in props:
+        if p not in args and (closed or p in tool.required):
+            wanted.setdefault(normalise_name(p, strip_prefix=False), []).append(p)
     if not wanted:
         return args
     renames: dict[str, str] = {}
     for key in args:
-        if key in props:
+        if key in props or len(key) > 200:
             continue
-        near = [p for p in wanted if _near_key(key, p)]
-        if len(near) == 1 and near[0] not in renames.values():
+        near = wanted.get(normalise_name(key, strip_prefix=False), ())
+        if len(near) == 1:
             renames[key] = near[0]
+    if len(set(renames.values())) < len(renames):  # two keys write one parameter
+        counts: dict[str, int] = {}
+        for target in renames.values():
+            counts[target] = counts.get(target, 0) + 1
+        renames = {k: v for k, v in renames.items() if counts[v] == 1}
     if not renames:
         return args
     for old, new in renames.items():
         repairs.append(rec(K.KEY_ALIAS, f"read the argument {old!r} as the parameter {new!r}"))
     return {renames.get(k, k): v for k, v in args.items()}
-
-
-def _near_key(key: str, param: str) -> bool:
-    """One edit apart, or the same once case and separators are set aside."""
-    if len(key) < 3 or len(param) < 3:
-        return False
-    # (the cheaper test first: normalising takes a Unicode pass and a join for each)
-    if within_one_edit(key.casefold(), param.casefold()):
-        return True
-    return normalise_name(key, strip_prefix=False) == normalise_name(param, strip_prefix=False)
 
 
 def _jsonable(value: Any) -> Any:

@@ -28,6 +28,7 @@ from .finish import (
     where_records,
 )
 from .formats import Candidate, ScanContext
+from .gate import duplicate_keys
 from .jsonparse import ParsedJson, parse_lenient
 
 __all__ = ["CallShape", "CallSite", "Interpreter", "InvalidCall", "derive_id"]
@@ -60,10 +61,9 @@ class Interpreter:
         )
         self.scan_context = ScanContext(tool_names=frozenset(registry), limits=config.limits)
         self.finisher = CallFinisher(registry, config)
-        #: :meth:`CallFinisher.finish`: a shape's call part (broken native calls too)
+        #: :meth:`CallFinisher.finish`: a shape's call part (found in text, or a broken
+        #: native call), through the admission gate
         self.finish = self.finisher.finish
-        #: :meth:`CallFinisher.found`: the call part of a call found in text
-        self.found = self.finisher.found
         self.resolve = self.finisher.resolve
 
     # ---- call objects ------------------------------------------------------------------
@@ -152,7 +152,11 @@ class Interpreter:
         if cand.payload is None:  # the markup named the tool
             args = cand.arguments
             args = {} if args is None else args
-            return [self.found(cand.name, args, cand.id, (), cand, seed)]
+            return [
+                self.finish(
+                    CallShape(cand.name, args, cand.id), cand, CallSite(seed, 0, cand.kinds)
+                )
+            ]
         try:
             parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
         except (LimitExceededError, MalformedToolCallError) as exc:
@@ -161,6 +165,7 @@ class Interpreter:
                 return None  # (a call-shaped span over a limit is reported, not left as text)
             kind = K.LIMIT_EXCEEDED if over else K.INVALID_JSON
             return [_candidate_invalid(cand, seed, str(exc), kind)]
+        twice = duplicate_keys(cand.payload, parsed.value)
         values, extra = self._payload_calls(parsed)
         shapes = [self.shape(v, canonical_args=cand.args_key) for v in values]
         if not cand.explicit and (
@@ -178,14 +183,10 @@ class Interpreter:
                 continue
             if extra:
                 s.repairs[:0] = extra
+            s.duplicates = twice
             # Only the last call of a cut-off span can itself be cut off.
             is_last, complete = i == last, parsed.complete_prefix
-            if s.flat:  # (arguments beside the name: the general path records it)
-                part = self.finish(s, cand, CallSite(seed, i, cand.kinds, is_last, complete))
-            else:
-                part = self.found(
-                    s.name, s.arguments, s.id, s.repairs, cand, seed, i, is_last, complete
-                )
+            part = self.finish(s, cand, CallSite(seed, i, cand.kinds, is_last, complete))
             if not cand.explicit and not alone and self._prose_mention(s, part):
                 return None  # prose that mentions a tool: prose is prose
             out.append(part)

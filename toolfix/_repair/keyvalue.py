@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .formats._base import Candidate, ScanContext, make_candidate
+from .gate import ReadArguments
 from .spec import KeyValueCalls
 from .text import skip_ws
 
@@ -75,7 +76,7 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
     closer = g.call[1]
     kopen, kclose = g.key
     vopen, vclose = g.value
-    args: dict[str, str] = {}
+    args: dict[str, str] = ReadArguments()  # (a key written twice: noted, gate G3)
     while True:
         if text.startswith(closer, p):
             return _candidate(text, at, p + len(closer), fmt, name, args, cut=False)

@@ -1,44 +1,43 @@
-"""Tool-name repair: map a near-miss name onto the one registry name it clearly means.
+"""Tool-name repair: a name changes only in how it is written, never in its letters.
 
-:func:`resolve_name` tries, in order:
+:func:`resolve_name` maps the name a model wrote onto a registry name only when the two
+are the same word written differently (docs/design.md#the-admission-gate, rule G4):
 
 1. the exact name;
-2. the *normalised* name: Unicode NFKC, casefolded, a leading namespace prefix
-   models emit (``functions.``, ``tools.``, ``default_api.``) removed, and the
-   separators ``-``, ``_``, ``.`` and whitespace dropped. ``getWeather``,
-   ``Get-Weather`` and ``functions.get_weather`` all normalise to
-   ``getweather``;
-3. edit distance between normalised forms: optimal string alignment
-   (Damerau-Levenshtein restricted so that no substring is edited twice; one
-   adjacent transposition costs 1). A registry name is in reach when its
-   distance is at most ``max_distance`` **and** at most
-   ``floor(max_ratio * len(normalised registry name))``; there is no minimum
-   of 1, so short names (``ab`` vs ``ac``) never resolve through distance
-   with the default ratio 0.2 (a 10-letter name allows 2, a 5-letter one 1).
+2. a configured alias (``FixConfig.name_aliases``);
+3. markup glued to the name by an engine parser (``tool_12</arg_value>``), removed;
+4. the *normalised* name: ASCII letters lower-cased, a leading namespace prefix models
+   emit (``functions.``, ``tools.``, ``default_api.``) removed, and the separators
+   ``-``, ``_``, ``.`` and whitespace dropped. ``getWeather``, ``Get-Weather`` and
+   ``functions.get_weather`` all normalise to ``getweather``.
 
-Each step must give exactly one registry name; two registry names sharing a
-normal form, or tied at the best distance, give no match. A returned name is
-always one of ``tool_names`` (docs/design.md#promise-4).
+Nothing else: a name that differs in its letters (``uninstall_package`` for
+``install_package``, a typo, a look-alike letter from another script, a Kelvin sign
+for a ``K``) is an unknown name, reported with the closest registry names (by edit
+distance, for the LLM fixer's feedback only). Only ASCII letters are case-folded, so
+no Unicode folding (NFKC, ``casefold``) can turn one letter into another. Each step must
+give exactly one registry name; two registry names sharing a normal form give no
+match. A returned name is always one of ``tool_names`` (docs/design.md#promise-4).
 
-NFKC folds compatibility characters (full-width letters, ligatures) but not
-look-alike letters from other scripts: a Cyrillic ``е`` in ``gеt_weather``
-is a different letter. Such a name can only resolve through edit distance,
-and the repair detail then names the non-ASCII characters involved.
-
-Names longer than :data:`MAX_NAME_CHARS` never match and no distance is
-computed for them (bounded time).
+Names longer than :data:`MAX_NAME_CHARS` never match and no distance is computed for
+them (bounded time).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .._messages import FailureKind, RepairRecord
 
-__all__ = ["MAX_NAME_CHARS", "NAMESPACE_PREFIXES", "NameMatch", "resolve_name"]
+__all__ = [
+    "MAX_NAME_CHARS",
+    "NAMESPACE_PREFIXES",
+    "NameMatch",
+    "looks_like_a_tool",
+    "resolve_name",
+]
 
 MAX_NAME_CHARS = 200
 """Longest name (input or registry) that is normalised and compared."""
@@ -69,14 +68,19 @@ class NameMatch:
 
 
 def normalise_name(name: str, *, strip_prefix: bool = True) -> str:
-    """The comparison form of a tool name (NFKC, casefold, no namespace prefix unless
-    ``strip_prefix=False``, no separators)."""
-    text = unicodedata.normalize("NFKC", name).casefold().strip()
+    """The comparison form of a tool name: ASCII letters lower-cased, no namespace
+    prefix unless ``strip_prefix=False``, no separators (``-``, ``_``, ``.``,
+    whitespace). Other characters are kept as they are: no Unicode folding."""
+    text = name.strip().translate(_ASCII_LOWER)
     for prefix in NAMESPACE_PREFIXES if strip_prefix else ():
         if text.startswith(prefix) and len(text) > len(prefix):
             text = text[len(prefix) :]
             break
     return "".join(ch for ch in text if ch not in _SEPARATORS and not ch.isspace())
+
+
+#: ``str.lower`` for ASCII letters only (``"K"`` KELVIN SIGN stays itself).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def edit_distance(a: str, b: str, bound: int) -> int:
@@ -111,56 +115,18 @@ def edit_distance(a: str, b: str, bound: int) -> int:
     return prev[m]
 
 
-def within_one_edit(a: str, b: str) -> bool:
-    """``edit_distance(a, b, 1) <= 1``, read directly: equal, or one substitution, one
-    insertion or deletion, or one swap of adjacent characters apart (the table costs
-    microseconds; this compares the tails after the common head)."""
-    if a == b:
-        return True
-    if len(a) > len(b):
-        a, b = b, a
-    n = len(a)
-    if len(b) - n > 1:
-        return False
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    if len(b) > n:  # one character more: the rest of ``b`` past it is the rest of ``a``
-        return a[i:] == b[i + 1 :]
-    return a[i + 1 :] == b[i + 1 :] or (
-        i + 1 < n and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
-    )
-
-
-def _allowed(registry_norm: str, max_distance: int, max_ratio: float) -> int:
-    # The small epsilon keeps 0.2 * 10 == 2 despite binary floating point.
-    return min(max_distance, int(max_ratio * len(registry_norm) + 1e-9))
-
-
-def _non_ascii_note(name: str, target: str) -> str:
-    odd = [ch for ch in dict.fromkeys(name) if ord(ch) > 127 and ch not in target]
-    if not odd:
-        return ""
-    described = ", ".join(
-        f"{ch!r} U+{ord(ch):04X} {unicodedata.name(ch, 'UNKNOWN')}" for ch in odd[:5]
-    )
-    return f"; look-alike non-ASCII characters: {described}"
-
-
 def resolve_name(
     name: str,
     tool_names: Sequence[str],
     *,
-    max_distance: int = 2,
-    max_ratio: float = 0.2,
+    aliases: Mapping[str, str] | None = None,
 ) -> NameMatch:
-    """Map ``name`` to the one registry name it clearly means (see the module docs).
+    """Map ``name`` to the registry name it is a way of writing (see the module docs).
 
     Args:
         name: The tool name the model wrote.
         tool_names: The registry's names.
-        max_distance: Largest edit distance accepted (after normalisation).
-        max_ratio: Largest edit distance relative to the registry name's normalised length.
+        aliases: Configured aliases, alias to registry name (``FixConfig.name_aliases``).
 
     Returns:
         A :class:`NameMatch`; ``name`` is ``None`` or one of ``tool_names``.
@@ -170,72 +136,68 @@ def resolve_name(
         return NameMatch(name, None, ())
     if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
         return NameMatch(None, None, ())
-    norm = normalise_name(name)
-    comparable = [(n, normalise_name(n)) for n in names if len(n) <= MAX_NAME_CHARS]
-    # A name written twice ("skills_listskills_list", a streaming-merge bug): unique,
-    # unambiguous, and far beyond any edit-distance threshold.
-    half = len(name) // 2
-    if half and len(name) % 2 == 0 and name[:half] == name[half:] and name[:half] in names:
-        return NameMatch(
-            name[:half],
-            RepairRecord(
-                kind=FailureKind.UNKNOWN_NAME.value,
-                detail=f"renamed {name!r} to {name[:half]!r} (name written twice)",
-            ),
-            (name[:half],),
-        )
-
+    if aliases:
+        target = aliases.get(name)
+        if target is not None and target in names:
+            return NameMatch(target, _record(name, target, "configured alias"), (target,))
     # Markup tags glued to the name by an engine parser that split the call in the wrong
-    # place ("tool_12</arg_value>", fireworks #119): the name without them, when exact.
+    # place ("tool_12</arg_value>", fireworks #119): the name without them, when exact
+    # (or written differently only, below).
+    bare = name
     if "<" in name:
         bare = _TAG.sub("", name).strip()
         if bare != name and bare in names:
-            return NameMatch(
-                bare,
-                RepairRecord(
-                    kind=FailureKind.UNKNOWN_NAME.value,
-                    detail=f"renamed {name!r} to {bare!r} (markup tags in the name)",
-                ),
-                (bare,),
+            return NameMatch(bare, _record(name, bare, "markup tags in the name"), (bare,))
+    norm = normalise_name(bare)
+    comparable = [(n, normalise_name(n)) for n in names if len(n) <= MAX_NAME_CHARS]
+    if norm:
+        same = [n for n, n_norm in comparable if n_norm == norm]
+        if len(same) == 1:
+            target = same[0]
+            folded = bare.strip().translate(_ASCII_LOWER)
+            target_folded = target.translate(_ASCII_LOWER)
+            why = (
+                "namespace prefix"
+                if any(
+                    folded.startswith(p) and not target_folded.startswith(p)
+                    for p in NAMESPACE_PREFIXES
+                )
+                else "case/separators"
             )
+            if bare != name:
+                why = f"markup tags in the name, {why}"
+            return NameMatch(target, _record(name, target, why), candidates=(target,))
+    return NameMatch(None, None, _closest(norm, comparable))
 
-    # Distances to every registry name, for the candidate list (names are short); far
-    # names stop early at ``bound + 1`` and keep registry order among themselves.
-    bound = max(max_distance, 3, len(norm) // 3)
+
+def _closest(norm: str, comparable: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The registry names nearest ``norm`` by edit distance, best first (feedback only:
+    a name is never renamed to one of them). Far names stop early at ``bound + 1`` and
+    keep registry order among themselves."""
+    bound = max(3, len(norm) // 3)
     scored = sorted(
-        ((edit_distance(norm, n_norm, bound), i, n) for i, (n, n_norm) in enumerate(comparable)),
+        (edit_distance(norm, n_norm, bound), i, n) for i, (n, n_norm) in enumerate(comparable)
     )
-    candidates = tuple(n for _, _, n in scored[:_MAX_CANDIDATES])
-    if not norm:
-        return NameMatch(None, None, candidates)
+    return tuple(n for _, _, n in scored[:_MAX_CANDIDATES])
 
-    same = [n for n, n_norm in comparable if n_norm == norm]
-    if len(same) == 1:
-        target = same[0]
-        folded = unicodedata.normalize("NFKC", name).casefold().strip()
-        target_folded = unicodedata.normalize("NFKC", target).casefold()
-        why = (
-            "namespace prefix"
-            if any(
-                folded.startswith(p) and not target_folded.startswith(p) for p in NAMESPACE_PREFIXES
-            )
-            else "case/separators"
-        )
-        return NameMatch(target, _record(name, target, why), candidates)
-    if len(same) > 1:
-        return NameMatch(None, None, candidates)
 
-    in_reach = [
-        (d, n) for d, _, n in scored if d <= _allowed(normalise_name(n), max_distance, max_ratio)
-    ]
-    if not in_reach:
-        return NameMatch(None, None, candidates)
-    best = in_reach[0][0]
-    if sum(1 for d, _ in in_reach if d == best) > 1:
-        return NameMatch(None, None, candidates)
-    target = in_reach[0][1]
-    why = f"edit distance {best}{_non_ascii_note(name, target)}"
-    return NameMatch(target, _record(name, target, why), candidates)
+def looks_like_a_tool(name: str, tool_names: Sequence[str]) -> bool:
+    """Is ``name`` a registry name written differently, or a near miss of one (edit
+    distance at most 2, and at most a fifth of the name's length)? A *sign* that a
+    text means a tool (the LLM fixer's intent precheck), never a rename: a near miss
+    is not resolved (:func:`resolve_name`)."""
+    if not isinstance(name, str) or len(name) > MAX_NAME_CHARS:
+        return False
+    if resolve_name(name, tool_names).name is not None:
+        return True
+    norm = normalise_name(name)
+    for n in tool_names:
+        if isinstance(n, str) and len(n) <= MAX_NAME_CHARS:
+            n_norm = normalise_name(n)
+            allowed = min(2, int(0.2 * len(n_norm) + 1e-9))
+            if allowed and edit_distance(norm, n_norm, allowed) <= allowed:
+                return True
+    return False
 
 
 def _record(name: str, target: str, why: str) -> RepairRecord:

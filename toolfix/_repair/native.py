@@ -39,6 +39,7 @@ from .._messages import (
 from .._tools import ToolRegistry
 from .finish import CallShape, CallSite
 from .formats import Candidate
+from .gate import admits_as_sent, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import parse_lenient, scan_json
 from .textscan import TextScanner
@@ -62,18 +63,18 @@ class NativeCallFixer:
         self._registry = registry
         self._cap = interp.config.limits.max_pattern_input_chars
 
-    def fix(self, part: ToolCallPart, seed: str) -> list[CallPart]:
-        """The call parts for ``part``: ``[part]`` itself when it is valid, else its
-        repair (several calls when its arguments were several objects glued)."""
+    def fix(self, part: ToolCallPart, seed: str, *, cut: bool = False) -> list[CallPart]:
+        """The call parts for ``part``: ``[part]`` itself when the gate admits it as it
+        came, else its repair (several calls when its arguments were several objects
+        glued). ``cut``: the output ended inside this call (``finish_reason: "length"``
+        and the last call): arguments that do not close are a cut-off call."""
         if part.provider_executed or not self._registry:
             return [part]
         tool = self._registry.get(part.name)
-        if (
-            tool is not None
-            and part.arguments is not None
-            and tool.is_valid(part.arguments, max_pattern_chars=self._cap)
-        ):
+        if tool is not None and admits_as_sent(tool, part, self._cap):
             return [part]  # fast path: valid calls pass through exactly as they came
+        if cut and tool is not None and part.arguments is None:
+            return [self._finish(part, seed, cut=True)]
         raw = part.arguments_raw
         if tool is None and any(c in part.name for c in _MARKUP_START) and len(part.name) < 10_000:
             found = self._markup(part, part.name + raw, seed, "the call's name")
@@ -103,7 +104,7 @@ class NativeCallFixer:
                 return self._calls(part, [restarted], seed, record)
         return [self._finish(part, seed)]
 
-    def _finish(self, part: ToolCallPart, seed: str) -> CallPart:
+    def _finish(self, part: ToolCallPart, seed: str, *, cut: bool = False) -> CallPart:
         interp, raw = self._interp, part.arguments_raw
         shape: CallShape | None
         if not part.name:
@@ -130,7 +131,8 @@ class NativeCallFixer:
             result = interp.finish(shape, None, CallSite(seed))
         elif part.arguments is not None:
             shape = CallShape(part.name, part.arguments, part.id, [], has_args_key=True)
-            result = interp.finish(shape, None, CallSite(seed))
+            shape.duplicates = duplicate_keys(part.arguments_raw, part.arguments)
+            result = interp.finish(shape, None, CallSite(seed), native=part)
         else:
             # The raw string *is* the arguments: parse it (not a double-encoding repair).
             shape = CallShape(part.name, raw, part.id, [], has_args_key=True)
@@ -142,6 +144,7 @@ class NativeCallFixer:
                 name=part.name,
                 arguments=raw,
                 open_ended=True,
+                truncated=cut,
             )
             result = interp.finish(shape, cand, CallSite(seed))
         return _as_native(result, part, part.id)

@@ -17,6 +17,7 @@ from typing import Any
 from .._errors import ToolfixError
 from .formats._base import Candidate, ScanContext, make_candidate
 from .formats.pythonic import complete_members, parse_call, read_dotted_name, rejection
+from .gate import duplicate_keys
 from .spec import JsonSection
 from .text import NOT_JSON, ExtendBudget, find_bracket_end, json_past_markers, skip_ws, whole_json
 
@@ -119,8 +120,8 @@ def _from_name_map(payload: str) -> str:
     """``[{"f": {"a": 1}}]`` (or one such object) as ``[{"name": "f", "arguments": ...}]``;
     the payload unchanged when it is not such a map (the interpreter reads it then)."""
     value = whole_json(payload)  # (the payload is stripped values, or one list of them)
-    if value is NOT_JSON:
-        return payload
+    if value is NOT_JSON or duplicate_keys(payload, value):
+        return payload  # (a key written twice: read as written, the gate refuses it)
     items = value if isinstance(value, list) else [value]
     calls: list[dict[str, Any]] = []
     for item in items:

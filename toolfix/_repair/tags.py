@@ -21,6 +21,7 @@ from collections import Counter
 from typing import Any
 
 from .formats._base import Candidate, ScanContext, make_candidate
+from .gate import ReadArguments
 from .spec import TaggedCalls, TagSyntax
 from .text import NOT_JSON, find_bracket_end, skip_ws, whole_json
 
@@ -411,7 +412,7 @@ def _body(
         if cs != -1 and text[span.end : cs].strip():
             cs, ce = tags.find_close(text, g.call, p, n)  # text after the JSON
         return text[p : span.end], False, ce
-    params: dict[str, Any] = {}
+    params: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
     untyped = False
     pos = lo
     step = tags.step

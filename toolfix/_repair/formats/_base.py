@@ -83,6 +83,10 @@ class Candidate:
     """What the format repaired while reading the call, as ``(kind, detail)`` pairs (a
     Python string requoted, a missing name read from the only tool offered): each
     becomes a repair record."""
+    quoted: str | None = None
+    """Why this call is only quoted (a comment, a blockquote, another call's value, a
+    refused reasoning quote), as the scanner or a reader found it: the admission gate
+    never admits it (rule G2, toolfix/_repair/gate.py). ``None``: not quoted."""
 
 
 #: Where a call written in a family's markup was found.
@@ -151,6 +155,7 @@ def respan(c: Candidate, start: int, end: int, raw: str) -> Candidate:
         c.open_ended,
         c.error,
         c.notes,
+        c.quoted,
     )
 
 

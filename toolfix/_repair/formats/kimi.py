@@ -112,6 +112,8 @@ class KimiFormat(ToolCallFormat):
                     pos = id_start
                     continue
                 arguments, end, truncated = "", n, True
+            elif _cut_token(text, j):
+                arguments, end, truncated = "", n, True  # cut inside the argument marker
             else:
                 arguments, end = {}, j  # no argument marker: a call without arguments
             if not call_id:
@@ -159,3 +161,12 @@ class KimiFormat(ToolCallFormat):
             )
             floor = pos = end
         return out
+
+
+def _cut_token(text: str, j: int) -> bool:
+    """Does the output end inside a special token at ``j`` (``<|tool_call_argu``)? Then
+    the call was cut off there: it is no call without arguments."""
+    rest = text[j:]
+    return len(rest) < 40 and any(
+        t.startswith(rest) and t != rest for t in (*_ARG_BEGIN, _CALL_END, *_SECTION_END)
+    )

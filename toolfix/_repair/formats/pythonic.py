@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 
 from ..._config import Limits
 from ..._errors import InputTooLargeError, ToolfixError
+from ..gate import ReadArguments
 from ..text import (
     ExtendBudget,
     find_bracket_end,
@@ -167,7 +168,7 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
     try:
         if node.args:
             raise _Reject("positional arguments are not supported")
-        args: dict[str, Any] = {}
+        args: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
         for kw in node.keywords:
             if kw.arg is None:
                 raise _Reject("**kwargs is not supported")
@@ -223,7 +224,7 @@ def _simple_call(src: str) -> PyCall | None:
     name = head.group(1)
     if iskeyword(name) if "." not in name else any(map(iskeyword, name.split("."))):
         return None
-    args: dict[str, Any] = {}
+    args: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
     pos = head.end()
     last = len(src) - 1
     while pos < last:

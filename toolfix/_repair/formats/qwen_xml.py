@@ -32,6 +32,7 @@ import bisect
 import re
 from typing import ClassVar
 
+from ..gate import ReadArguments
 from ..text import MarkerFinder, find_bracket_end
 from ._base import Candidate, ScanContext, ToolCallFormat
 
@@ -225,7 +226,7 @@ class QwenXmlFormat(ToolCallFormat):
                 arguments=text[first : span.end],
                 string_values=False,
             )
-        args: dict[str, str] = {}
+        args: dict[str, str] = ReadArguments()  # (a key written twice: noted, gate G3)
         p = body
         truncated = False
         while True:

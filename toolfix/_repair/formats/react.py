@@ -60,7 +60,7 @@ class ReactFormat(ToolCallFormat):
                 line_end = text.find("\n", body)
                 end = n if line_end == -1 else line_end
                 arguments = text[body:end].strip()
-                truncated = False
+                truncated = body >= n  # the output ended at "Action Input:": cut off
                 if not ctx.is_tool(name):
                     continue
             if out and act < out[-1].end:
