@@ -202,12 +202,15 @@ class TextScanner:
         protected: list[tuple[int, int]] | None = None,
         found_by: dict[ToolCallFormat, list[Candidate]] | None = None,
         markers: _Markers | None = None,
+        *,
+        last_only: bool = False,
     ) -> tuple[list[CallPart], str]:
         """Calls found in ``content`` and the text left once their spans are removed.
 
         No call starts inside a ``protected`` span (text that is an answer, not markup).
         ``found_by`` holds what some formats already read in ``content``, ``markers``
-        what substrings it holds.
+        what substrings it holds. ``last_only`` (reasoning, issue 26): only the calls
+        that end the text, with nothing after them but whitespace and closers, are kept.
         """
         if markers is None or markers.text is not content:
             markers = _Markers(content)
@@ -219,11 +222,14 @@ class TextScanner:
                 return [cands], content
             if not cands:
                 return [], content
-            calls, used = self._read_candidates(cands, quoted, content, interp, seed)
+            calls, used, ends = self._read_candidates(cands, quoted, content, interp, seed)
         finally:
             decode_memo.reset()
         if not used:
             return [], content
+        if last_only:
+            tail = _tail_start(content, used)
+            return [c for c, end in zip(calls, ends, strict=True) if end > tail], content
         remaining = _remove_spans(content, used)
         # the formats' own channel tokens, by each format that read a call (once each)
         tidies = self._tidies
@@ -267,6 +273,7 @@ class TextScanner:
             else (markers.has("```") or markers.has("~~~"))
         )
         fences = find_fences(content) if has_fence else None  # once per text
+        comments = "<!--" in content  # (HTML comments: one substring test per text)
         fence_starts = [f.start for f in fences] if fences else []
         outside: _Outside | None = None  # the text outside the spans, once they change
         for fmt, own_markers, generic in self._detectors:
@@ -304,8 +311,10 @@ class TextScanner:
                 if taken.crosses(c.start, c.end):
                     continue  # straddles a span found first: the earlier format wins
                 outside = None
-                if _in_inline_code(content, c) or (
-                    c.explicit and fences and _in_example_fence(content, c, fences, fence_starts)
+                if (
+                    _in_inline_code(content, c)
+                    or (c.explicit and fences and _in_example_fence(content, c, fences, fence_starts))
+                    or _in_quote(content, c.start, comments)
                 ):
                     taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
                     if hard is not None:
@@ -327,9 +336,9 @@ class TextScanner:
         content: str,
         interp: Interpreter,
         seed: str,
-    ) -> tuple[list[CallPart], list[int]]:
-        """The call parts of the candidates, outer spans first, and the spans they took
-        (flat start, end pairs). A candidate inside a call's span (markup written in one
+    ) -> tuple[list[CallPart], list[int], list[int]]:
+        """The call parts of the candidates, outer spans first, the spans they took
+        (flat start, end pairs) and where each call's span ends. A candidate inside a call's span (markup written in one
         of its argument values) is never a call (docs/design.md#promise-9); an outer span
         that turns out not to be a call (JSON in prose) leaves the spans inside it free."""
         if len(cands) > 1 and not _in_span_order(cands):
@@ -338,6 +347,7 @@ class TextScanner:
         alone = _only_spans(content, cands)
         calls: list[CallPart] = []
         used: list[int] = []
+        ends: list[int] = []
         owned_end = 0  # end of the spans taken so far (they all start before ``c``)
         q = 0
         # A call's id derives from the content before the call and from the call itself
@@ -356,14 +366,43 @@ class TextScanner:
             if len(calls) >= budget:
                 calls.append(_over_limit(c, seed, over_limit))
                 used += (c.start, c.end)
+                ends.append(c.end)
                 continue
             parts = interp.from_candidate(c, f"{seed}:{prefix.upto(c.start)}", alone=alone)
             if parts is None:
                 continue
             calls.extend(parts)
+            ends.extend([c.end] * len(parts))
             used += (c.start, c.end)
             owned_end = max(owned_end, c.end)
-        return calls, used
+        return calls, used, ends
+
+
+#: What may follow the last call of a reasoning text and leave it the last element:
+#: whitespace, closing tags (``</tool_call>``), special tokens (``<|im_end|>``,
+#: ``<｜end▁of▁sentence｜>``, Gemma 4's ``<|tool_response>`` that ends the model's turn
+#: after a call) and bracketed closers (``[/THINK]``).
+_CLOSERS_RE = re.compile(
+    r"(?:\s|</[A-Za-z_][\w:.\-]{0,63}>|<\|[\w.\-]{1,63}\|?>|<[\w.\-]{1,63}\|>"
+    r"|<｜[^｜<>]{1,63}｜>|\[/[A-Z_]{1,31}\])*"
+)
+
+
+def _tail_start(text: str, used: list[int]) -> int:
+    """Where the run of call spans that ends ``text`` starts: the spans from the last one
+    back, while only whitespace and closers lie between them and after the last (issue
+    26: a call in reasoning counts only as its last element; a quoted-then-refused call
+    is followed by the refusal). ``len(text)`` when text follows the last span."""
+    tail = len(text)
+    end = tail
+    for i in range(len(used) - 2, -1, -2):
+        start, stop = used[i], used[i + 1]
+        if stop > end:
+            continue  # (a span inside the one after it: no gap)
+        if _CLOSERS_RE.fullmatch(text, stop, end) is None:
+            break
+        tail = end = start
+    return tail
 
 
 @functools.lru_cache(maxsize=64)
@@ -431,6 +470,25 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     if s == 0 or e >= len(text) or text[s - 1] != "`" or text[e] != "`":
         return False
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
+
+
+def _in_quote(text: str, at: int, comments: bool) -> bool:
+    """A call that starts inside an HTML comment (``<!-- ... -->``, closed after it) or
+    on a Markdown blockquote line (``> ...``, up to three spaces before the ``>``) is
+    quoted text, a tool result or a note shown to the reader, never a call (issue 26).
+    Functionary's ``>>>name`` opener starts its own line: the call starts at the line's
+    start, so no ``>`` lies before it."""
+    line = text.rfind("\n", 0, at) + 1
+    if line < at:
+        lead = text[line:at].lstrip(" ")
+        if lead.startswith(">") and at - line - len(lead) <= 3:
+            return True
+    if comments:
+        opened = text.rfind("<!--", 0, at)
+        if opened != -1:
+            closed = text.find("-->", opened + 4)
+            return closed >= at
+    return False
 
 
 #: Markup split off before calls are read: reasoning and harmony channel tokens.
