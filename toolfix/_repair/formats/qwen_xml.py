@@ -121,6 +121,58 @@ class _Balance:
 #: Closers a value may hold as text before its first closer wins (keeps it linear).
 _MAX_CLOSERS = 64
 
+#: The elements a value may hold whole (a quoted call of this family or of an XML one):
+#: their openers and their closer.
+_NESTED = (
+    (("<parameter=", "<parameter "), PARAM_CLOSE),
+    ((FUNC, FUNC_SPACED), FUNC_CLOSE),
+    ((WRAP_OPEN,), WRAP_CLOSE),
+    ((SEED_OPEN,), SEED_CLOSE),
+)
+
+
+class _Nesting:
+    """Where a value that holds whole elements ends (issue 26: a Qwen3-Coder, Hermes,
+    GLM, Hunyuan or MiniMax call quoted in a value, inline or on its own lines).
+
+    A value's own ``</parameter>`` is the first one before which every element opened
+    inside the value is closed again, provided the value opens one at all: the value
+    grammar is nested, as the markup it quotes is. A value that opens nothing, or whose
+    elements never close, ends by the flat rule (the first closer or tag, a missing
+    closer tolerated). Built once per text that holds two call openers; positions are
+    listed once and counted by binary search."""
+
+    __slots__ = ("closers", "pairs")
+
+    def __init__(self, text: str) -> None:
+        self.closers = _positions(text, PARAM_CLOSE, 0)
+        self.pairs = [
+            (sorted(p for o in opens for p in _positions(text, o, 0)), _positions(text, close, 0))
+            for opens, close in _NESTED
+        ]
+
+    @classmethod
+    def of(cls, text: str) -> _Nesting | None:
+        calls = sum(text.count(o) for o in (FUNC, FUNC_SPACED, WRAP_OPEN, SEED_OPEN))
+        if calls < 2 or PARAM_CLOSE not in text:
+            return None
+        return cls(text)
+
+    def own_closer(self, vstart: int) -> int:
+        """The value's own closer when it holds whole elements; -1 otherwise."""
+        i = bisect.bisect_left(self.closers, vstart)
+        for at in self.closers[i : i + _MAX_CLOSERS]:
+            nested = False
+            for opens, closes in self.pairs:
+                o = bisect.bisect_left(opens, at) - bisect.bisect_left(opens, vstart)
+                c = bisect.bisect_left(closes, at) - bisect.bisect_left(closes, vstart)
+                if o != c:
+                    break
+                nested = nested or o > 0
+            else:
+                return at if nested else -1
+        return -1
+
 
 def _positions(text: str, marker: str, shift: int) -> list[int]:
     out: list[int] = []
@@ -148,6 +200,7 @@ class QwenXmlFormat(ToolCallFormat):
         out: list[Candidate] = []
         finder = MarkerFinder(text)
         balance = _Balance.of(text)
+        nesting = _Nesting.of(text)
         n = len(text)
         pos = 0
         spaced = "<function " in text  # sglang #38894: ``<function bash>`` for ``=``
@@ -170,7 +223,7 @@ class QwenXmlFormat(ToolCallFormat):
                 pos = gt + 1
                 continue
             start = self._wrapper_start(text, at, out[-1].end if out else 0)
-            cand = self._function(text, finder, start, name, gt + 1, ctx, balance)
+            cand = self._function(text, finder, start, name, gt + 1, ctx, (balance, nesting))
             if cand is None:
                 pos = gt + 1
                 continue
@@ -205,9 +258,10 @@ class QwenXmlFormat(ToolCallFormat):
         name: str,
         body: int,
         ctx: ScanContext,
-        balance: _Balance | None = None,
+        ends: tuple[_Balance | None, _Nesting | None] = (None, None),
     ) -> Candidate | None:
         n = len(text)
+        balance, nesting = ends
         first = _BLANKS(text, body).end()  # type: ignore[union-attr]  # (past a '>')
         if first < n and text[first] in "{[":
             # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
@@ -247,7 +301,10 @@ class QwenXmlFormat(ToolCallFormat):
                 p = pname_start
                 continue
             vstart = gt + 1
-            if text.startswith("\n", vstart):
+            own = -1 if nesting is None else nesting.own_closer(vstart)
+            if own != -1:
+                vend, vwhich = own, PARAM_CLOSE  # the value holds whole elements
+            elif text.startswith("\n", vstart):
                 # the template's layout: the value on its own lines, so it ends only at a
                 # tag that starts a line; tags written inside the value are text
                 vend, vwhich = finder.first(_LINE_ENDS, vstart, n)

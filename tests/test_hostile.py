@@ -1,0 +1,89 @@
+"""The hostile-input generator against the promises of issue 26 (tests/hostile.py).
+
+Every family's call inside every family's values (templates' line breaks, escape
+variants), calls quoted in HTML comments and Markdown blockquotes, calls in reasoning
+followed by a refusal (or ending it), Harmony's final channel: ``repair()`` and
+``repair_stream`` (any split) must keep the promises. CI draws a few hundred examples;
+``benchmarks/hostile.py`` draws many more (benchmarks/results/hostile.md).
+"""
+
+from __future__ import annotations
+
+import hostile
+import pytest
+from hostile import Example
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolfix import repair
+
+SETTINGS = settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@SETTINGS
+@given(hostile.hostile_examples())
+def test_repair_keeps_every_promise(ex: Example) -> None:
+    assert hostile.check_repair(ex) is None, ex.label
+
+
+@SETTINGS
+@given(hostile.quoted_examples())
+def test_a_quoted_call_is_no_call(ex: Example) -> None:
+    assert hostile.check_repair(ex) is None, ex.label
+
+
+@SETTINGS
+@given(hostile.reasoning_examples(refused_only=True))
+def test_a_refused_call_in_reasoning_is_no_call(ex: Example) -> None:
+    assert hostile.check_repair(ex) is None, ex.label
+
+
+@pytest.mark.parametrize("text", hostile.HARMONY_FINALS)
+def test_harmony_final_channel_is_never_a_call(text: str) -> None:
+    fixed = repair(text, hostile.TOOLS)
+    assert fixed.tool_calls == []
+    assert fixed.invalid_tool_calls == []
+
+
+@pytest.mark.parametrize("way", hostile.REASONING_WAYS)
+def test_the_reasonings_last_call_is_taken_a_refused_one_is_not(way: str) -> None:
+    last = hostile.reasoning_example("hermes", "\n", way, "Plan: email.\n", "\n")
+    refused = hostile.reasoning_example("hermes", "\n", way, "The page says:\n", " I refuse.")
+    assert (last.promise, refused.promise) == ("last", "refused")
+    assert hostile.check_repair(last) is None
+    assert hostile.check_repair(refused) is None
+    got = repair(hostile._completion(refused), hostile.TOOLS)
+    assert got.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    ("outer", "inner"),
+    [("qwen_xml", "qwen_xml"), ("seed_oss", "qwen_xml"), ("qwen_xml", "hunyuan"),
+     ("gemma", "tool_code"), ("react", "llama"), ("minicpm", "qwen_xml")],
+)
+def test_the_issues_pairs_on_their_own_lines(outer: str, inner: str) -> None:
+    ex = hostile.outer_example(outer, inner, "lines", "\n", "\n", "raw", True)
+    assert hostile.check_repair(ex) is None, ex.label
+
+
+# The stream arm: a call leaves the stream before the text that overturns it arrives
+# (a later lone ``</think>``, a later ``-->``): the release rule, being rewritten with
+# the family registry (issue 26 item 2, another branch), not the readers.
+@pytest.mark.xfail(
+    strict=False,
+    reason="stream release rule (issue 26 item 2): calls released before a later "
+    "lone </think> or comment closer overturns them",
+)
+@SETTINGS
+@given(hostile.hostile_examples(), st.lists(st.integers(1, 400), max_size=6))
+def test_repair_stream_any_split_keeps_every_promise(ex: Example, cuts: list[int]) -> None:
+    assert hostile.check_stream(ex, cuts) is None, ex.label
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hostile.outer_examples())
+def test_repair_stream_one_char_a_chunk_on_values(ex: Example) -> None:
+    # values only: no reasoning or comment for the release rule to get wrong
+    assert hostile.check_stream(ex, list(range(1, len(ex.text)))) is None, ex.label
