@@ -81,16 +81,21 @@ def main() -> int:
     rng = random.Random(args.seed)
     n_stream = args.stream_examples if args.stream_examples is not None else len(drawn) // 10
     sample = drawn[:n_stream]
-    cut = [(ex, sorted(rng.sample(range(1, max(len(ex.text), 2)), k=min(6, len(ex.text) - 1))))
-           for ex in sample if len(ex.text) > 1]
+    cut = [
+        (ex, sorted(rng.sample(range(1, max(len(ex.text), 2)), k=min(6, len(ex.text) - 1))))
+        for ex in sample
+        if len(ex.text) > 1
+    ]
     failed += _run("repair_stream (random cuts)", cut, lambda it: hostile.check_stream(*it))
     chars = [(ex, list(range(1, len(ex.text)))) for ex in sample[: max(n_stream // 4, 1)]]
-    failed += _run("repair_stream (every split: 1 char a chunk)", chars,
-                   lambda it: hostile.check_stream(*it))
+    failed += _run(
+        "repair_stream (every split: 1 char a chunk)", chars, lambda it: hostile.check_stream(*it)
+    )
     if not args.no_pairs:
         pairs = list(hostile.all_outer_examples())
-        failed += _run("every outer/inner pair x placement x variant (repair())", pairs,
-                       hostile.check_repair)
+        failed += _run(
+            "every outer/inner pair x placement x variant (repair())", pairs, hostile.check_repair
+        )
     return 1 if failed else 0
 
 

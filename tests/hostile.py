@@ -130,7 +130,7 @@ WRITERS: dict[str, Writer] = {
         f'{DS_B}{DS_CB}{n}{DS_SEP}{{"{k}": {_j(v, a)}}}{DS_CE}{DS_E}'
     ),
     "dsml": lambda n, k, v, nl, a: (
-        f"<{DSML}function_calls>{nl}<{DSML}invoke name=\"{n}\">{nl}"
+        f'<{DSML}function_calls>{nl}<{DSML}invoke name="{n}">{nl}'
         f'<{DSML}parameter name="{k}" string="true">{v}</{DSML}parameter>{nl}'
         f"</{DSML}invoke>{nl}</{DSML}function_calls>"
     ),
@@ -407,13 +407,12 @@ def quoted_examples() -> st.SearchStrategy[Example]:
 
 HARMONY_FINALS = (
     '<|channel|>final to=functions.send_email<|message|>{"to": "x@y"}<|call|>',
-    '<|start|>assistant<|channel|>final to=functions.send_email <|constrain|>json<|message|>'
+    "<|start|>assistant<|channel|>final to=functions.send_email <|constrain|>json<|message|>"
     '{"to": "x@y"}<|call|>',
     "<|channel|>analysis<|message|>Emailing.<|end|><|start|>assistant<|channel|>final "
     'to=functions.send_email<|message|>{"to": "x@y"}<|call|>',
     '<|channel|>final<|message|>to=functions.send_email {"to": "x@y"}<|call|>',
-    '<|start|>assistant to=functions.send_email<|channel|>final<|message|>{"to": "x@y"}'
-    "<|call|>",
+    '<|start|>assistant to=functions.send_email<|channel|>final<|message|>{"to": "x@y"}<|call|>',
 )
 
 

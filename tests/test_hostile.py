@@ -17,9 +17,7 @@ from hypothesis import strategies as st
 
 from toolfix import repair
 
-SETTINGS = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -60,8 +58,14 @@ def test_the_reasonings_last_call_is_taken_a_refused_one_is_not(way: str) -> Non
 
 @pytest.mark.parametrize(
     ("outer", "inner"),
-    [("qwen_xml", "qwen_xml"), ("seed_oss", "qwen_xml"), ("qwen_xml", "hunyuan"),
-     ("gemma", "tool_code"), ("react", "llama"), ("minicpm", "qwen_xml")],
+    [
+        ("qwen_xml", "qwen_xml"),
+        ("seed_oss", "qwen_xml"),
+        ("qwen_xml", "hunyuan"),
+        ("gemma", "tool_code"),
+        ("react", "llama"),
+        ("minicpm", "qwen_xml"),
+    ],
 )
 def test_the_issues_pairs_on_their_own_lines(outer: str, inner: str) -> None:
     ex = hostile.outer_example(outer, inner, "lines", "\n", "\n", "raw", True)

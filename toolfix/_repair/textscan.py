@@ -313,7 +313,11 @@ class TextScanner:
                 outside = None
                 if (
                     _in_inline_code(content, c)
-                    or (c.explicit and fences and _in_example_fence(content, c, fences, fence_starts))
+                    or (
+                        c.explicit
+                        and fences
+                        and _in_example_fence(content, c, fences, fence_starts)
+                    )
                     or _in_quote(content, c.start, comments)
                 ):
                     taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
