@@ -21,9 +21,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import hostile  # noqa: E402
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from hypothesis import seed as hseed  # noqa: E402
+import hostile
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hseed
 
 
 def _class(ex: hostile.Example, why: str) -> str:

@@ -342,9 +342,10 @@ class TextScanner:
         seed: str,
     ) -> tuple[list[CallPart], list[int], list[int]]:
         """The call parts of the candidates, outer spans first, the spans they took
-        (flat start, end pairs) and where each call's span ends. A candidate inside a call's span (markup written in one
-        of its argument values) is never a call (docs/design.md#promise-9); an outer span
-        that turns out not to be a call (JSON in prose) leaves the spans inside it free."""
+        (flat start, end pairs) and where each call's span ends. A candidate inside a
+        call's span (markup written in one of its argument values) is never a call
+        (docs/design.md#promise-9); an outer span that turns out not to be a call (JSON
+        in prose) leaves the spans inside it free."""
         if len(cands) > 1 and not _in_span_order(cands):
             cands.sort(key=lambda c: (c.start, -c.end))
         quoted.sort()
