@@ -280,7 +280,8 @@ def outer_example(
     value = PLACEMENTS[placement](injected)
     if outer in TEXT_VALUES:
         value = ESCAPES[escape](value)
-    text = write(outer, OUTER_NAME, "text", value, outer_nl, ascii_)
+    # a template's layout also ends the output with a line break
+    text = write(outer, OUTER_NAME, "text", value, outer_nl, ascii_) + outer_nl
     label = f"outer={outer} inner={inner} at={placement} nl={bool(inner_nl)}/{bool(outer_nl)}"
     return Example("outer", f"{label} esc={escape} ascii={ascii_}", text, value=value)
 
