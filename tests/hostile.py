@@ -487,7 +487,9 @@ def check_result(ex: Example, r: Any) -> str | None:
         if not valid and OUTER_NAME in _names(r):
             return None  # the outer call is invalid: allowed
         return f"outer value altered or call lost: {valid!r} invalid={_names(r)}"
-    if ex.promise in ("quoted", "harmony_final", "refused"):
+    if ex.promise in ("quoted", "harmony_final"):
+        return f"a call came back: {valid} {_names(r)}" if _names(r) else None
+    if ex.promise == "refused":
         return f"a call came back: {valid} {_names(r)}" if valid else None
     if ex.promise == "last":
         ok = valid == [(INNER_NAME, {"to": "x@y"})] or (not valid and ex.finish == "length")
