@@ -273,7 +273,7 @@ class TextScanner:
             else (markers.has("```") or markers.has("~~~"))
         )
         fences = find_fences(content) if has_fence else None  # once per text
-        comments = "<!--" in content  # (HTML comments: one substring test per text)
+        quotes = _Quotes.of(content) if "<!--" in content or ">" in content else None
         fence_starts = [f.start for f in fences] if fences else []
         outside: _Outside | None = None  # the text outside the spans, once they change
         for fmt, own_markers, generic in self._detectors:
@@ -318,7 +318,7 @@ class TextScanner:
                         and fences
                         and _in_example_fence(content, c, fences, fence_starts)
                     )
-                    or _in_quote(content, c.start, comments)
+                    or (quotes is not None and quotes.holds(c.start))
                 ):
                     taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
                     if hard is not None:
@@ -477,23 +477,48 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
-def _in_quote(text: str, at: int, comments: bool) -> bool:
-    """A call that starts inside an HTML comment (``<!-- ... -->``, closed after it) or
-    on a Markdown blockquote line (``> ...``, up to three spaces before the ``>``) is
-    quoted text, a tool result or a note shown to the reader, never a call (issue 26).
-    Functionary's ``>>>name`` opener starts its own line: the call starts at the line's
-    start, so no ``>`` lies before it."""
-    line = text.rfind("\n", 0, at) + 1
-    if line < at:
-        lead = text[line:at].lstrip(" ")
-        if lead.startswith(">") and at - line - len(lead) <= 3:
-            return True
-    if comments:
-        opened = text.rfind("<!--", 0, at)
-        if opened != -1:
-            closed = text.find("-->", opened + 4)
-            return closed >= at
-    return False
+#: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
+_NO_END = 1 << 62
+#: A Markdown blockquote marker: up to three spaces, then ``>``, at a line's start.
+_QUOTE_LINE_RE = re.compile(r"^ {0,3}>", re.MULTILINE)
+
+
+class _Quotes:
+    """The quoted regions of a text, found once: Markdown blockquote lines (from just
+    past the line's first ``>`` to its end) and closed HTML comments (``<!-- ... -->``).
+    A call that starts in one is a tool result or a note shown to the reader, never a
+    call (issue 26). Functionary's ``>>>name`` starts its own line: the call starts at
+    the ``>``, not past it. An HTML comment never closed quotes nothing."""
+
+    __slots__ = ("comments", "lines")
+
+    def __init__(self, lines: list[tuple[int, int]], comments: list[tuple[int, int]]) -> None:
+        self.lines = lines
+        self.comments = comments
+
+    @classmethod
+    def of(cls, text: str) -> _Quotes | None:
+        lines: list[tuple[int, int]] = []
+        if ">" in text:
+            for m in _QUOTE_LINE_RE.finditer(text):
+                eol = text.find("\n", m.end())
+                lines.append((m.end(), len(text) if eol == -1 else eol))
+        comments: list[tuple[int, int]] = []
+        k = text.find("<!--")
+        while k != -1:
+            close = text.find("-->", k + 4)
+            if close == -1:
+                break  # never closed: no comment (nor any after it)
+            comments.append((k + 4, close))
+            k = text.find("<!--", close + 3)
+        return cls(lines, comments) if lines or comments else None
+
+    def holds(self, at: int) -> bool:
+        for spans in (self.lines, self.comments):
+            i = bisect.bisect_right(spans, (at, _NO_END)) - 1  # the last span starting at or before
+            if i >= 0 and spans[i][0] <= at < spans[i][1]:
+                return True
+        return False
 
 
 #: Markup split off before calls are read: reasoning and harmony channel tokens.
