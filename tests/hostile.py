@@ -122,7 +122,12 @@ WRITERS: dict[str, Writer] = {
     "pythonic": lambda n, k, v, nl, a: f"[{n}({k}={_j(v, a)})]",
     "tool_code": lambda n, k, v, nl, a: f"```tool_code\n{n}({k}={_j(v, a)})\n```",
     "qwen_xml": _qwen(("<tool_call>", "</tool_call>")),
-    "seed_oss": _qwen(("<seed:tool_call>", "</seed:tool_call>")),
+    "seed_oss_lines": _qwen(("<seed:tool_call>", "</seed:tool_call>")),
+    # Seed-OSS's template: tags on their own lines, each value inline in its tags
+    "seed_oss": lambda n, k, v, nl, a: (
+        f"<seed:tool_call>{nl}<function={n}>{nl}<parameter={k}>{v}</parameter>{nl}"
+        f"</function>{nl}</seed:tool_call>"
+    ),
     "deepseek": lambda n, k, v, nl, a: (
         f'{DS_B}{DS_CB}function{DS_SEP}{n}\n```json\n{{"{k}": {_j(v, a)}}}\n```{DS_CE}{DS_E}'
     ),
@@ -206,7 +211,8 @@ WRITERS: dict[str, Writer] = {
 #: variants there are the raw text and its HTML escape.
 TEXT_VALUES = frozenset(
     {
-        *("qwen_xml", "seed_oss", "dsml", "glm", "hunyuan", "hunyuan_v4", "gemma", "gemma4"),
+        *("qwen_xml", "seed_oss", "seed_oss_lines", "dsml", "glm", "hunyuan", "hunyuan_v4"),
+        *("gemma", "gemma4"),
         *("minimax", "minimax_m3", "seed_attrs", "minicpm", "step3", "kimi_k3", "tool_tags"),
     }
 )

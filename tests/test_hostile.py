@@ -106,6 +106,7 @@ _FAMILY = {
     "gemma4": "gemma",
     "deepseek_v31": "deepseek",
     "seed_oss": "qwen_xml",
+    "seed_oss_lines": "qwen_xml",
 }
 
 
