@@ -72,27 +72,36 @@ def test_the_issues_pairs_on_their_own_lines(outer: str, inner: str) -> None:
     assert hostile.check_repair(ex) is None, ex.label
 
 
-# The stream arm: a call leaves the stream before the text that overturns it arrives
-# (a later lone ``</think>``, a later ``-->``): the release rule, being rewritten with
-# the family registry (issue 26 item 2, another branch), not the readers.
-@pytest.mark.xfail(
-    strict=False,
-    reason="stream release rule (issue 26 item 2): calls released before a later "
-    "lone </think> or comment closer overturns them",
+@SETTINGS
+@given(st.one_of(hostile.quoted_examples(), hostile.harmony_examples()), st.data())
+def test_repair_stream_never_releases_a_quoted_call(ex: Example, data: st.DataObject) -> None:
+    # every split at once (one character a chunk), and a few random ones
+    assert hostile.check_stream(ex, list(range(1, len(ex.text)))) is None, ex.label
+    cuts = data.draw(st.lists(st.integers(1, max(len(ex.text) - 1, 1)), max_size=6))
+    assert hostile.check_stream(ex, cuts) is None, ex.label
+
+
+# The rest of the stream arm: a call leaves the stream before the text that overturns
+# it arrives: a later lone ``</think>`` (the reasoning's opener was in the prompt), the
+# closer of a Cline-style element named after a tool that turns out to hold it as a
+# value, a MiniMax M3 value's own closer after a quoted call's ``</invoke>``. That is
+# the stream's release rule (issue 26 item 2, rewritten on another branch with the
+# family registry), not the readers: ``repair()`` of the whole text is right in each.
+_RELEASE_RULE = (
+    "stream release rule (issue 26 item 2): calls released before a later lone </think>, "
+    "an enclosing tool element's closer or a value's own closer overturns them"
 )
+
+
+@pytest.mark.xfail(strict=False, reason=_RELEASE_RULE)
 @SETTINGS
 @given(hostile.hostile_examples(), st.lists(st.integers(1, 400), max_size=6))
 def test_repair_stream_any_split_keeps_every_promise(ex: Example, cuts: list[int]) -> None:
     assert hostile.check_stream(ex, cuts) is None, ex.label
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="stream release rule (issue 26 item 2): a call read from a prefix whose "
-    "closer is the closer of a call quoted in its value is released before the "
-    "value's own closer arrives (minimax_m3 in minimax_m3)",
-)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.xfail(strict=False, reason=_RELEASE_RULE)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile.outer_examples())
 def test_repair_stream_one_char_a_chunk_on_values(ex: Example) -> None:
     assert hostile.check_stream(ex, list(range(1, len(ex.text)))) is None, ex.label
@@ -129,6 +138,8 @@ def test_the_generator_writes_every_family_toolfix_reads() -> None:
         '<!-- <tool_call>{"name": "send_email", "arguments": {"to": "x@y"}}</tool_call> -->',
         'Done.\n<!--\n<tool_call>\n{"name": "send_email", "arguments": {"to": "x@y"}}\n'
         "</tool_call>\n-->\n",
+        # a comment never closed runs to the end of the text (HTML's reading)
+        '<!-- draft\n<tool_call>{"name": "send_email", "arguments": {"to": "x@y"}}</tool_call>',
     ],
 )
 def test_a_call_in_a_blockquote_or_a_comment_is_text(text: str) -> None:
@@ -144,8 +155,6 @@ def test_a_call_in_a_blockquote_or_a_comment_is_text(text: str) -> None:
         'Note: a > b.\n<tool_call>{"name": "send_email", "arguments": {"to": "x@y"}}</tool_call>',
         '<!-- a comment -->\n<tool_call>{"name": "send_email", "arguments": {"to": "x@y"}}'
         "</tool_call>",
-        # a comment opened and never closed quotes nothing
-        '<!-- draft\n<tool_call>{"name": "send_email", "arguments": {"to": "x@y"}}</tool_call>',
         # four spaces before ">": an indented code line, not a quote marker position
         '    > x\n<tool_call>{"name": "send_email", "arguments": {"to": "x@y"}}</tool_call>',
     ],

@@ -488,7 +488,9 @@ class _Quotes:
     past the line's first ``>`` to its end) and closed HTML comments (``<!-- ... -->``).
     A call that starts in one is a tool result or a note shown to the reader, never a
     call (issue 26). Functionary's ``>>>name`` starts its own line: the call starts at
-    the ``>``, not past it. An HTML comment never closed quotes nothing."""
+    the ``>``, not past it. An HTML comment never closed runs to the end of the text, as
+    HTML reads it (and as a stream sees it before its ``-->`` arrives: what a later
+    closer would quote is never released)."""
 
     __slots__ = ("comments", "lines")
 
@@ -508,7 +510,8 @@ class _Quotes:
         while k != -1:
             close = text.find("-->", k + 4)
             if close == -1:
-                break  # never closed: no comment (nor any after it)
+                comments.append((k + 4, len(text)))  # never closed: to the end, as in HTML
+                break
             comments.append((k + 4, close))
             k = text.find("<!--", close + 3)
         return cls(lines, comments) if lines or comments else None
