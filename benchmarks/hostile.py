@@ -96,6 +96,16 @@ def main() -> int:
         failed += _run(
             "every outer/inner pair x placement x variant (repair())", pairs, hostile.check_repair
         )
+        alone = [
+            (ex, list(range(1, len(ex.text))))
+            for ex in pairs
+            if " at=alone nl=False/False esc=raw ascii=True" in ex.label
+        ]
+        failed += _run(
+            "every outer/inner pair, the call alone in the value (repair_stream, 1 char a chunk)",
+            alone,
+            lambda it: hostile.check_stream(*it),
+        )
     return 1 if failed else 0
 
 
