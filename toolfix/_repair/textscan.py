@@ -273,7 +273,7 @@ class TextScanner:
             else (markers.has("```") or markers.has("~~~"))
         )
         fences = find_fences(content) if has_fence else None  # once per text
-        quotes = _Quotes.of(content) if "<!--" in content or ">" in content else None
+        quotes: _Quotes | bool | None = False  # (found at the first candidate)
         fence_starts = [f.start for f in fences] if fences else []
         outside: _Outside | None = None  # the text outside the spans, once they change
         for fmt, own_markers, generic in self._detectors:
@@ -311,6 +311,8 @@ class TextScanner:
                 if taken.crosses(c.start, c.end):
                     continue  # straddles a span found first: the earlier format wins
                 outside = None
+                if quotes is False:
+                    quotes = _Quotes.of(content)
                 if (
                     _in_inline_code(content, c)
                     or (
@@ -318,7 +320,7 @@ class TextScanner:
                         and fences
                         and _in_example_fence(content, c, fences, fence_starts)
                     )
-                    or (quotes is not None and quotes.holds(c.start))
+                    or (isinstance(quotes, _Quotes) and quotes.holds(c.start))
                 ):
                     taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
                     if hard is not None:
@@ -479,6 +481,8 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
 
 #: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
 _NO_END = 1 << 62
+#: What a text holds when a line after its first starts with a blockquote marker.
+_QUOTE_STARTS = ("\n>", "\n >", "\n  >", "\n   >")
 #: A Markdown blockquote marker: up to three spaces, then ``>``, at a line's start.
 _QUOTE_LINE_RE = re.compile(r"^ {0,3}>", re.MULTILINE)
 
@@ -500,8 +504,10 @@ class _Quotes:
 
     @classmethod
     def of(cls, text: str) -> _Quotes | None:
+        """The quotes of ``text``; None when it has none (substring tests first: most
+        texts have no line starting with ``>`` and no ``<!--``)."""
         lines: list[tuple[int, int]] = []
-        if ">" in text:
+        if text[:4].lstrip(" ").startswith(">") or any(map(text.__contains__, _QUOTE_STARTS)):
             for m in _QUOTE_LINE_RE.finditer(text):
                 eol = text.find("\n", m.end())
                 lines.append((m.end(), len(text) if eol == -1 else eol))
@@ -518,7 +524,8 @@ class _Quotes:
 
     def holds(self, at: int) -> bool:
         for spans in (self.lines, self.comments):
-            i = bisect.bisect_right(spans, (at, _NO_END)) - 1  # the last span starting at or before
+            # the last span that starts at or before ``at``
+            i = bisect.bisect_right(spans, (at, _NO_END)) - 1
             if i >= 0 and spans[i][0] <= at < spans[i][1]:
                 return True
         return False
