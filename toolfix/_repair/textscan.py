@@ -481,8 +481,9 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
 
 #: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
 _NO_END = 1 << 62
-#: What a text holds when a line after its first starts with a blockquote marker.
-_QUOTE_STARTS = ("\n>", "\n >", "\n  >", "\n   >")
+#: A line after the first that starts with a blockquote marker (one search: the engine
+#: skips ahead to each line break).
+_LATER_QUOTE_RE = re.compile(r"\n {0,3}>")
 #: A Markdown blockquote marker: up to three spaces, then ``>``, at a line's start.
 _QUOTE_LINE_RE = re.compile(r"^ {0,3}>", re.MULTILINE)
 
@@ -507,7 +508,7 @@ class _Quotes:
         """The quotes of ``text``; None when it has none (substring tests first: most
         texts have no line starting with ``>`` and no ``<!--``)."""
         lines: list[tuple[int, int]] = []
-        if text[:4].lstrip(" ").startswith(">") or any(map(text.__contains__, _QUOTE_STARTS)):
+        if text[:4].lstrip(" ").startswith(">") or _LATER_QUOTE_RE.search(text) is not None:
             for m in _QUOTE_LINE_RE.finditer(text):
                 eol = text.find("\n", m.end())
                 lines.append((m.end(), len(text) if eol == -1 else eol))

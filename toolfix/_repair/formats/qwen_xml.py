@@ -137,33 +137,41 @@ class _Nesting:
 
     A value's own ``</parameter>`` is the first one before which every element opened
     inside the value is closed again, provided the value opens one at all: the value
-    grammar is nested, as the markup it quotes is. A value that opens nothing, or whose
-    elements never close, ends by the flat rule (the first closer or tag, a missing
-    closer tolerated). Built once per text that holds two call openers; positions are
-    listed once and counted by binary search."""
+    grammar is nested, as the markup it quotes is. A value that opens nothing before
+    its first closer, or whose elements never close, ends by the flat rule (the first
+    closer or tag, a missing closer tolerated). Most values open nothing: a few bounded
+    substring tests say so; the tags' positions are listed (once per text) only for a
+    value that does, and counted by binary search."""
 
-    __slots__ = ("closers", "pairs")
+    __slots__ = ("_pairs", "closers", "text")
 
     def __init__(self, text: str) -> None:
-        self.closers = _positions(text, PARAM_CLOSE, 0)
-        self.pairs = [
-            (sorted(p for o in opens for p in _positions(text, o, 0)), _positions(text, close, 0))
-            for opens, close in _NESTED
-        ]
+        self.text = text
+        self.closers: list[int] = []
+        self._pairs: list[tuple[list[int], list[int]]] | None = None
 
     @classmethod
     def of(cls, text: str) -> _Nesting | None:
-        calls = sum(text.count(o) for o in (FUNC, FUNC_SPACED, WRAP_OPEN, SEED_OPEN))
-        if calls < 2 or PARAM_CLOSE not in text:
-            return None
-        return cls(text)
+        return cls(text) if PARAM_CLOSE in text else None
 
     def own_closer(self, vstart: int) -> int:
         """The value's own closer when it holds whole elements; -1 otherwise."""
+        text = self.text
+        first = text.find(PARAM_CLOSE, vstart)
+        if first == -1 or not any(
+            text.find(o, vstart, first) != -1 for opens, _ in _NESTED for o in opens
+        ):
+            return -1  # nothing opened before the first closer: the flat rule's end
+        if self._pairs is None:
+            self.closers = _positions(text, PARAM_CLOSE, 0)
+            self._pairs = [
+                (sorted(p for o in opens for p in _positions(text, o, 0)), _positions(text, c, 0))
+                for opens, c in _NESTED
+            ]
         i = bisect.bisect_left(self.closers, vstart)
         for at in self.closers[i : i + _MAX_CLOSERS]:
             nested = False
-            for opens, closes in self.pairs:
+            for opens, closes in self._pairs:
                 o = bisect.bisect_left(opens, at) - bisect.bisect_left(opens, vstart)
                 c = bisect.bisect_left(closes, at) - bisect.bisect_left(closes, vstart)
                 if o != c:
