@@ -131,6 +131,10 @@ _NESTED = (
 )
 
 
+#: Any of :data:`_NESTED`'s openers (one search over a value).
+_NESTED_OPEN = re.compile("|".join(re.escape(o) for opens, _ in _NESTED for o in opens))
+
+
 class _Nesting:
     """Where a value that holds whole elements ends (issue 26: a Qwen3-Coder, Hermes,
     GLM, Hunyuan or MiniMax call quoted in a value, inline or on its own lines).
@@ -158,9 +162,7 @@ class _Nesting:
         """The value's own closer when it holds whole elements; -1 otherwise."""
         text = self.text
         first = text.find(PARAM_CLOSE, vstart)
-        if first == -1 or not any(
-            text.find(o, vstart, first) != -1 for opens, _ in _NESTED for o in opens
-        ):
+        if first == -1 or _NESTED_OPEN.search(text, vstart, first) is None:
             return -1  # nothing opened before the first closer: the flat rule's end
         if self._pairs is None:
             self.closers = _positions(text, PARAM_CLOSE, 0)
