@@ -273,7 +273,7 @@ class TextScanner:
             else (markers.has("```") or markers.has("~~~"))
         )
         fences = find_fences(content) if has_fence else None  # once per text
-        quotes: _Quotes | bool | None = False  # (found at the first candidate)
+        quotes = _Quotes(content)  # (found when the first candidate asks)
         fence_starts = [f.start for f in fences] if fences else []
         outside: _Outside | None = None  # the text outside the spans, once they change
         for fmt, own_markers, generic in self._detectors:
@@ -311,17 +311,7 @@ class TextScanner:
                 if taken.crosses(c.start, c.end):
                     continue  # straddles a span found first: the earlier format wins
                 outside = None
-                if quotes is False:
-                    quotes = _Quotes.of(content)
-                if (
-                    _in_inline_code(content, c)
-                    or (
-                        c.explicit
-                        and fences
-                        and _in_example_fence(content, c, fences, fence_starts)
-                    )
-                    or (isinstance(quotes, _Quotes) and quotes.holds(c.start))
-                ):
+                if _shown(content, c, fences, fence_starts, quotes):
                     taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
                     if hard is not None:
                         hard.add(c.start, c.end)
@@ -489,25 +479,24 @@ _QUOTE_LINE_RE = re.compile(r"^ {0,3}>", re.MULTILINE)
 
 
 class _Quotes:
-    """The quoted regions of a text, found once: Markdown blockquote lines (from just
-    past the line's first ``>`` to its end) and closed HTML comments (``<!-- ... -->``).
-    A call that starts in one is a tool result or a note shown to the reader, never a
-    call (issue 26). Functionary's ``>>>name`` starts its own line: the call starts at
-    the ``>``, not past it. An HTML comment never closed runs to the end of the text, as
-    HTML reads it (and as a stream sees it before its ``-->`` arrives: what a later
-    closer would quote is never released)."""
+    """The quoted regions of a text, found once, when a candidate first asks: Markdown
+    blockquote lines (from just past the line's first ``>`` to its end) and HTML
+    comments (``<!-- ... -->``). A call that starts in one is a tool result or a note
+    shown to the reader, never a call (issue 26). Functionary's ``>>>name`` starts its
+    own line: the call starts at the ``>``, not past it. An HTML comment never closed
+    runs to the end of the text, as HTML reads it (and as a stream sees it before its
+    ``-->`` arrives: what a later closer would quote is never released)."""
 
-    __slots__ = ("comments", "lines")
+    __slots__ = ("_spans", "text")
 
-    def __init__(self, lines: list[tuple[int, int]], comments: list[tuple[int, int]]) -> None:
-        self.lines = lines
-        self.comments = comments
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._spans: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
 
-    @classmethod
-    def of(cls, text: str) -> _Quotes | None:
-        """The quotes of ``text``; None when it has none (substring tests first: most
-        texts have no line starting with ``>`` and no ``<!--``)."""
+    def _find(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        text = self.text
         lines: list[tuple[int, int]] = []
+        # (substring tests first: most texts have no line starting with ``>``)
         if text[:4].lstrip(" ").startswith(">") or _LATER_QUOTE_RE.search(text) is not None:
             for m in _QUOTE_LINE_RE.finditer(text):
                 eol = text.find("\n", m.end())
@@ -521,15 +510,29 @@ class _Quotes:
                 break
             comments.append((k + 4, close))
             k = text.find("<!--", close + 3)
-        return cls(lines, comments) if lines or comments else None
+        return lines, comments
 
     def holds(self, at: int) -> bool:
-        for spans in (self.lines, self.comments):
+        if self._spans is None:
+            self._spans = self._find()
+        for spans in self._spans:
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
             if i >= 0 and spans[i][0] <= at < spans[i][1]:
                 return True
         return False
+
+
+def _shown(
+    text: str, c: Candidate, fences: list[Fence] | None, starts: list[int], quotes: _Quotes
+) -> bool:
+    """Markup shown to the reader, not sent: in inline code, in an example fence, in a
+    blockquote or an HTML comment."""
+    return (
+        _in_inline_code(text, c)
+        or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
+        or quotes.holds(c.start)
+    )
 
 
 #: Markup split off before calls are read: reasoning and harmony channel tokens.

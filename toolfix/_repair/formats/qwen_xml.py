@@ -193,6 +193,33 @@ def _positions(text: str, marker: str, shift: int) -> list[int]:
     return out
 
 
+def _value_end(
+    text: str, finder: MarkerFinder, vstart: int, ends: tuple[_Balance | None, _Nesting | None]
+) -> tuple[int, str]:
+    """Where the value starting at ``vstart`` ends, and the tag that ends it ("" at the
+    end of the text)."""
+    balance, nesting = ends
+    n = len(text)
+    own = -1 if nesting is None else nesting.own_closer(vstart)
+    if own != -1:
+        return own, PARAM_CLOSE  # the value holds whole elements
+    if not text.startswith("\n", vstart):
+        return finder.first(_VALUE_ENDS, vstart, n)
+    # the template's layout: the value on its own lines, so it ends only at a tag that
+    # starts a line; tags written inside the value are text
+    vend, vwhich = finder.first(_LINE_ENDS, vstart, n)
+    if vwhich:
+        vend, vwhich = vend + 1, vwhich[1:]
+    if vwhich != PARAM_CLOSE:
+        # "</parameter>" at the end of the value's last line also closes it
+        tail = text[vstart:vend].rstrip()
+        if tail.endswith(PARAM_CLOSE):
+            vend, vwhich = vstart + len(tail) - len(PARAM_CLOSE), PARAM_CLOSE
+    elif balance is not None:
+        vend = balance.own_closer(vend)
+    return vend, vwhich
+
+
 class QwenXmlFormat(ToolCallFormat):
     """``<function=name><parameter=key>value</parameter></function>`` (Qwen3-Coder)."""
 
@@ -271,7 +298,6 @@ class QwenXmlFormat(ToolCallFormat):
         ends: tuple[_Balance | None, _Nesting | None] = (None, None),
     ) -> Candidate | None:
         n = len(text)
-        balance, nesting = ends
         first = _BLANKS(text, body).end()  # type: ignore[union-attr]  # (past a '>')
         if first < n and text[first] in "{[":
             # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
@@ -311,24 +337,7 @@ class QwenXmlFormat(ToolCallFormat):
                 p = pname_start
                 continue
             vstart = gt + 1
-            own = -1 if nesting is None else nesting.own_closer(vstart)
-            if own != -1:
-                vend, vwhich = own, PARAM_CLOSE  # the value holds whole elements
-            elif text.startswith("\n", vstart):
-                # the template's layout: the value on its own lines, so it ends only at a
-                # tag that starts a line; tags written inside the value are text
-                vend, vwhich = finder.first(_LINE_ENDS, vstart, n)
-                if vwhich:
-                    vend, vwhich = vend + 1, vwhich[1:]
-                if vwhich != PARAM_CLOSE:
-                    # "</parameter>" at the end of the value's last line also closes it
-                    tail = text[vstart:vend].rstrip()
-                    if tail.endswith(PARAM_CLOSE):
-                        vend, vwhich = vstart + len(tail) - len(PARAM_CLOSE), PARAM_CLOSE
-                elif balance is not None:
-                    vend = balance.own_closer(vend)
-            else:
-                vend, vwhich = finder.first(_VALUE_ENDS, vstart, n)
+            vend, vwhich = _value_end(text, finder, vstart, ends)
             args[text[pname_start:gt].strip()] = _trim_newline(text[vstart:vend])
             if vwhich == PARAM_CLOSE:
                 p = vend + len(PARAM_CLOSE)
