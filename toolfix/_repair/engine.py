@@ -197,7 +197,7 @@ class Fixer:
         seen = {(c.name, c.arguments_raw) for c in existing}
         out: list[CallPart] = []
         for i, rp in enumerate(parts):
-            calls, _ = self._text.scan(rp.text, interp, f"{seed}:reasoning:{i}")
+            calls, _ = self._text.scan(rp.text, interp, f"{seed}:reasoning:{i}", last_only=True)
             for c in calls:
                 if not isinstance(c, ToolCallPart):
                     continue

@@ -137,7 +137,7 @@ class _Tags:
                     or text[e].isspace()
                     or text[e] in s.spaces
                     or text.startswith((s.end, "/"), e)
-                    or (s.glued and text[e].isalpha())
+                    or (s.glued and text[e].isalpha() and _GLUED_ATTR.match(text, e))
                 ):
                     return e
         return -1
@@ -289,6 +289,12 @@ def _unescape(value: str) -> str:
     return value
 
 
+#: A glued tag's first attribute (``<functionname="f">``, the space dropped by the
+#: tokenizer): a letter, the key, ``=`` and a quote. ``<parameter=to>`` is no glued
+#: ``<param`` (a Qwen3-Coder tag quoted in a MiniCPM value, issue 26).
+_GLUED_ATTR = re.compile(r"[^\W\d_][\w:.-]*=[\"']")
+
+
 def _open_pattern(s: TagSyntax, prefixes: str, word: str) -> re.Pattern[str]:
     """``<prefix word`` followed by what :meth:`_Tags._open_loop` accepts after the word:
     the end of the text, white space (``\\s`` is ``str.isspace``), a space character of
@@ -298,7 +304,7 @@ def _open_pattern(s: TagSyntax, prefixes: str, word: str) -> re.Pattern[str]:
     if s.spaces:
         stops.append("[" + re.escape(s.spaces) + "]")
     if s.glued:
-        stops.append(r"[^\W\d_]")
+        stops.append(_GLUED_ATTR.pattern)
     follow = "(?=" + "|".join(stops) + ")"
     return re.compile(re.escape(s.open) + prefixes + re.escape(word) + follow)
 
@@ -571,8 +577,11 @@ def _balanced(text: str, lo: int, hi: int, tags: _Tags, word: str) -> bool:
     does; a candidate closer that would leave one open belongs to that inner text."""
     opens = closes = 0
     k = text.find(tags.s.open, lo, hi)
+    # the element opened in this family's syntax, or Qwen3-Coder's ``<word=name>`` (a
+    # quoted Qwen3-Coder or Seed-OSS call closes its ``</parameter>`` too: issue 26)
+    named = tags.s.open + word + "="
     while k != -1:
-        if tags.open_at(text, k, word) != -1:
+        if tags.open_at(text, k, word) != -1 or text.startswith(named, k):
             opens += 1
         k = text.find(tags.s.open, k + 1, hi)
     if opens == 0:

@@ -24,6 +24,7 @@ __all__ = [
     "ExtendBudget",
     "Fence",
     "MarkerFinder",
+    "escaped_json_end",
     "find_bracket_end",
     "find_fences",
     "find_marker",
@@ -285,7 +286,12 @@ def json_past_markers(
     bracket-aware, when the value closes and what follows it (after whitespace) is one
     of ``closers`` or the end of the text, the marker was text: returns the index just
     past the value. Otherwise ``None`` (the marker ends the call; a brace is missing).
+    A value whose first key starts with a backslash (``{\\"name\\": ...``) is no JSON
+    value: it is escaped JSON quoted inside another call's string, and the marker after
+    it ends it (issue 26: a ``<|python_tag|>`` call quoted in a ReAct ``Action Input``).
     """
+    if text.startswith("\\", skip_ws(text, first + 1)):
+        return None
     if budget is not None:
         if budget.left <= 0:
             return None
@@ -300,6 +306,43 @@ def json_past_markers(
     if k >= len(text) or any(text.startswith(c, k) for c in closers):
         return span.end
     return None
+
+
+def escaped_json_end(text: str, first: int) -> BracketSpan | None:
+    """The span of a JSON value written escaped (``{\\"name\\": ...}``, ``[{\\"...``): JSON
+    quoted inside another value's string, its quotes written ``\\"``. Its brackets are
+    counted with its escaped strings skipped, and it ends, at the latest, where the
+    string that holds it ends (an unescaped ``"``): never past the value quoting it
+    (issue 26). ``None`` when the value at ``first`` is not written escaped."""
+    j = skip_ws(text, first + 1)
+    if text.startswith("{", j) and text[first] == "[":
+        j = skip_ws(text, j + 1)
+    if not text.startswith('\\"', j):
+        return None
+    depth = 0
+    in_str = False
+    n = len(text)
+    i = first
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            if text.startswith('\\"', i):
+                in_str = not in_str
+                i += 2
+                continue
+            i += 2  # an escape of the outer string (\\n, \\\\): no structure
+            continue
+        if ch == '"':
+            break  # the string that quotes the value ends: so does the value
+        if not in_str:
+            if ch in "{[":
+                depth += 1
+            elif ch in "}]":
+                depth -= 1
+                if depth == 0:
+                    return BracketSpan(first, i + 1, False)
+        i += 1
+    return BracketSpan(first, i, True)
 
 
 #: What :func:`whole_json` gives for text that is not one whole JSON value.

@@ -203,12 +203,15 @@ class TextScanner:
         protected: list[tuple[int, int]] | None = None,
         found_by: dict[ToolCallFormat, list[Candidate]] | None = None,
         markers: _Markers | None = None,
+        *,
+        last_only: bool = False,
     ) -> tuple[list[CallPart], str]:
         """Calls found in ``content`` and the text left once their spans are removed.
 
         No call starts inside a ``protected`` span (text that is an answer, not markup).
         ``found_by`` holds what some formats already read in ``content``, ``markers``
-        what substrings it holds.
+        what substrings it holds. ``last_only`` (reasoning, issue 26): only the calls
+        that end the text, with nothing after them but whitespace and closers, are kept.
         """
         if markers is None or markers.text is not content:
             markers = _Markers(content)
@@ -220,11 +223,14 @@ class TextScanner:
                 return [cands.model_copy(update={"id": derive_id(seed, cands.id or "")})], content
             if not cands:
                 return [], content
-            calls, used = self._read_candidates(cands, quoted, content, interp, seed)
+            calls, used, ends = self._read_candidates(cands, quoted, content, interp, seed)
         finally:
             decode_memo.reset()
         if not used:
             return [], content
+        if last_only:
+            tail = _tail_start(content, used)
+            return [c for c, end in zip(calls, ends, strict=True) if end > tail], content
         remaining = _remove_spans(content, used)
         # the formats' own channel tokens, by each format that read a call (once each)
         tidies = self._tidies
@@ -268,6 +274,7 @@ class TextScanner:
             else (markers.has("```") or markers.has("~~~"))
         )
         fences = find_fences(content) if has_fence else None  # once per text
+        quotes = _Quotes(content)  # (found when the first candidate asks)
         fence_starts = [f.start for f in fences] if fences else []
         outside: _Outside | None = None  # the text outside the spans, once they change
         for fmt, own_markers, generic in self._detectors:
@@ -305,9 +312,7 @@ class TextScanner:
                 if taken.crosses(c.start, c.end):
                     continue  # straddles a span found first: the earlier format wins
                 outside = None
-                if _in_inline_code(content, c) or (
-                    c.explicit and fences and _in_example_fence(content, c, fences, fence_starts)
-                ):
+                if _shown(content, c, fences, fence_starts, quotes):
                     taken.add(c.start, c.end)  # quoted markup: neither a call nor scanned again
                     if hard is not None:
                         hard.add(c.start, c.end)
@@ -328,17 +333,19 @@ class TextScanner:
         content: str,
         interp: Interpreter,
         seed: str,
-    ) -> tuple[list[CallPart], list[int]]:
-        """The call parts of the candidates, outer spans first, and the spans they took
-        (flat start, end pairs). A candidate inside a call's span (markup written in one
-        of its argument values) is never a call (docs/design.md#promise-9); an outer span
-        that turns out not to be a call (JSON in prose) leaves the spans inside it free."""
+    ) -> tuple[list[CallPart], list[int], list[int]]:
+        """The call parts of the candidates, outer spans first, the spans they took
+        (flat start, end pairs) and where each call's span ends. A candidate inside a
+        call's span (markup written in one of its argument values) is never a call
+        (docs/design.md#promise-9); an outer span that turns out not to be a call (JSON
+        in prose) leaves the spans inside it free."""
         if len(cands) > 1 and not _in_span_order(cands):
             cands.sort(key=lambda c: (c.start, -c.end))
         quoted.sort()
         alone = _only_spans(content, cands)
         calls: list[CallPart] = []
         used: list[int] = []
+        ends: list[int] = []
         owned_end = 0  # end of the spans taken so far (they all start before ``c``)
         q = 0
         # A call's id derives from the content before the call and from the call itself
@@ -357,14 +364,43 @@ class TextScanner:
             if len(calls) >= budget:
                 calls.append(_over_limit(c, seed, over_limit))
                 used += (c.start, c.end)
+                ends.append(c.end)
                 continue
             parts = interp.from_candidate(c, f"{seed}:{prefix.upto(c.start)}", alone=alone)
             if parts is None:
                 continue
             calls.extend(parts)
+            ends.extend([c.end] * len(parts))
             used += (c.start, c.end)
             owned_end = max(owned_end, c.end)
-        return calls, used
+        return calls, used, ends
+
+
+#: What may follow the last call of a reasoning text and leave it the last element:
+#: whitespace, closing tags (``</tool_call>``), special tokens (``<|im_end|>``,
+#: ``<｜end▁of▁sentence｜>``, Gemma 4's ``<|tool_response>`` that ends the model's turn
+#: after a call) and bracketed closers (``[/THINK]``).
+_CLOSERS_RE = re.compile(
+    r"(?:\s|</[A-Za-z_][\w:.\-]{0,63}>|<\|[\w.\-]{1,63}\|?>|<[\w.\-]{1,63}\|>"
+    r"|<｜[^｜<>]{1,63}｜>|\[/[A-Z_]{1,31}\])*"
+)
+
+
+def _tail_start(text: str, used: list[int]) -> int:
+    """Where the run of call spans that ends ``text`` starts: the spans from the last one
+    back, while only whitespace and closers lie between them and after the last (issue
+    26: a call in reasoning counts only as its last element; a quoted-then-refused call
+    is followed by the refusal). ``len(text)`` when text follows the last span."""
+    tail = len(text)
+    end = tail
+    for i in range(len(used) - 2, -1, -2):
+        start, stop = used[i], used[i + 1]
+        if stop > end:
+            continue  # (a span inside the one after it: no gap)
+        if _CLOSERS_RE.fullmatch(text, stop, end) is None:
+            break
+        tail = end = start
+    return tail
 
 
 @functools.lru_cache(maxsize=64)
@@ -432,6 +468,72 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     if s == 0 or e >= len(text) or text[s - 1] != "`" or text[e] != "`":
         return False
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
+
+
+#: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
+_NO_END = 1 << 62
+#: A line after the first that starts with a blockquote marker (one search: the engine
+#: skips ahead to each line break).
+_LATER_QUOTE_RE = re.compile(r"\n {0,3}>")
+#: A Markdown blockquote marker: up to three spaces, then ``>``, at a line's start.
+_QUOTE_LINE_RE = re.compile(r"^ {0,3}>", re.MULTILINE)
+
+
+class _Quotes:
+    """The quoted regions of a text, found once, when a candidate first asks: Markdown
+    blockquote lines (from just past the line's first ``>`` to its end) and HTML
+    comments (``<!-- ... -->``). A call that starts in one is a tool result or a note
+    shown to the reader, never a call (issue 26). Functionary's ``>>>name`` starts its
+    own line: the call starts at the ``>``, not past it. An HTML comment never closed
+    runs to the end of the text, as HTML reads it (and as a stream sees it before its
+    ``-->`` arrives: what a later closer would quote is never released)."""
+
+    __slots__ = ("_spans", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._spans: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
+
+    def _find(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        text = self.text
+        lines: list[tuple[int, int]] = []
+        # (substring tests first: most texts have no line starting with ``>``)
+        if text[:4].lstrip(" ").startswith(">") or _LATER_QUOTE_RE.search(text) is not None:
+            for m in _QUOTE_LINE_RE.finditer(text):
+                eol = text.find("\n", m.end())
+                lines.append((m.end(), len(text) if eol == -1 else eol))
+        comments: list[tuple[int, int]] = []
+        k = text.find("<!--")
+        while k != -1:
+            close = text.find("-->", k + 4)
+            if close == -1:
+                comments.append((k + 4, len(text)))  # never closed: to the end, as in HTML
+                break
+            comments.append((k + 4, close))
+            k = text.find("<!--", close + 3)
+        return lines, comments
+
+    def holds(self, at: int) -> bool:
+        if self._spans is None:
+            self._spans = self._find()
+        for spans in self._spans:
+            # the last span that starts at or before ``at``
+            i = bisect.bisect_right(spans, (at, _NO_END)) - 1
+            if i >= 0 and spans[i][0] <= at < spans[i][1]:
+                return True
+        return False
+
+
+def _shown(
+    text: str, c: Candidate, fences: list[Fence] | None, starts: list[int], quotes: _Quotes
+) -> bool:
+    """Markup shown to the reader, not sent: in inline code, in an example fence, in a
+    blockquote or an HTML comment."""
+    return (
+        _in_inline_code(text, c)
+        or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
+        or quotes.holds(c.start)
+    )
 
 
 #: Markup split off before calls are read: reasoning and harmony channel tokens.

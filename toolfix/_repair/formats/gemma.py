@@ -231,16 +231,24 @@ class GemmaFormat(ToolCallFormat):
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
         if "tool_code" in text:
+            past = 0
             for fence in find_fences(text):
+                if fence.start < past:
+                    continue  # backticks in the string of a call read already
                 if fence.lang == "tool_code":
+                    fence = _python_fence(text, fence, ctx)
+                    past = fence.end
                     out.extend(self._fence(text, fence, ctx))
                     self._check_count(out, ctx, text)
         if _CALL in text:
             calls = self._calls(text, ctx)
-            if out:  # (with no fence read, no call overlaps one)
-                taken = [(c.start, c.end) for c in out]
-                calls = [c for c in calls if not _overlaps(c, taken)]
-            out.extend(calls)
+            if out and calls:
+                # a fence and a call that overlap: the one that starts first holds the
+                # other in its text (a ```tool_code fence in a call's <escape> string, a
+                # call: written in a fenced call's string), never a second call (issue 26)
+                out = _outermost([*out, *calls])
+            else:
+                out.extend(calls)
         if len(out) > 1:
             out.sort(key=lambda c: c.start)
         self._check_count(out, ctx, text)
@@ -411,5 +419,32 @@ def _wrapped_start(text: str, c: int) -> tuple[int, str]:
     return c, ""
 
 
-def _overlaps(c: Candidate, taken: list[tuple[int, int]]) -> bool:
-    return any(c.start < e and s < c.end for s, e in taken)
+def _python_fence(text: str, fence: Fence, ctx: ScanContext) -> Fence:
+    """The fence whose body is the call it opens with: backticks inside the call's string
+    literals (a value quoting a fenced example) do not close it (issue 26). The fence as
+    found when its body does not open with ``name(`` or the call has no closer."""
+    p = skip_ws(text, fence.body_start)
+    if text.startswith("print(", p):
+        p = skip_ws(text, p + 6)
+    ne = read_dotted_name(text, p)
+    if ne == p or ne >= len(text) or text[ne] != "(" or ne >= fence.body_end:
+        return fence
+    span = find_bracket_end(text, ne, ctx.limits)
+    if span.truncated or span.end <= fence.body_end:
+        return fence
+    ticks = text[fence.body_end : fence.end]
+    close = text.find(ticks, span.end)
+    if close == -1:
+        return fence
+    return Fence(fence.start, fence.body_start, close, close + len(ticks), fence.lang, True)
+
+
+def _outermost(cands: list[Candidate]) -> list[Candidate]:
+    """The candidates no earlier one overlaps, in order (the first to start wins)."""
+    kept: list[Candidate] = []
+    end = -1
+    for c in sorted(cands, key=lambda c: (c.start, -c.end)):
+        if c.start >= end:
+            kept.append(c)
+            end = c.end
+    return kept

@@ -13,7 +13,7 @@ uses Hermes-style ``<tool_call>{...}</tool_call>``, handled by the Hermes format
 
 from __future__ import annotations
 
-from ..text import MarkerFinder, find_bracket_end, skip_ws
+from ..text import MarkerFinder, escaped_json_end, find_bracket_end, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["GraniteFormat"]
@@ -60,7 +60,8 @@ class GraniteFormat(ToolCallFormat):
             ):
                 continue  # "<tool_call>[" then no call object: text (e.g. inside a string)
             if p < n and text[p] in "[{":
-                span = find_bracket_end(text, p, ctx.limits)
+                # escaped JSON is quoted in another call's string: it ends with it
+                span = escaped_json_end(text, p) or find_bracket_end(text, p, ctx.limits)
                 end, truncated, payload = span.end, span.truncated, text[p : span.end]
                 if old and not truncated and text.startswith(_HERMES_CLOSE, skip_ws(text, end)):
                     pos = end

@@ -148,7 +148,9 @@ def split_harmony_segments(text: str) -> tuple[str | None, list[tuple[str, bool]
     ``addressed`` is true for a message addressed to a recipient (``to=functions.x`` in
     the role header or after the channel, with or without the leading ``<|start|>``)
     and for text outside any message: only those may hold calls. ``final`` bodies and
-    commentary preambles are the answer, never scanned for calls (issue 11).
+    commentary preambles are the answer, never scanned for calls (issue 11); a
+    ``final`` message is the answer even when its header names a recipient (issue 26,
+    SECURITY.md: calls travel on the commentary channel only).
     """
     if "<|channel|>" not in text:
         return None, [(text, True)]
@@ -189,7 +191,7 @@ def split_harmony_segments(text: str) -> tuple[str | None, list[tuple[str, bool]
         channel = text[c + len("<|channel|>") : m].strip().split(" ", 1)[0].split("<|", 1)[0]
         if before.strip():
             content.append((before, True))
-        if "to=" in header:
+        if "to=" in header and channel != "final":
             content.append((text[hs:consumed], True))
         elif channel == "analysis":
             reasoning.append(body)

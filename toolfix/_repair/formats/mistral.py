@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from ..text import MarkerFinder, find_bracket_end, json_past_markers, skip_ws
+from ..text import MarkerFinder, escaped_json_end, find_bracket_end, json_past_markers, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat
 
 __all__ = ["MistralFormat"]
@@ -165,6 +165,9 @@ class MistralFormat(ToolCallFormat):
         then ends where its brackets close. A value still open at the next call's opener
         is broken JSON (the opener closes it), not a cut-off output.
         """
+        quoted = escaped_json_end(text, first)
+        if quoted is not None:  # escaped JSON, quoted in another call's string
+            return quoted.end, quoted.truncated
         span = find_bracket_end(text, first, ctx.limits, stop=stop)
         if span.truncated and stop < len(text):
             past = json_past_markers(text, first, stop, (BOT, "</s>"), ctx.limits)

@@ -122,6 +122,68 @@ class _Balance:
 #: Closers a value may hold as text before its first closer wins (keeps it linear).
 _MAX_CLOSERS = 64
 
+#: The elements a value may hold whole (a quoted call of this family or of an XML one):
+#: their openers and their closer.
+_NESTED = (
+    (("<parameter=", "<parameter "), PARAM_CLOSE),
+    ((FUNC, FUNC_SPACED), FUNC_CLOSE),
+    ((WRAP_OPEN,), WRAP_CLOSE),
+    ((SEED_OPEN,), SEED_CLOSE),
+)
+
+
+#: Any of :data:`_NESTED`'s openers (one search over a value).
+_NESTED_OPEN = re.compile("|".join(re.escape(o) for opens, _ in _NESTED for o in opens))
+
+
+class _Nesting:
+    """Where a value that holds whole elements ends (issue 26: a Qwen3-Coder, Hermes,
+    GLM, Hunyuan or MiniMax call quoted in a value, inline or on its own lines).
+
+    A value's own ``</parameter>`` is the first one before which every element opened
+    inside the value is closed again, provided the value opens one at all: the value
+    grammar is nested, as the markup it quotes is. A value that opens nothing before
+    its first closer, or whose elements never close, ends by the flat rule (the first
+    closer or tag, a missing closer tolerated). Most values open nothing: a few bounded
+    substring tests say so; the tags' positions are listed (once per text) only for a
+    value that does, and counted by binary search."""
+
+    __slots__ = ("_pairs", "closers", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.closers: list[int] = []
+        self._pairs: list[tuple[list[int], list[int]]] | None = None
+
+    @classmethod
+    def of(cls, text: str) -> _Nesting | None:
+        return cls(text) if PARAM_CLOSE in text else None
+
+    def own_closer(self, vstart: int) -> int:
+        """The value's own closer when it holds whole elements; -1 otherwise."""
+        text = self.text
+        first = text.find(PARAM_CLOSE, vstart)
+        if first == -1 or _NESTED_OPEN.search(text, vstart, first) is None:
+            return -1  # nothing opened before the first closer: the flat rule's end
+        if self._pairs is None:
+            self.closers = _positions(text, PARAM_CLOSE, 0)
+            self._pairs = [
+                (sorted(p for o in opens for p in _positions(text, o, 0)), _positions(text, c, 0))
+                for opens, c in _NESTED
+            ]
+        i = bisect.bisect_left(self.closers, vstart)
+        for at in self.closers[i : i + _MAX_CLOSERS]:
+            nested = False
+            for opens, closes in self._pairs:
+                o = bisect.bisect_left(opens, at) - bisect.bisect_left(opens, vstart)
+                c = bisect.bisect_left(closes, at) - bisect.bisect_left(closes, vstart)
+                if o != c:
+                    break
+                nested = nested or o > 0
+            else:
+                return at if nested else -1
+        return -1
+
 
 def _positions(text: str, marker: str, shift: int) -> list[int]:
     out: list[int] = []
@@ -130,6 +192,33 @@ def _positions(text: str, marker: str, shift: int) -> list[int]:
         out.append(k + shift)
         k = text.find(marker, k + 1)
     return out
+
+
+def _value_end(
+    text: str, finder: MarkerFinder, vstart: int, ends: tuple[_Balance | None, _Nesting | None]
+) -> tuple[int, str]:
+    """Where the value starting at ``vstart`` ends, and the tag that ends it ("" at the
+    end of the text)."""
+    balance, nesting = ends
+    n = len(text)
+    own = -1 if nesting is None else nesting.own_closer(vstart)
+    if own != -1:
+        return own, PARAM_CLOSE  # the value holds whole elements
+    if not text.startswith("\n", vstart):
+        return finder.first(_VALUE_ENDS, vstart, n)
+    # the template's layout: the value on its own lines, so it ends only at a tag that
+    # starts a line; tags written inside the value are text
+    vend, vwhich = finder.first(_LINE_ENDS, vstart, n)
+    if vwhich:
+        vend, vwhich = vend + 1, vwhich[1:]
+    if vwhich != PARAM_CLOSE:
+        # "</parameter>" at the end of the value's last line also closes it
+        tail = text[vstart:vend].rstrip()
+        if tail.endswith(PARAM_CLOSE):
+            vend, vwhich = vstart + len(tail) - len(PARAM_CLOSE), PARAM_CLOSE
+    elif balance is not None:
+        vend = balance.own_closer(vend)
+    return vend, vwhich
 
 
 class QwenXmlFormat(ToolCallFormat):
@@ -149,6 +238,7 @@ class QwenXmlFormat(ToolCallFormat):
         out: list[Candidate] = []
         finder = MarkerFinder(text)
         balance = _Balance.of(text)
+        nesting = _Nesting.of(text)
         n = len(text)
         pos = 0
         spaced = "<function " in text  # sglang #38894: ``<function bash>`` for ``=``
@@ -171,7 +261,7 @@ class QwenXmlFormat(ToolCallFormat):
                 pos = gt + 1
                 continue
             start = self._wrapper_start(text, at, out[-1].end if out else 0)
-            cand = self._function(text, finder, start, name, gt + 1, ctx, balance)
+            cand = self._function(text, finder, start, name, gt + 1, ctx, (balance, nesting))
             if cand is None:
                 pos = gt + 1
                 continue
@@ -206,7 +296,7 @@ class QwenXmlFormat(ToolCallFormat):
         name: str,
         body: int,
         ctx: ScanContext,
-        balance: _Balance | None = None,
+        ends: tuple[_Balance | None, _Nesting | None] = (None, None),
     ) -> Candidate | None:
         n = len(text)
         first = _BLANKS(text, body).end()  # type: ignore[union-attr]  # (past a '>')
@@ -248,21 +338,7 @@ class QwenXmlFormat(ToolCallFormat):
                 p = pname_start
                 continue
             vstart = gt + 1
-            if text.startswith("\n", vstart):
-                # the template's layout: the value on its own lines, so it ends only at a
-                # tag that starts a line; tags written inside the value are text
-                vend, vwhich = finder.first(_LINE_ENDS, vstart, n)
-                if vwhich:
-                    vend, vwhich = vend + 1, vwhich[1:]
-                if vwhich != PARAM_CLOSE:
-                    # "</parameter>" at the end of the value's last line also closes it
-                    tail = text[vstart:vend].rstrip()
-                    if tail.endswith(PARAM_CLOSE):
-                        vend, vwhich = vstart + len(tail) - len(PARAM_CLOSE), PARAM_CLOSE
-                elif balance is not None:
-                    vend = balance.own_closer(vend)
-            else:
-                vend, vwhich = finder.first(_VALUE_ENDS, vstart, n)
+            vend, vwhich = _value_end(text, finder, vstart, ends)
             args[text[pname_start:gt].strip()] = _trim_newline(text[vstart:vend])
             if vwhich == PARAM_CLOSE:
                 p = vend + len(PARAM_CLOSE)
