@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 from conftest import WEATHER
-from test_stream import _completion, _cut, _key
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_stream import _completion, _cut, _key
 
 from toolfix import (
     FixConfig,
@@ -181,7 +181,7 @@ def test_the_processor_repairs_with_false_when_the_request_turns_thinking_off() 
     assert r.reasoning is None
     assert [c.arguments for c in r.tool_calls] == [{"city": "Paris"}]
     # the config's own setting wins over the executor's
-    mine = ManualToolCallFixProcessor(registry=[WEATHER], config=FixConfig(reasoning_prefilled=True))
+    mine = ManualToolCallFixProcessor(registry=[WEATHER], config=ON)
     [r] = asyncio.run(mine.process(off, prompt, "Qwen/Qwen3-32B", None, [repair(text, [])]))
     assert r.reasoning is not None
     assert not r.tool_calls

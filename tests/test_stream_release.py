@@ -250,8 +250,10 @@ def test_the_known_overturns_are_held() -> None:
     assert _calls(r1, TOOLS, FixConfig()) == []
     # known that the prompt opened no block: the closer is text, the call leaves at once
     released = _released(r1, TOOLS, NOT_PREFILLED, 5)
-    assert released and released[0][0] < r1.index("</think>")
-    assert released[-1][1] == _calls(r1, TOOLS, NOT_PREFILLED) == [("get_weather", {"city": "Paris"})]
+    assert released
+    assert released[0][0] < r1.index("</think>")
+    paris = [("get_weather", {"city": "Paris"})]
+    assert released[-1][1] == _calls(r1, TOOLS, NOT_PREFILLED) == paris
     # a lone closer written inside a call's value settles nothing (repair() masks it)
     valued = quoted.replace("Paris", "x </think> y")
     text = f"{valued}{quoted}"

@@ -129,7 +129,8 @@ class ManualToolCallFixProcessor(ResponseProcessor):
             return self
         if value not in self._prefilled:
             config = self.config.model_copy(update={"reasoning_prefilled": value})
-            self._prefilled[value] = ManualToolCallFixProcessor(config=config, registry=self.registry)
+            twin = ManualToolCallFixProcessor(config=config, registry=self.registry)
+            self._prefilled[value] = twin
         return self._prefilled[value]
 
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
