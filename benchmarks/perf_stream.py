@@ -171,23 +171,27 @@ def cost(prepared: list[Any], repeat: int, chunk: int) -> dict[str, Any]:
 
 #: Reasoning settings promptness is measured under: (text written before the output,
 #: ``FixConfig`` arguments). A stream releases a call only once no later reasoning closer
-#: can turn it into reasoning (docs/guides/streaming.md): as written, no corpus text
-#: settles that before its end.
+#: can turn it into reasoning (docs/guides/streaming.md): as written with the default
+#: (``reasoning_prefilled=None``), no corpus text settles that before its end; with
+#: ``False`` there is nothing to settle.
 SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
-    "as written": ("", {}),
-    "after a <think> block": ("<think>ok</think>\n", {}),
-    "reasoning_prefilled": ("ok</think>\n", {"reasoning_prefilled": True}),
+    "as written (None)": ("", {}),
+    "after a <think> block (None)": ("<think>ok</think>\n", {}),
+    "reasoning_prefilled=True": ("ok</think>\n", {"reasoning_prefilled": True}),
+    "reasoning_prefilled=False": ("", {"reasoning_prefilled": False}),
 }
 
 
-def promptness(cases: list[dict[str, Any]], chunk: int, setting: str = "as written") -> None:
+def promptness(
+    cases: list[dict[str, Any]], chunk: int, setting: str = "as written (None)"
+) -> dict[str, Any] | None:
     """For every call of every case with several calls: characters of content still to
-    come when the call's first delta went out."""
+    come when the call's first delta went out. Returns the totals (calls, early, mean)."""
     leads: dict[str, list[int]] = defaultdict(list)
     not_last: dict[str, int] = defaultdict(int)
     head, options = SETTINGS[setting]
     if options and "reasoning_prefilled" not in FixConfig.model_fields:
-        return  # (a toolfix from before the setting)
+        return None  # (a toolfix from before the setting)
     config = FixConfig(**options)
     for case in cases:
         text = case["response"].get("content") or ""
@@ -227,6 +231,7 @@ def promptness(cases: list[dict[str, Any]], chunk: int, setting: str = "as writt
         f"{statistics.median(every):>8.0f}"
         f"{statistics.mean(every):>8.1f}{max(every):>7}"
     )
+    return {"calls": len(every), "early": early, "mean_chars_to_come": statistics.mean(every)}
 
 
 def _opens_call(chunk: dict[str, Any]) -> bool:
@@ -255,8 +260,13 @@ def main() -> None:
         list(repair_stream(chunks, tools))
         list(repair_stream(events, tools))
     figures = cost(prepared, args.repeat, args.chunk)
-    for setting in SETTINGS:
-        promptness(cases, args.chunk, setting)
+    figures["promptness"] = {s: promptness(cases, args.chunk, s) for s in SETTINGS}
+    print()
+    print("promptness by setting: calls out before the end, mean characters still to come")
+    for setting, got in figures["promptness"].items():
+        if got is not None:
+            mean = got["mean_chars_to_come"]
+            print(f"  {setting + ':':<31}{got['early']:>5} of {got['calls']}, {mean:.1f}")
     if args.json:
         figures["command"] = "python benchmarks/perf_stream.py " + " ".join(sys.argv[1:])
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

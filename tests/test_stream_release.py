@@ -3,12 +3,13 @@
 The property: for every prefix of a stream and every continuation of its text, the calls
 the stream released after the prefix are a prefix of ``repair(prefix + continuation)``'s
 calls (name and arguments). Checked on every corpus case (each at the points where the
-stream released calls, under three reasoning settings) against a fixed set of hostile
+stream released calls, under each reasoning setting) against a fixed set of hostile
 continuations, and on generated messages against generated continuations: a lone
 ``</think>``, orphan closers of enclosing elements, more markup, prose.
 
-And ``reasoning_prefilled``: every case whose text holds a reasoning closer streams, with
-it, to exactly ``repair()``'s result with it, at every split.
+And ``reasoning_prefilled`` (``True``, ``None``, ``False``): every case whose text holds a
+reasoning closer streams, with each, to exactly ``repair()``'s result with it, at every
+split.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ CASES = [
     for line in path.read_text().splitlines()
 ]
 PREFILLED = FixConfig(reasoning_prefilled=True)
+NOT_PREFILLED = FixConfig(reasoning_prefilled=False)
 
 #: Continuations that overturn a call when the rule is wrong: a lone reasoning closer, the
 #: closers of enclosing elements (a tool-named tag, a raw-text value, a JSON string),
@@ -124,6 +126,8 @@ SETTINGS = {
     "as written": ("", FixConfig()),
     "after a think block": ("<think>ok</think>\n", FixConfig()),
     "prefilled": ("ok</think>\n", PREFILLED),
+    "not prefilled": ("", NOT_PREFILLED),
+    "not prefilled, after a think block": ("<think>ok</think>\n", NOT_PREFILLED),
 }
 
 
@@ -234,6 +238,7 @@ def test_the_known_overturns_are_held() -> None:
     cline = f"<write_to_file>\n<path>a.md</path>\n<content>\n{quoted}\n</content>\n</write_to_file>"
     for text, config in (
         (cline, FixConfig()),
+        (cline, NOT_PREFILLED),
         (f"ok</think>\n{cline}", PREFILLED),
         (f"<think>ok</think>{cline}", FixConfig()),
     ):
@@ -243,6 +248,12 @@ def test_the_known_overturns_are_held() -> None:
     r1 = f"The user wants Paris.\n{quoted}\nNo, I must not.\n</think>\n\nI can't help."
     assert _released(r1, TOOLS, FixConfig(), 5) == []
     assert _calls(r1, TOOLS, FixConfig()) == []
+    # known that the prompt opened no block: the closer is text, the call leaves at once
+    released = _released(r1, TOOLS, NOT_PREFILLED, 5)
+    assert released
+    assert released[0][0] < r1.index("</think>")
+    paris = [("get_weather", {"city": "Paris"})]
+    assert released[-1][1] == _calls(r1, TOOLS, NOT_PREFILLED) == paris
     # a lone closer written inside a call's value settles nothing (repair() masks it)
     valued = quoted.replace("Paris", "x </think> y")
     text = f"{valued}{quoted}"
@@ -265,11 +276,15 @@ def _splits(text: str, seed: int) -> list[list[str]]:
     return [[text], _cut(text, sizes), _at_markers(text), list(text)]
 
 
+@pytest.mark.parametrize("prefilled", [True, None, False])
 @pytest.mark.parametrize("index", range(len(THINK_CASES)), ids=lambda i: THINK_CASES[i]["id"])
-def test_prefilled_streams_give_repairs_result_at_every_split(index: int) -> None:
+def test_prefilled_streams_give_repairs_result_at_every_split(
+    index: int, prefilled: bool | None
+) -> None:
     case = THINK_CASES[index]
     response = case["response"]
-    want = _key(repair(_completion(response), case["tools"], config=PREFILLED))
+    config = FixConfig(reasoning_prefilled=prefilled)
+    want = _key(repair(_completion(response), case["tools"], config=config))
     for pieces in _splits(response["content"], index):
         chunks = [
             {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": p}}]}
@@ -278,7 +293,7 @@ def test_prefilled_streams_give_repairs_result_at_every_split(index: int) -> Non
         if response.get("reasoning_content"):
             delta = {"reasoning_content": response["reasoning_content"]}
             chunks.insert(0, {"id": "s", "model": "m", "choices": [{"index": 0, "delta": delta}]})
-        out = list(repair_stream(chunks, case["tools"], config=PREFILLED))
+        out = list(repair_stream(chunks, case["tools"], config=config))
         assert _key(accumulate(out)) == want
         assert out[-1]["toolfix"]["release_mismatch"] is False
         assert out[-1]["toolfix"]["content_mismatch"] is False
@@ -296,7 +311,7 @@ def test_deciding_reasoning_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
     read: list[int] = []
     real = core.reasoning_gate
 
-    def counting(text: str, prefilled: bool) -> Any:
+    def counting(text: str, prefilled: bool | None) -> Any:
         read.append(len(text))
         return real(text, prefilled)
 

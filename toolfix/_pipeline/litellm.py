@@ -120,10 +120,12 @@ class LiteLLMExecutor(PromptExecutor):
         kwargs.update(self._options(prompt, registry))
         return kwargs
 
-    def reasoning_prefilled(self, prompt: Prompt, model: str) -> bool:
+    def reasoning_prefilled(self, prompt: Prompt, model: str) -> bool | None:
         """Whether this request's output starts inside reasoning: the model's template
         opens the block in the prompt (``toolfix.formats.PREFILLED_MODELS``),
-        given the request's ``chat_template_kwargs`` (top level or in ``extra_body``)."""
+        given the request's ``chat_template_kwargs`` (top level or in ``extra_body``);
+        ``False`` when they turn thinking off, ``None`` when not known
+        (:func:`~toolfix.formats.reasoning_prefilled_for`)."""
         from .._repair.families import reasoning_prefilled_for
 
         options = {**self.provider_options, **prompt.params}

@@ -458,15 +458,17 @@ THINK_HINTS = ("think>", "THINK]", "THINKING|>")
 THINK_TOKEN_MAX = max(len(t) for pair in THINK_TOKENS for t in pair) + 1
 
 
-def reasoning_gate(text: str, prefilled: bool) -> tuple[int, int, int] | None:
+def reasoning_gate(text: str, prefilled: bool | None) -> tuple[int, int, int] | None:
     """Whether ``text`` settles what of it is reasoning, for every continuation.
 
     ``None`` while a later token could still turn text already seen into reasoning (no
     reasoning markup yet, or a closer whose next character is unknown). Otherwise
     ``(start, end, content)``: the token that settled it, and where content begins that
     no continuation can move into the prompt's reasoning block (after that block's
-    closer; ``0`` when the text's first reasoning token is an opener: the prompt opened
-    none)."""
+    closer; ``0`` when the text's first reasoning token is an opener, or
+    ``prefilled=False``: the prompt opened none)."""
+    if prefilled is False:
+        return 0, 0, 0
     if prefilled:
         block = prompt_block(text, True)  # (never None when prefilled)
         if block is None or block[0] == len(text):
@@ -533,17 +535,21 @@ PREFILLED_MODELS: list[PrefilledModel] = [
 
 def reasoning_prefilled_for(
     model: str | None, chat_template_kwargs: Mapping[str, object] | None = None
-) -> bool:
+) -> bool | None:
     """Whether ``model``'s chat template opens the reasoning block in the prompt, given
     the request's ``chat_template_kwargs`` (vLLM/SGLang: ``enable_thinking``,
-    ``thinking``). ``enable_thinking=False`` closes it in the prompt (never prefilled)."""
+    ``thinking``), as ``FixConfig.reasoning_prefilled`` takes it: ``True`` (a table
+    entry whose switch is on), ``False`` when the request turns thinking off
+    (``enable_thinking=False`` or ``thinking=False``: the template closes or omits the
+    block in the prompt), ``None`` when not known (no table entry, or its switch left at
+    a default that is off)."""
     kwargs = chat_template_kwargs or {}
-    if kwargs.get("enable_thinking") is False:
+    if kwargs.get("enable_thinking") is False or kwargs.get("thinking") is False:
         return False
     name = (model or "").lower()
     for entry in PREFILLED_MODELS:
         if re.search(entry.pattern, name):
-            if entry.switch is None:
+            if entry.switch is None or kwargs.get(entry.switch, entry.switch_default):
                 return True
-            return bool(kwargs.get(entry.switch, entry.switch_default))
-    return False
+            return None
+    return None

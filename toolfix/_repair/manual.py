@@ -61,7 +61,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         self.config = as_fix_config(config, type(self).__name__)
         self.registry = ToolRegistry.of(registry)
         self._fixer = Fixer(self.config)
-        self._prefilled: ManualToolCallFixProcessor | None = None  # see :meth:`_for`
+        self._prefilled: dict[bool, ManualToolCallFixProcessor] = {}  # see :meth:`_for`
 
     def __repr__(self) -> str:
         return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
@@ -117,16 +117,21 @@ class ManualToolCallFixProcessor(ResponseProcessor):
     def _for(
         self, executor: PromptExecutor | None, prompt: Prompt, model: str
     ) -> ManualToolCallFixProcessor:
-        """This processor, or its twin with ``reasoning_prefilled`` when the executor says
-        the request's template opened the reasoning (``LiteLLMExecutor``: model name and
+        """This processor, or its twin with ``reasoning_prefilled`` ``True`` or ``False``
+        when the config leaves it ``None`` and the executor knows whether the request's
+        template opened the reasoning (``LiteLLMExecutor``: model name and
         ``chat_template_kwargs``)."""
         said = getattr(executor, "reasoning_prefilled", None)
-        if self.config.reasoning_prefilled or not callable(said) or not said(prompt, model):
+        if self.config.reasoning_prefilled is not None or not callable(said):
+            return self  # (the config's own True or False wins)
+        value = said(prompt, model)
+        if not isinstance(value, bool):
             return self
-        if self._prefilled is None:
-            config = self.config.model_copy(update={"reasoning_prefilled": True})
-            self._prefilled = ManualToolCallFixProcessor(config=config, registry=self.registry)
-        return self._prefilled
+        if value not in self._prefilled:
+            config = self.config.model_copy(update={"reasoning_prefilled": value})
+            twin = ManualToolCallFixProcessor(config=config, registry=self.registry)
+            self._prefilled[value] = twin
+        return self._prefilled[value]
 
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""

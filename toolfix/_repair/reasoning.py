@@ -9,9 +9,10 @@ MiniMax...) leave in the text when the server does not split it out:
 - a lone ``</think>`` with no opener: templates such as Qwen3's and
   DeepSeek-R1's put ``<think>`` in the prompt, so everything before the closer is
   reasoning. Only the first reasoning markup of the text can be such a closer (the
-  prompt opens one block, at the start); with ``prefilled`` (the caller knows the
+  prompt opens one block, at the start); with ``prefilled=True`` (the caller knows the
   prompt opened it, ``FixConfig.reasoning_prefilled``) the text up to the first
-  closer, or all of it when none comes, is reasoning;
+  closer, or all of it when none comes, is reasoning; with ``prefilled=False`` (known
+  that it opened none) a lone closer is content, kept as written;
 - Magistral's ``[THINK]…[/THINK]`` the same way (a ``[TOOL_CALLS]`` the model wrote
   while thinking is reasoning, never a call).
 
@@ -76,12 +77,15 @@ def _find_lone_close(text: str, closer: str = THINK_CLOSE) -> int:
         pos = i + 1
 
 
-def prompt_block(text: str, prefilled: bool = False) -> tuple[int, int] | None:
+def prompt_block(text: str, prefilled: bool | None = None) -> tuple[int, int] | None:
     """Where the reasoning block the prompt opened ends in ``text``: the closer's
     ``(start, end)``, or ``None`` when the prompt opened none.
 
-    ``prefilled``: the first closer of any pair, ``(len(text), len(text))`` when none
-    comes. Otherwise the first reasoning markup of the text when it is a lone closer."""
+    ``prefilled=True``: the first closer of any pair, ``(len(text), len(text))`` when
+    none comes. ``False``: ``None``. ``None`` (not known): the first reasoning markup of
+    the text when it is a lone closer."""
+    if prefilled is False:
+        return None
     if prefilled:
         hits = [(i, i + len(c)) for _, c in THINK_TOKENS if (i := text.find(c)) != -1]
         return min(hits) if hits else (len(text), len(text))
@@ -106,7 +110,7 @@ def first_markup(text: str) -> tuple[int, int, bool] | None:
     return first
 
 
-def split_reasoning(text: str, prefilled: bool = False) -> tuple[str | None, str]:
+def split_reasoning(text: str, prefilled: bool | None = None) -> tuple[str | None, str]:
     """Split ``text`` into ``(reasoning, content)``.
 
     Returns ``(None, text)`` (the same object) when there is no think markup.

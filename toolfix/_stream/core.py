@@ -11,8 +11,9 @@ How it keeps that promise while text still flows:
 * **Nothing leaves while reasoning is unsettled**: with tools, a lone ``</think>`` arriving
   later would turn everything before it into reasoning (templates that open ``<think>``
   in the prompt). Content and calls wait until the text's first reasoning token has
-  passed and settled where reasoning ends, or, with ``FixConfig.reasoning_prefilled``,
-  until the first closer has passed (:func:`~toolfix._repair.families.reasoning_gate`).
+  passed and settled where reasoning ends, or, with ``FixConfig.reasoning_prefilled=True``,
+  until the first closer has passed (:func:`~toolfix._repair.families.reasoning_gate`);
+  with ``reasoning_prefilled=False`` (no block opened in the prompt) they need not wait.
 * **Prose passes through as it arrives** from there, minus a bounded hold-back: the last
   word and the whitespace before it (a word may be the start of a marker, or a bare
   ``name(`` call), and any text from the first place where markup of any family could
@@ -230,7 +231,9 @@ class _Core:
         self._release_off = hold or not release or config.truncated != "invalid"
         # reasoning: content before :attr:`gate` may still turn out to be reasoning (a lone
         # closer later); -1 while undecided, ``_NEVER`` when it stays so to the end
-        self.gate = -1 if len(self.tools) else 0  # (no tools: repair() keeps the text)
+        # (no tools: repair() keeps the text; ``reasoning_prefilled=False``: no lone closer
+        # turns text into reasoning)
+        self.gate = -1 if len(self.tools) and config.reasoning_prefilled is not False else 0
         self._strip = False
         self._think_tail = ""
         self._gate_spent = 0  # characters read by :meth:`_open_gate` so far
