@@ -363,7 +363,18 @@ def _unknown_name_applies(draft: Draft) -> bool:
 def _unknown_name(draft: Draft, rng: random.Random) -> None:
     options = [i for i in range(len(draft.calls)) if _name_variants(draft, i)]
     i = rng.choice(options)
-    draft.calls[i].name = rng.choice(_name_variants(draft, i))
+    name, variant = draft.calls[i].name, rng.choice(_name_variants(draft, i))
+    draft.calls[i].name = variant
+    if norm_name(variant) != norm_name(name):
+        # a name that differs in its letters is never renamed (docs/design.md#promise-4):
+        # the call comes back invalid (unknown_name) for the LLM fixer's feedback
+        draft.expected = [e for e in draft.expected if e[0] != name]
+        if not draft.expected:
+            draft.expected_error = (
+                f"{variant!r} differs from the offered {name!r} in its letters: it is never "
+                "renamed (promise 4); it comes back as an invalid unknown_name call for the "
+                "LLM fixer's feedback"
+            )
 
 
 # ---- placement ----------------------------------------------------------------------
