@@ -81,26 +81,18 @@ def test_repair_stream_never_releases_a_quoted_call(ex: Example, data: st.DataOb
     assert hostile.check_stream(ex, cuts) is None, ex.label
 
 
-# The rest of the stream arm: a call leaves the stream before the text that overturns
-# it arrives: a later lone ``</think>`` (the reasoning's opener was in the prompt), the
-# closer of a Cline-style element named after a tool that turns out to hold it as a
-# value, a MiniMax M3 value's own closer after a quoted call's ``</invoke>``. That is
-# the stream's release rule (issue 26 item 2, rewritten on another branch with the
-# family registry), not the readers: ``repair()`` of the whole text is right in each.
-_RELEASE_RULE = (
-    "stream release rule (issue 26 item 2): calls released before a later lone </think>, "
-    "an enclosing tool element's closer or a value's own closer overturns them"
-)
+# The rest of the stream arm: no call may leave the stream before the text that could
+# overturn it arrives (a later lone ``</think>``, the closer of a Cline-style element
+# named after a tool that turns out to hold it as a value, a MiniMax M3 value's own
+# closer after a quoted call's ``</invoke>``): promise 12, the stream's release rule.
 
 
-@pytest.mark.xfail(strict=False, reason=_RELEASE_RULE)
 @SETTINGS
 @given(hostile.hostile_examples(), st.lists(st.integers(1, 400), max_size=6))
 def test_repair_stream_any_split_keeps_every_promise(ex: Example, cuts: list[int]) -> None:
     assert hostile.check_stream(ex, cuts) is None, ex.label
 
 
-@pytest.mark.xfail(strict=False, reason=_RELEASE_RULE)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile.outer_examples())
 def test_repair_stream_one_char_a_chunk_on_values(ex: Example) -> None:
