@@ -141,6 +141,10 @@ class FixConfig(BaseModel):
     invalid call of kind ``truncated`` with the partial arguments attached (default), or
     keep the members that were complete and validate them (the old behaviour; a cut-off
     ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``)."""
+    schema_anchored: bool = True
+    """Where no family reader found a valid call, read calls anchored on the offered
+    tools' names and parameter names (docs/finding-calls.md); their repair kind is
+    ``schema_anchored``. ``False`` turns the reader off."""
 
     @model_validator(mode="after")
     def _check_custom_formats(self) -> FixConfig:

@@ -65,6 +65,8 @@ class FailureKind(enum.StrEnum):
     """Input over a configured limit; the call is reported invalid, never parsed."""
     LLM_FIX = "llm_fix"
     """The LLM-based fixer spent LLM calls on this response."""
+    SCHEMA_ANCHORED = "schema_anchored"
+    """The call was read by the schema-anchored reader (docs/finding-calls.md)."""
 
 
 def _as_failure_kind(value: Any) -> Any:

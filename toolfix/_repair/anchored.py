@@ -1,0 +1,469 @@
+"""The schema-anchored reader: the manual fixer's last stage (docs/finding-calls.md).
+
+Where no family reader found a valid call, this reader looks for what the registry
+declares instead of a family's markers: an offered tool's name (case, separators, a
+``functions.`` or namespace prefix and markup glued to it allowed; never a name that
+differs in its letters), then that tool's parameter names right after it, in whatever
+syntax surrounds them (JSON-like objects, attribute pairs, one element per argument,
+``key: value`` / ``key=value`` / ``key => value`` / ``--key value`` runs, keyword
+arguments). Values are read by their own grammar (quoted strings, brackets) or, bare,
+up to the next argument or the construct's closer; the interpreter then coerces and
+validates them like every other candidate.
+
+Precision first:
+
+* the name must be placed by structure: nothing but markup, punctuation and call words
+  (``name``, ``tool``, ``invoke``...) before it on its line, not inside inline code, and
+  inside a code fence only when the fence is the whole message. "I'll call get_weather
+  for Paris" stays text (an intent for the LLM-based fixer);
+* the arguments form one run that starts right after the name: between the name and the
+  first argument, and between arguments, only markup, punctuation and connector words
+  (``args``, ``arguments``...) — so no argument comes from another construct;
+* every required parameter is present, and the call validates; anything else stays
+  text, exactly as it was.
+
+The family registry's markers are skipped as noise, never read as grammar. One pass,
+left to right: each name's run ends before the next name, so the work is linear.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .._config import FixConfig, Limits
+from .._errors import LimitExceededError, MalformedToolCallError
+from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart
+from .._tools import ToolRegistry
+from .formats import Candidate
+from .formats._base import make_candidate
+from .interpret import Interpreter
+from .jsonparse import parse_lenient
+from .names import NAMESPACE_PREFIXES, normalise_name
+from .text import find_bracket_end, find_fences
+
+__all__ = ["AnchoredReader"]
+
+CallPart = ToolCallPart | InvalidToolCallPart
+
+FORMAT = "schema_anchored"
+_WHERE = ("call_in_content",)
+_NOTE = ((FailureKind.SCHEMA_ANCHORED.value, "read the call by the tool's schema"),)
+
+#: Words that may stand before a tool's name on its line (``"name": "x"``, ``<invoke
+#: name="x">``, ``[Calling tool: x``, ``to=functions.x``).
+_NAME_WORDS = frozenset(
+    {
+        "name",
+        "tool",
+        "tool_name",
+        "toolname",
+        "function",
+        "function_name",
+        "func",
+        "call",
+        "calling",
+        "invoke",
+        "action",
+        "recipient",
+        "to",
+        "type",
+        "functions",
+        "tools",
+        "default_api",
+        "tool_call",
+        "tool_use",
+    }
+)
+#: Words that may join a name to its arguments (``args =>``, ``"arguments": {``).
+_CONNECTORS = frozenset(
+    {
+        "arguments",
+        "args",
+        "parameters",
+        "params",
+        "tool_args",
+        "tool_input",
+        "input",
+        "inputs",
+        "kwargs",
+        "action_input",
+        "with",
+    }
+)
+_MAX_PREFIX = 200  # a "prefix" longer than this is a sentence, not markup
+_MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either side
+_WORD = re.compile(r"[A-Za-z_][\w]*")
+#: complete markup groups skipped as noise: <tag ...>, <|token|>, [MARKER]
+_GROUP = re.compile(r"<[^<>\n]{0,80}>|\[[^\[\]\n]{0,40}\]")
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+#: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
+#: or a key (quoted or bare) with its separator.
+_KEY = re.compile(
+    r"""<(?:parameter|param|arg|argument)\s*=\s*["'\u201c]?(?P<pattr>[\w.-]+)["'\u201d]?\s*>"""
+    r"""|<(?:parameter|param|arg|argument)\s+name\s*=\s*["'\u201c](?P<pname>[\w.-]+)["'\u201d][^<>\n]{0,60}>"""
+    r"""|<(?P<tag>[A-Za-z_][\w.-]*)>"""
+    r"""|--(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
+    r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
+)
+_NOISE = frozenset(" \t\r\n,;{}()[]|\"'`\u201c\u201d\u2018\u2019>")
+_BARE_END = {":": re.compile(r"[\n,}]"), "=>": re.compile(r"[\n,}]"), "=": re.compile(r"[\s,)}]")}
+_FLAG_END = re.compile(r"\n|[ \t]--[A-Za-z_]")
+_TAG_END = re.compile(r"<")
+
+
+@dataclass(slots=True)
+class _Tools:
+    """What the reader needs of one registry: the name pattern, each tool's parameters
+    by their comparison form, and the required ones."""
+
+    pattern: re.Pattern[str] | None
+    by_norm: dict[str, str]
+    params: dict[str, dict[str, str]]
+    required: dict[str, tuple[str, ...]]
+
+
+class AnchoredReader:
+    """Reads calls anchored on the offered tools' names and parameters (one per
+    :class:`~toolfix._repair.textscan.TextScanner`)."""
+
+    def __init__(self, config: FixConfig, markers: Iterable[str]) -> None:
+        self.limits: Limits = config.limits
+        self._markers = tuple(sorted({m for m in markers if len(m) > 1}, key=len, reverse=True))
+        self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
+        self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
+        self._last: tuple[ToolRegistry, _Tools] | None = None
+
+    def read(
+        self,
+        content: str,
+        interp: Interpreter,
+        seed: str,
+        protected: list[tuple[int, int]],
+    ) -> list[tuple[int, int, ToolCallPart]]:
+        """The valid calls found in ``content`` with their spans, in order."""
+        tools = self._tools(interp.registry)
+        if tools.pattern is None:
+            return []
+        anchors = [
+            (m.start(), m.end(), tools.by_norm[normalise_name(m.group("n"))])
+            for m in tools.pattern.finditer(content)
+        ]
+        if not anchors:
+            return []
+        fences = find_fences(content) if "```" in content or "~~~" in content else []
+        out: list[tuple[int, int, ToolCallPart]] = []
+        taken_end = 0
+        for i, (start, end, name) in enumerate(anchors):
+            if start < taken_end or _inside(protected, start):
+                continue
+            stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(content)
+            if not self._placed(content, start, fences):
+                continue
+            found = self._arguments(content, end, stop, tools.params[name])
+            if found is None:
+                continue
+            args, args_end = found
+            if not args or any(r not in args for r in tools.required[name]):
+                continue
+            s, e = self._span(content, start, args_end, stop)
+            part = self._finish(content, s, e, name, args, interp, seed)
+            if part is not None:
+                out.append((s, e, part))
+                taken_end = e
+        return out
+
+    # ---- names ------------------------------------------------------------------------
+
+    def _tools(self, registry: ToolRegistry) -> _Tools:
+        last = self._last
+        if last is not None and last[0] is registry:
+            return last[1]
+        by_norm: dict[str, str] = {}
+        params: dict[str, dict[str, str]] = {}
+        required: dict[str, tuple[str, ...]] = {}
+        alts: list[str] = []
+        for name in registry:
+            tool = registry.lookup(name)
+            norm = normalise_name(name)
+            if tool is None or not norm or norm in by_norm or len(norm) < 3:
+                continue  # (two tools with one comparison form: neither is anchored on)
+            by_norm[norm] = name
+            params[name] = {normalise_name(p, strip_prefix=False): p for p in tool.properties}
+            required[name] = tuple(tool.required)
+            alts.append(r"[-_. ]?".join(re.escape(ch) for ch in norm))
+        pattern = None
+        if alts:
+            prefixes = "|".join(re.escape(p) for p in NAMESPACE_PREFIXES)
+            pattern = re.compile(
+                rf"(?<![\w])(?:(?:{prefixes})|[A-Za-z_][\w-]{{0,30}}[.:])?"
+                rf"(?P<n>{'|'.join(sorted(alts, key=len, reverse=True))})(?![\w])",
+                re.IGNORECASE,
+            )
+        tools = _Tools(pattern, by_norm, params, required)
+        self._last = (registry, tools)
+        return tools
+
+    def _placed(self, text: str, start: int, fences: list[Any]) -> bool:
+        """The name at ``start`` stands where a call's name stands: at the start of its
+        line once markup and call words are skipped, outside inline code, and inside a
+        fence only when the fence is the whole message."""
+        line = text.rfind("\n", max(0, start - _MAX_PREFIX), start) + 1
+        if line == 0 and start > _MAX_PREFIX:
+            return False
+        prefix = text[line:start]
+        if prefix.count("`") % 2:
+            return False  # inside inline code: quoted, not sent
+        for m in self._markers:
+            if m in prefix:
+                prefix = prefix.replace(m, " ")
+        prefix = _GROUP.sub(" ", prefix)
+        if any(w.casefold() not in self._name_words for w in _WORD.findall(prefix)):
+            return False
+        for f in fences:
+            if f.body_start <= start < f.body_end:
+                return not text[: f.start].strip() and not text[f.end :].strip()
+        return True
+
+    # ---- arguments --------------------------------------------------------------------
+
+    def _arguments(
+        self, text: str, pos: int, stop: int, params: Mapping[str, str]
+    ) -> tuple[dict[str, Any], int] | None:
+        """The run of arguments that starts right after a name (``pos``), up to
+        ``stop``: the arguments found and where the last one ends."""
+        args: dict[str, Any] = {}
+        last = pos
+        open_style = False  # an element ended at the next one, not at its closer
+        budget = self.limits.max_calls * 64 + 64  # anchors read per name (counted, not timed)
+        while budget > 0:
+            budget -= 1
+            pos = self._skip_noise(text, pos, stop)
+            if pos >= stop:
+                break
+            m = _KEY.match(text, pos, stop)
+            if m is None:
+                break
+            key = m.group("pattr") or m.group("pname") or m.group("tag") or m.group("flag")
+            mode = "tag" if key and not m.group("flag") else "flag" if key else ""
+            if not key:
+                key, mode = m.group("key"), m.group("sep")
+            folded = key.casefold()
+            target = params.get(normalise_name(key, strip_prefix=False))
+            if target is None and (folded in self._connectors or folded in self._name_words):
+                if mode == "tag" or text.startswith(("{", "[", "("), m.end()):
+                    pos = m.end()
+                    continue  # a connector: the arguments follow
+            value = self._value(text, m.end(), stop, mode, open_style)
+            if value is None:
+                return None
+            val, end, open_style = value
+            if target is not None and target not in args:
+                args[target] = val
+                last = end
+            elif target is None and not args and mode not in ("tag",):
+                if folded not in self._name_words and folded not in self._connectors:
+                    break  # an unknown key before any argument: another construct
+            pos = end
+        return args, last
+
+    def _skip_noise(self, text: str, pos: int, stop: int) -> int:
+        """``pos`` moved past punctuation, closing tags, family markers and connector
+        words (never past ``stop``)."""
+        while pos < stop:
+            ch = text[pos]
+            if ch in _NOISE:
+                pos += 1
+                continue
+            if ch == "<" and text.startswith("</", pos):
+                close = text.find(">", pos, min(stop, pos + 80))
+                if close == -1:
+                    return pos
+                pos = close + 1
+                continue
+            for m in self._markers:
+                if text.startswith(m, pos):
+                    pos += len(m)
+                    break
+            else:
+                if ch == "<" or ch == "[":
+                    g = _GROUP.match(text, pos, stop)
+                    if g is not None and _KEY.match(text, pos, stop) is None:
+                        pos = g.end()
+                        continue
+                w = _WORD.match(text, pos, stop)
+                if w is not None and w.group().casefold() in self._connectors:
+                    after = w.end()
+                    while after < stop and text[after] in "\"'\u201d\u2019":
+                        after += 1
+                    if self._peek(text, after, stop) not in (":", "="):
+                        pos = w.end()  # a connector word (``with arguments``): skipped
+                        continue
+                return pos
+        return pos
+
+    @staticmethod
+    def _peek(text: str, pos: int, stop: int) -> str:
+        while pos < stop and text[pos] in " \t\r\n":
+            pos += 1
+        return text[pos] if pos < stop else ""
+
+    def _value(
+        self, text: str, pos: int, stop: int, mode: str, open_style: bool
+    ) -> tuple[Any, int, bool] | None:
+        """The value that starts at ``pos``, where it ends, and whether the run writes
+        its elements without closers (``open_style``: a value that reaches the end of the
+        text unclosed is then complete, else cut off); ``None`` when the value cannot be
+        read (cut off, or a bracket over the limits)."""
+        if mode == "tag":
+            while pos < stop and text[pos] in " \t":
+                pos += 1
+            if text.startswith("\n", pos):
+                pos += 1
+        ch = text[pos] if pos < stop else ""
+        if ch in _QUOTES and mode != "tag":
+            q = _quoted(text, pos, stop, _QUOTES[ch])
+            return None if q is None else (q[0], q[1], open_style)
+        if ch in "{[":
+            try:
+                span = find_bracket_end(text, pos, self.limits, stop=stop)
+                parsed = parse_lenient(text[pos : span.end], self.limits, cut=span.truncated)
+            except (LimitExceededError, MalformedToolCallError):
+                return None
+            return parsed.value, span.end, open_style
+        end_re = _TAG_END if mode == "tag" else _FLAG_END if mode == "flag" else _BARE_END[mode]
+        m = end_re.search(text, pos, stop)
+        end = m.start() if m is not None else stop
+        if mode == "tag":
+            if m is None and stop == len(text) and not open_style:
+                return None  # an element cut off before its closer: not a value to guess
+            open_style = m is not None and not text.startswith("</", end)
+        raw = text[pos:end]
+        value = raw.strip()
+        if mode == "tag" and value.endswith("\n"):
+            value = value[:-1]
+        return value, pos + len(raw.rstrip()), open_style
+
+    # ---- the call ---------------------------------------------------------------------
+
+    def _span(self, text: str, start: int, end: int, stop: int) -> tuple[int, int]:
+        """The span a call takes out of the text: its name's line (and markup-only lines
+        just before it) to the end of its arguments (and the closers after them)."""
+        s = text.rfind("\n", 0, start) + 1
+        for _ in range(_MAX_NOISE_LINES):
+            if s == 0:
+                break
+            prev = text.rfind("\n", 0, s - 1) + 1
+            if not _noise_only(text[prev : s - 1]):
+                break
+            s = prev
+        e = end
+        while e < stop:
+            nl = text.find("\n", e, stop)
+            line_end = stop if nl == -1 else nl
+            if not _noise_only(text[e:line_end]):
+                break
+            e = line_end
+            if nl == -1:
+                break
+            e += 1
+        while e > end and text[e - 1].isspace():
+            e -= 1
+        return s, e
+
+    def _finish(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        name: str,
+        args: dict[str, Any],
+        interp: Interpreter,
+        seed: str,
+    ) -> ToolCallPart | None:
+        cand: Candidate = make_candidate(
+            text, start, end, FORMAT, where=_WHERE, name=name, arguments=args, notes=_NOTE
+        )
+        digest = hashlib.sha256(text[:start].encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        parts = interp.from_candidate(cand, f"{seed}:{FORMAT}:{digest}", alone=True)
+        if not parts or len(parts) != 1 or not isinstance(parts[0], ToolCallPart):
+            return None  # not a valid call: the text stays text
+        return parts[0]
+
+
+def _quoted(text: str, pos: int, stop: int, closer: str) -> tuple[str, int] | None:
+    """The quoted string at ``pos`` (its escapes decoded when it is JSON) and its end."""
+    i = pos + 1
+    while i < stop:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == closer:
+            raw = text[pos + 1 : i]
+            if closer == '"' and "\\" in raw:
+                try:
+                    return str(json.loads(f'"{raw}"')), i + 1
+                except ValueError:
+                    pass
+            return raw, i + 1
+        if ch == "\n" and closer != '"':
+            return None
+        i += 1
+    return None  # never closed: cut off, not a value to guess
+
+
+def _noise_only(line: str) -> bool:
+    """A line of markup and punctuation only (``[/TOOL_CALL]``, ``}}``, ``</invoke>``)."""
+    rest = _GROUP.sub("", line)
+    return not any(ch.isalnum() for ch in rest)
+
+
+def _inside(spans: list[tuple[int, int]], pos: int) -> bool:
+    return any(s <= pos < e for s, e in spans)
+
+
+def merge_anchored(
+    content: str,
+    calls: list[CallPart],
+    remaining: str,
+    used: list[int],
+    found: list[tuple[int, int, ToolCallPart]],
+) -> tuple[list[CallPart], str]:
+    """The family readers' result (``calls``, ``remaining``, their spans ``used``) with
+    the anchored reader's valid calls (``found``) merged in. Where every span the
+    families took holds an anchored call, the anchored calls replace theirs (invalid
+    calls, by the caller's test); otherwise the families' calls stay and only anchored
+    calls outside their spans are added. Nothing is dropped unseen."""
+    if not found or (calls and not used):
+        return calls, remaining  # (no used span: a limit report, kept as it is)
+    family = list(zip(used[::2], used[1::2], strict=True))
+    spans = [(s, e) for s, e, _ in found]
+    if all(any(s < fe and fs < e for s, e in spans) for fs, fe in family):
+        parts: list[CallPart] = [p for _, _, p in found]
+        return parts, _remove(content, family + spans)
+    extra = [(s, e, p) for s, e, p in found if not any(s < fe and fs < e for fs, fe in family)]
+    if not extra:
+        return calls, remaining
+    return [*calls, *(p for _, _, p in extra)], _remove(
+        content, family + [(s, e) for s, e, _ in extra]
+    )
+
+
+def _remove(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` without the (possibly overlapping) spans, the pieces left stripped and
+    joined by newlines, as the family readers leave theirs (textscan._remove_spans)."""
+    pieces: list[str] = []
+    pos = 0
+    for s, e in sorted(spans):
+        pieces.append(text[pos:s] if s > pos else "")
+        pos = max(pos, e)
+    pieces.append(text[pos:])
+    kept = [p.strip() for p in pieces]
+    if kept[0]:
+        kept[0] = pieces[0].rstrip()
+    return "\n".join(p for p in kept if p)
