@@ -28,6 +28,7 @@ left to right: each name's run ends before the next name, so the work is linear.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -100,6 +101,7 @@ _MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either sid
 _WORD = re.compile(r"[A-Za-z_][\w]*")
 #: complete markup groups skipped as noise: <tag ...>, <|token|>, [MARKER]
 _GROUP = re.compile(r"<[^<>\n]{0,80}>|\[[^\[\]\n]{0,40}\]")
+_WORDS_OF_NAME = re.compile(r"[\W_]+|(?<=[a-z0-9])(?=[A-Z])")
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 #: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
 #: or a key (quoted or bare) with its separator.
@@ -125,6 +127,8 @@ class _Tools:
     by_norm: dict[str, str]
     params: dict[str, dict[str, str]]
     required: dict[str, tuple[str, ...]]
+    chunks: tuple[str, ...]
+    """A piece of each name every spelling of it holds (a cheap test before the scan)."""
 
 
 class AnchoredReader:
@@ -147,8 +151,13 @@ class AnchoredReader:
     ) -> list[tuple[int, int, ToolCallPart]]:
         """The valid calls found in ``content`` with their spans, in order."""
         tools = self._tools(interp.registry)
-        if tools.pattern is None:
+        if not tools.by_norm:
             return []
+        folded = content.casefold()
+        if not any(c in folded for c in tools.chunks):
+            return []  # (the common case: no offered name in the text)
+        if tools.pattern is None:
+            tools.pattern = _name_pattern(tuple(tools.by_norm))
         anchors = [
             (m.start(), m.end(), tools.by_norm[normalise_name(m.group("n"))])
             for m in tools.pattern.finditer(content)
@@ -186,7 +195,7 @@ class AnchoredReader:
         by_norm: dict[str, str] = {}
         params: dict[str, dict[str, str]] = {}
         required: dict[str, tuple[str, ...]] = {}
-        alts: list[str] = []
+        chunks: set[str] = set()
         for name in registry:
             tool = registry.lookup(name)
             norm = normalise_name(name)
@@ -195,16 +204,9 @@ class AnchoredReader:
             by_norm[norm] = name
             params[name] = {normalise_name(p, strip_prefix=False): p for p in tool.properties}
             required[name] = tuple(tool.required)
-            alts.append(r"[-_. ]?".join(re.escape(ch) for ch in norm))
-        pattern = None
-        if alts:
-            prefixes = "|".join(re.escape(p) for p in NAMESPACE_PREFIXES)
-            pattern = re.compile(
-                rf"(?<![\w])(?:(?:{prefixes})|[A-Za-z_][\w-]{{0,30}}[.:])?"
-                rf"(?P<n>{'|'.join(sorted(alts, key=len, reverse=True))})(?![\w])",
-                re.IGNORECASE,
-            )
-        tools = _Tools(pattern, by_norm, params, required)
+            # the name's longest run of letters: in the text whenever the name is
+            chunks.add(max(_WORDS_OF_NAME.split(name), key=len).casefold())
+        tools = _Tools(None, by_norm, params, required, tuple(sorted(chunks)))
         self._last = (registry, tools)
         return tools
 
@@ -328,10 +330,12 @@ class AnchoredReader:
         if ch in _QUOTES and mode != "tag":
             q = _quoted(text, pos, stop, _QUOTES[ch])
             return None if q is None else (q[0], q[1], open_style)
-        if ch in "{[":
+        if ch and ch in "{[":
             try:
                 span = find_bracket_end(text, pos, self.limits, stop=stop)
-                parsed = parse_lenient(text[pos : span.end], self.limits, cut=span.truncated)
+                if span.truncated:
+                    return None  # never closed: cut off, not a value to guess
+                parsed = parse_lenient(text[pos : span.end], self.limits, cut=False)
             except (LimitExceededError, MalformedToolCallError):
                 return None
             return parsed.value, span.end, open_style
@@ -395,6 +399,19 @@ class AnchoredReader:
         return parts[0]
 
 
+@functools.lru_cache(maxsize=64)
+def _name_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for the offered names (in their comparison forms): any case, any
+    separator (``-_. ``) between their letters, a namespace or ``functions.`` prefix."""
+    alts = sorted((r"[-_. ]?".join(re.escape(ch) for ch in n) for n in names), key=len, reverse=True)
+    prefixes = "|".join(re.escape(p) for p in NAMESPACE_PREFIXES)
+    return re.compile(
+        rf"(?<![\w])(?:(?:{prefixes})|[A-Za-z_][\w-]{{0,30}}[.:])?"
+        rf"(?P<n>{'|'.join(alts)})(?![\w])",
+        re.IGNORECASE,
+    )
+
+
 def _quoted(text: str, pos: int, stop: int, closer: str) -> tuple[str, int] | None:
     """The quoted string at ``pos`` (its escapes decoded when it is JSON) and its end."""
     i = pos + 1
@@ -441,6 +458,8 @@ def merge_anchored(
     calls outside their spans are added. Nothing is dropped unseen."""
     if not found or (calls and not used):
         return calls, remaining  # (no used span: a limit report, kept as it is)
+    if any(getattr(p, "kind", None) in _FINAL for p in calls):
+        return calls, remaining  # a cut-off call stays reported as one (FixConfig.truncated)
     family = list(zip(used[::2], used[1::2], strict=True))
     spans = [(s, e) for s, e, _ in found]
     if all(any(s < fe and fs < e for s, e in spans) for fs, fe in family):
@@ -452,6 +471,10 @@ def merge_anchored(
     return [*calls, *(p for _, _, p in extra)], _remove(
         content, family + [(s, e) for s, e, _ in extra]
     )
+
+
+#: Invalid calls the anchored reader never replaces: what they report is the answer.
+_FINAL = frozenset({FailureKind.TRUNCATED, FailureKind.LIMIT_EXCEEDED})
 
 
 def _remove(text: str, spans: list[tuple[int, int]]) -> str:
