@@ -28,7 +28,6 @@ left to right: each name's run ends before the next name, so the work is linear.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
@@ -44,7 +43,7 @@ from .formats import Candidate
 from .formats._base import make_candidate
 from .interpret import Interpreter
 from .jsonparse import parse_lenient
-from .names import NAMESPACE_PREFIXES, normalise_name
+from .names import normalise_name
 from .text import find_bracket_end, find_fences
 
 __all__ = ["AnchoredReader"]
@@ -96,6 +95,7 @@ _CONNECTORS = frozenset(
         "with",
     }
 )
+_MAX_ANCHORS = 4096  # argument anchors read after one name
 _MAX_PREFIX = 200  # a "prefix" longer than this is a sentence, not markup
 _MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either side
 _WORD = re.compile(r"[A-Za-z_][\w]*")
@@ -120,10 +120,9 @@ _TAG_END = re.compile(r"<")
 
 @dataclass(slots=True)
 class _Tools:
-    """What the reader needs of one registry: the name pattern, each tool's parameters
-    by their comparison form, and the required ones."""
+    """What the reader needs of one registry: each tool by its name's comparison form,
+    each tool's parameters by theirs, the required ones, and a piece of every name."""
 
-    pattern: re.Pattern[str] | None
     by_norm: dict[str, str]
     params: dict[str, dict[str, str]]
     required: dict[str, tuple[str, ...]]
@@ -153,15 +152,7 @@ class AnchoredReader:
         tools = self._tools(interp.registry)
         if not tools.by_norm:
             return []
-        folded = content.casefold()
-        if not any(c in folded for c in tools.chunks):
-            return []  # (the common case: no offered name in the text)
-        if tools.pattern is None:
-            tools.pattern = _name_pattern(tuple(tools.by_norm))
-        anchors = [
-            (m.start(), m.end(), tools.by_norm[normalise_name(m.group("n"))])
-            for m in tools.pattern.finditer(content)
-        ]
+        anchors = _anchors(content, tools)
         if not anchors:
             return []
         fences = find_fences(content) if "```" in content or "~~~" in content else []
@@ -205,8 +196,8 @@ class AnchoredReader:
             params[name] = {normalise_name(p, strip_prefix=False): p for p in tool.properties}
             required[name] = tuple(tool.required)
             # the name's longest run of letters: in the text whenever the name is
-            chunks.add(max(_WORDS_OF_NAME.split(name), key=len).casefold())
-        tools = _Tools(None, by_norm, params, required, tuple(sorted(chunks)))
+            chunks.add(max(_WORDS_OF_NAME.split(name), key=len).lower())
+        tools = _Tools(by_norm, params, required, tuple(sorted(chunks)))
         self._last = (registry, tools)
         return tools
 
@@ -237,41 +228,47 @@ class AnchoredReader:
         self, text: str, pos: int, stop: int, params: Mapping[str, str]
     ) -> tuple[dict[str, Any], int] | None:
         """The run of arguments that starts right after a name (``pos``), up to
-        ``stop``: the arguments found and where the last one ends."""
+        ``stop``: the arguments found and where the last one ends (``None``: a value
+        that cannot be read, the call is not taken)."""
         args: dict[str, Any] = {}
         last = pos
         open_style = False  # an element ended at the next one, not at its closer
-        budget = self.limits.max_calls * 64 + 64  # anchors read per name (counted, not timed)
-        while budget > 0:
-            budget -= 1
+        for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
             pos = self._skip_noise(text, pos, stop)
-            if pos >= stop:
-                break
-            m = _KEY.match(text, pos, stop)
+            m = _KEY.match(text, pos, stop) if pos < stop else None
             if m is None:
                 break
-            key = m.group("pattr") or m.group("pname") or m.group("tag") or m.group("flag")
-            mode = "tag" if key and not m.group("flag") else "flag" if key else ""
-            if not key:
-                key, mode = m.group("key"), m.group("sep")
+            key, mode = _key_of(m)
             folded = key.casefold()
             target = params.get(normalise_name(key, strip_prefix=False))
-            if target is None and (folded in self._connectors or folded in self._name_words):
-                if mode == "tag" or text.startswith(("{", "[", "("), m.end()):
-                    pos = m.end()
-                    continue  # a connector: the arguments follow
+            if target is None and self._connector(folded, mode, bool(args), text, m.end()):
+                pos = m.end()
+                continue
             value = self._value(text, m.end(), stop, mode, open_style)
             if value is None:
                 return None
-            val, end, open_style = value
+            val, pos, open_style = value
             if target is not None and target not in args:
                 args[target] = val
-                last = end
-            elif target is None and not args and mode not in ("tag",):
-                if folded not in self._name_words and folded not in self._connectors:
-                    break  # an unknown key before any argument: another construct
-            pos = end
+                last = pos
+            elif target is None and not args and mode != "tag" and not self._known(folded):
+                break  # an unknown key before any argument: another construct
         return args, last
+
+    def _known(self, folded: str) -> bool:
+        return folded in self._connectors or folded in self._name_words
+
+    def _connector(self, folded: str, mode: str, after_args: bool, text: str, at: int) -> bool:
+        """The key is a connector: the arguments follow it (``args =>``, ``"arguments":
+        {``, ``<args>``, or before the first argument any key whose value is an object,
+        ``"inputs": {``)."""
+        if mode == "tag":
+            return self._known(folded)
+        if mode == "flag":
+            return False
+        if after_args:
+            return self._known(folded) and text.startswith("{", at)
+        return text.startswith(("{", "(") if self._known(folded) else "{", at)
 
     def _skip_noise(self, text: str, pos: int, stop: int) -> int:
         """``pos`` moved past punctuation, closing tags, family markers and connector
@@ -399,17 +396,71 @@ class AnchoredReader:
         return parts[0]
 
 
-@functools.lru_cache(maxsize=64)
-def _name_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    """One pattern for the offered names (in their comparison forms): any case, any
-    separator (``-_. ``) between their letters, a namespace or ``functions.`` prefix."""
-    alts = sorted((r"[-_. ]?".join(re.escape(ch) for ch in n) for n in names), key=len, reverse=True)
-    prefixes = "|".join(re.escape(p) for p in NAMESPACE_PREFIXES)
-    return re.compile(
-        rf"(?<![\w])(?:(?:{prefixes})|[A-Za-z_][\w-]{{0,30}}[.:])?"
-        rf"(?P<n>{'|'.join(alts)})(?![\w])",
-        re.IGNORECASE,
-    )
+def _anchors(text: str, tools: _Tools) -> list[tuple[int, int, str]]:
+    """Where the offered names stand in ``text`` (start, end, tool name), in order: each
+    hit of a piece of a name, widened to the word it is in (letters, digits, ``_-.:``),
+    is a name when that word, or its last ``.``/``:`` segment, has a tool's comparison
+    form (case, separators and a ``functions.`` prefix aside). One ``str.find`` pass per
+    piece; a word is widened at most :data:`_MAX_NAME` characters each way."""
+    low = text.lower()
+    if len(low) != len(text):
+        return []  # (a case mapping that changes lengths: no name is anchored on)
+    seen: dict[int, tuple[int, int, str]] = {}
+    for chunk in tools.chunks:
+        i = low.find(chunk)
+        while i != -1:
+            word = _word_at(text, i, i + len(chunk))
+            if word is not None and word[0] not in seen:
+                s, e = word
+                name = _lookup(text[s:e], tools.by_norm)
+                if name is not None:
+                    seen[s] = (s, e, name)
+            i = low.find(chunk, i + len(chunk))
+    return [seen[s] for s in sorted(seen)]
+
+
+_MAX_NAME = 128
+
+
+def _word_at(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The word around ``text[start:end]`` (its trailing ``.:-`` left out), or ``None``
+    when it runs longer than :data:`_MAX_NAME` (not a tool's name)."""
+    s, e, n = start, end, len(text)
+    while s > 0 and _name_char(text[s - 1]):
+        s -= 1
+        if end - s > _MAX_NAME:
+            return None
+    while e < n and _name_char(text[e]):
+        e += 1
+        if e - s > _MAX_NAME:
+            return None
+    while e > end and text[e - 1] in ".:-":
+        e -= 1
+    return s, e
+
+
+def _name_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "_-.:"
+
+
+def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
+    """The tool ``word`` names: itself, or its last ``.``/``:`` segment (a namespace)."""
+    name = by_norm.get(normalise_name(word))
+    if name is not None:
+        return name
+    cut = max(word.rfind("."), word.rfind(":"))
+    return by_norm.get(normalise_name(word[cut + 1 :])) if cut != -1 else None
+
+
+def _key_of(m: re.Match[str]) -> tuple[str, str]:
+    """The key an argument anchor names and how its value is written: ``tag`` (an
+    element), ``flag`` (``--key value``) or its separator (``:``, ``=``, ``=>``)."""
+    for group in ("pattr", "pname", "tag"):
+        if m.group(group):
+            return m.group(group), "tag"
+    if m.group("flag"):
+        return m.group("flag"), "flag"
+    return m.group("key"), m.group("sep")
 
 
 def _quoted(text: str, pos: int, stop: int, closer: str) -> tuple[str, int] | None:
