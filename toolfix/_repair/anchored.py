@@ -158,7 +158,10 @@ class AnchoredReader:
         fences = find_fences(content) if "```" in content or "~~~" in content else []
         out: list[tuple[int, int, ToolCallPart]] = []
         taken_end = 0
+        prefix = _PrefixDigest(content)
         for i, (start, end, name) in enumerate(anchors):
+            if len(out) > self.limits.max_calls:
+                break  # (the manual fixer reports the calls past max_calls)
             if start < taken_end or _inside(protected, start):
                 continue
             stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(content)
@@ -171,7 +174,8 @@ class AnchoredReader:
             if not args or any(r not in args for r in tools.required[name]):
                 continue
             s, e = self._span(content, start, args_end, stop)
-            part = self._finish(content, s, e, name, args, interp, seed)
+            s = max(s, taken_end)
+            part = self._finish(content, s, e, name, args, interp, f"{seed}:{prefix.upto(s)}")
             if part is not None:
                 out.append((s, e, part))
                 taken_end = e
@@ -386,11 +390,12 @@ class AnchoredReader:
         interp: Interpreter,
         seed: str,
     ) -> ToolCallPart | None:
+        """The valid call of ``text[start:end]``, or ``None`` (it stays text). Its id
+        derives from ``seed``: the text before it, never what follows."""
         cand: Candidate = make_candidate(
             text, start, end, FORMAT, where=_WHERE, name=name, arguments=args, notes=_NOTE
         )
-        digest = hashlib.sha256(text[:start].encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        parts = interp.from_candidate(cand, f"{seed}:{FORMAT}:{digest}", alone=True)
+        parts = interp.from_candidate(cand, f"{seed}:{FORMAT}", alone=True)
         if not parts or len(parts) != 1 or not isinstance(parts[0], ToolCallPart):
             return None  # not a valid call: the text stays text
         return parts[0]
@@ -401,7 +406,7 @@ def _anchors(text: str, tools: _Tools) -> list[tuple[int, int, str]]:
     hit of a piece of a name, widened to the word it is in (letters, digits, ``_-.:``),
     is a name when that word, or its last ``.``/``:`` segment, has a tool's comparison
     form (case, separators and a ``functions.`` prefix aside). One ``str.find`` pass per
-    piece; a word is widened at most :data:`_MAX_NAME` characters each way."""
+    piece; each word is widened once (the next search starts after it)."""
     low = text.lower()
     if len(low) != len(text):
         return []  # (a case mapping that changes lengths: no name is anchored on)
@@ -409,34 +414,34 @@ def _anchors(text: str, tools: _Tools) -> list[tuple[int, int, str]]:
     for chunk in tools.chunks:
         i = low.find(chunk)
         while i != -1:
-            word = _word_at(text, i, i + len(chunk))
-            if word is not None and word[0] not in seen:
-                s, e = word
+            s, e, word_end = _word_at(text, i, i + len(chunk))
+            if e > s and s not in seen:
                 name = _lookup(text[s:e], tools.by_norm)
                 if name is not None:
                     seen[s] = (s, e, name)
-            i = low.find(chunk, i + len(chunk))
+            i = low.find(chunk, max(word_end, i + 1))
     return [seen[s] for s in sorted(seen)]
 
 
 _MAX_NAME = 128
 
 
-def _word_at(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The word around ``text[start:end]`` (its trailing ``.:-`` left out), or ``None``
-    when it runs longer than :data:`_MAX_NAME` (not a tool's name)."""
-    s, e, n = start, end, len(text)
-    while s > 0 and _name_char(text[s - 1]):
-        s -= 1
-        if end - s > _MAX_NAME:
-            return None
+def _word_at(text: str, start: int, end: int) -> tuple[int, int, int]:
+    """The word around ``text[start:end]`` (its trailing ``.:-`` left out) and where it
+    ends; an empty span when it is longer than :data:`_MAX_NAME` (not a tool's name)."""
+    n = len(text)
+    e = end
     while e < n and _name_char(text[e]):
         e += 1
-        if e - s > _MAX_NAME:
-            return None
+    word_end = e
+    s = start
+    while s > 0 and _name_char(text[s - 1]) and e - s <= _MAX_NAME:
+        s -= 1
+    if e - s > _MAX_NAME:
+        return start, start, word_end
     while e > end and text[e - 1] in ".:-":
         e -= 1
-    return s, e
+    return s, e, word_end
 
 
 def _name_char(ch: str) -> bool:
@@ -489,6 +494,22 @@ def _noise_only(line: str) -> bool:
     """A line of markup and punctuation only (``[/TOOL_CALL]``, ``}}``, ``</invoke>``)."""
     rest = _GROUP.sub("", line)
     return not any(ch.isalnum() for ch in rest)
+
+
+class _PrefixDigest:
+    """Digests of ``text[:end]`` for growing ``end`` (one pass over the text): a call's id
+    derives from the text before it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.hash = hashlib.sha256()
+
+    def upto(self, end: int) -> str:
+        if end > self.pos:
+            self.hash.update(self.text[self.pos : end].encode("utf-8", "surrogatepass"))
+            self.pos = end
+        return self.hash.hexdigest()[:16]
 
 
 def _inside(spans: list[tuple[int, int]], pos: int) -> bool:
