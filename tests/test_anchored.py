@@ -4,6 +4,7 @@ them, delimited by structure; a sentence that mentions a tool stays text."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -52,15 +53,23 @@ def _calls(text: str, config: FixConfig | None = None) -> list[tuple[str, dict[s
             '{\n  "tool_name": "read_file",\n  "inputs": {\n    "path": "/tmp/a.md"\n  }\n}',
             ("read_file", {"path": "/tmp/a.md"}),
         ),
-        # a command line: the name, then key=value pairs (odysseus #2447)
+        # a command line in a fence that is the whole message (odysseus #2447)
         (
-            'read_file path="/etc/hosts" limit=20',
+            '```\nread_file path="/etc/hosts" limit=20\n```',
             ("read_file", {"path": "/etc/hosts", "limit": 20}),
+        ),
+        # attribute pairs in a self-closing element, inside an unknown wrapper
+        (
+            '<tool_call>get_weather city="Rome" days=4/>',
+            ("get_weather", {"city": "Rome", "days": 4}),
         ),
         # keyword arguments on a line of their own
         ('functions.get_weather(city="Oslo")', ("get_weather", {"city": "Oslo"})),
-        # the name on its own line, then key: value lines
-        ("get_weather\ncity: Lima\ndays: 3", ("get_weather", {"city": "Lima", "days": 3})),
+        # the name on its own line, then key: value lines, inside a fence
+        (
+            "```\nget_weather\ncity: Lima\ndays: 3\n```",
+            ("get_weather", {"city": "Lima", "days": 3}),
+        ),
     ],
 )
 def test_calls_in_shapes_no_family_knows(text: str, expected: tuple[str, Any]) -> None:
@@ -86,6 +95,10 @@ def test_calls_in_shapes_no_family_knows(text: str, expected: tuple[str, Any]) -
         "get_weather days=2",
         # an argument from a different construct (a later sentence) is not taken
         "get_weather\n\nThe city: Paris is lovely.",
+        # no bracket, tag or fence at or before the name: a stream would already have
+        # sent it as prose, so repair() leaves it too (docs/guides/streaming.md)
+        "get_weather city=Paris",
+        "get_weather\ncity: Lima",
     ],
 )
 def test_mentions_of_tools_stay_text(text: str) -> None:
@@ -95,15 +108,17 @@ def test_mentions_of_tools_stay_text(text: str) -> None:
 
 
 def test_the_switch_turns_the_reader_off() -> None:
-    text = "get_weather city=Paris"
+    text = '<get_weather city="Paris"/>'
     assert _calls(text) == [("get_weather", {"city": "Paris"})]
     assert _calls(text, FixConfig(schema_anchored=False)) == []
 
 
 def test_values_are_coerced_and_validated_as_usual() -> None:
     # a bare value is text until the schema types it; an enum value outside the set fails
-    assert _calls("get_weather city=Rome days=4") == [("get_weather", {"city": "Rome", "days": 4})]
-    assert _calls("get_weather city=Rome days=four") == []
+    assert _calls("<get_weather city=Rome days=4/>") == [
+        ("get_weather", {"city": "Rome", "days": 4})
+    ]
+    assert _calls("<get_weather city=Rome days=four/>") == []
 
 
 def test_a_call_cut_off_stays_reported_as_cut_off() -> None:
@@ -115,7 +130,14 @@ def test_a_call_cut_off_stays_reported_as_cut_off() -> None:
 
 
 def test_an_unclosed_quoted_value_is_not_guessed() -> None:
-    assert _calls('get_weather city="Paris') == []
+    assert _calls('<get_weather city="Paris') == []
+
+
+def test_the_stream_hold_pattern_is_the_streams() -> None:
+    from toolfix._repair.anchored import _STREAM_HOLD
+    from toolfix._stream.core import _MARKUP_START
+
+    assert _STREAM_HOLD.pattern == _MARKUP_START.pattern
 
 
 def test_family_markers_are_noise_not_grammar() -> None:
@@ -128,7 +150,7 @@ def test_family_markers_are_noise_not_grammar() -> None:
 
 
 def test_the_text_around_a_call_stays() -> None:
-    fixed = repair("Checking now.\nget_weather city=Oslo\nBack soon.", TOOLS)
+    fixed = repair('Checking now.\n<get_weather city="Oslo"/>\nBack soon.', TOOLS)
     assert [c.name for c in fixed.tool_calls] == ["get_weather"]
     assert fixed.text == "Checking now.\nBack soon."
 
@@ -177,3 +199,53 @@ def test_anchored_calls_are_valid_and_keep_to_the_schema(
         schema = props[call.name]
         assert set(call.arguments) <= set(schema["properties"])
         assert set(schema.get("required", ())) <= set(call.arguments)
+
+
+_SHAPES = st.sampled_from(
+    [
+        '[TOOL_CALL]\n{tool => "search_web", args => {\n  --query "tides"\n}}\n[/TOOL_CALL]',
+        '[Tool call: get_weather({"city":"Paris","days":2})]',
+        '{"tool_name": "read_file", "inputs": {"path": "/tmp/a"}}',
+        '<get_weather city="Oslo"/>',
+        "```\nread_file path=/etc/hosts\n```",
+        "get_weather city=Paris",
+        "I'll call get_weather for Paris.",
+        "get_weather\ncity: Lima",
+    ]
+)
+_PROSE = st.sampled_from(["", "Sure.\n", "Checking now. ", "\nDone."])
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    before=_PROSE,
+    shape=_SHAPES,
+    after=_PROSE,
+    cuts=st.lists(st.integers(0, 200), max_size=8),
+)
+def test_a_stream_adds_up_to_repair_on_anchored_shapes(
+    before: str, shape: str, after: str, cuts: list[int]
+) -> None:
+    """Streaming promise: any split of a message holding an anchored call (or a mention)
+    adds up to what repair() gives for the whole message, and never sends its text."""
+    from toolfix import accumulate, repair_stream
+
+    text = before + shape + after
+    points = sorted({0, len(text), *(c for c in cuts if 0 < c < len(text))})
+    chunks = [
+        {
+            "id": "s",
+            "model": "m",
+            "choices": [{"index": 0, "delta": {"content": text[a:b]}, "finish_reason": None}],
+        }
+        for a, b in itertools.pairwise(points)
+    ]
+    out = list(repair_stream(chunks, TOOLS))
+    got = accumulate(out)
+    whole = {"role": "assistant", "content": text}
+    want = repair({"id": "s", "model": "m", "choices": [{"index": 0, "message": whole}]}, TOOLS)
+    assert [(c.name, c.arguments) for c in got.tool_calls] == [
+        (c.name, c.arguments) for c in want.tool_calls
+    ]
+    assert got.text == want.text
+    assert out[-1]["toolfix"]["content_mismatch"] is False

@@ -95,6 +95,12 @@ _CONNECTORS = frozenset(
         "with",
     }
 )
+#: Where the stream starts holding content back (``_MARKUP_START`` of
+#: toolfix/_stream/core.py, which imports this layer; tests/test_anchored.py holds the
+#: two equal): a call's name must come at or after the first match.
+_STREAM_HOLD = re.compile(
+    r"[<\[{(`|>]|｜|\bto=|\b(?:Action|Thought|Observation|functools|call)\s*:|\bfunctools\b"
+)
 _MAX_ANCHORS = 4096  # argument anchors read after one name
 _MAX_PREFIX = 200  # a "prefix" longer than this is a sentence, not markup
 _MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either side
@@ -113,7 +119,11 @@ _KEY = re.compile(
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
 )
 _NOISE = frozenset(" \t\r\n,;{}()[]|\"'`\u201c\u201d\u2018\u2019>")
-_BARE_END = {":": re.compile(r"[\n,}]"), "=>": re.compile(r"[\n,}]"), "=": re.compile(r"[\s,)}]")}
+_BARE_END = {
+    ":": re.compile(r"[\n,}]"),
+    "=>": re.compile(r"[\n,}]"),
+    "=": re.compile(r"[\s,)}>]|/>"),
+}
 _FLAG_END = re.compile(r"\n|[ \t]--[A-Za-z_]")
 _TAG_END = re.compile(r"<")
 
@@ -152,7 +162,13 @@ class AnchoredReader:
         tools = self._tools(interp.registry)
         if not tools.by_norm:
             return []
-        anchors = _anchors(content, tools)
+        # streamed prose goes out until markup may begin (toolfix/_stream/core.py): a
+        # call is read only where that has happened at its name, so a stream never sends
+        # text that repair() takes as a call
+        held = _STREAM_HOLD.search(content)
+        if held is None:
+            return []
+        anchors = [a for a in _anchors(content, tools) if a[1] >= held.start()]
         if not anchors:
             return []
         fences = find_fences(content) if "```" in content or "~~~" in content else []
@@ -174,7 +190,7 @@ class AnchoredReader:
             if not args or any(r not in args for r in tools.required[name]):
                 continue
             s, e = self._span(content, start, args_end, stop)
-            s = max(s, taken_end)
+            s = max(s, taken_end, min(held.start(), start))  # (nothing already streamed)
             part = self._finish(content, s, e, name, args, interp, f"{seed}:{prefix.upto(s)}")
             if part is not None:
                 out.append((s, e, part))
