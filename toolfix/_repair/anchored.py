@@ -28,6 +28,7 @@ left to right: each name's run ends before the next name, so the work is linear.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
@@ -108,6 +109,9 @@ _WORD = re.compile(r"[A-Za-z_][\w]*")
 #: complete markup groups skipped as noise: <tag ...>, <|token|>, [MARKER]
 _GROUP = re.compile(r"<[^<>\n]{0,80}>|\[[^\[\]\n]{0,40}\]")
 _WORDS_OF_NAME = re.compile(r"[\W_]+|(?<=[a-z0-9])(?=[A-Z])")
+#: A bare value a pythonic call may hold: a number, a boolean or a null (not a name).
+_LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|True|False|None|null")
+_ABSENT = object()  # an empty element: no value written
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 #: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
 #: or a key (quoted or bare) with its separator.
@@ -146,7 +150,7 @@ class AnchoredReader:
 
     def __init__(self, config: FixConfig, markers: Iterable[str]) -> None:
         self.limits: Limits = config.limits
-        self._markers = tuple(sorted({m for m in markers if len(m) > 1}, key=len, reverse=True))
+        self._markers = tuple(sorted({m for m in markers if len(m) > 2}, key=len, reverse=True))
         self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
         self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
         self._last: tuple[ToolRegistry, _Tools] | None = None
@@ -157,8 +161,12 @@ class AnchoredReader:
         interp: Interpreter,
         seed: str,
         protected: list[tuple[int, int]],
+        family: list[int],
     ) -> list[tuple[int, int, ToolCallPart]]:
-        """The valid calls found in ``content`` with their spans, in order."""
+        """The valid calls found in ``content`` with their spans, in order. ``family``:
+        the spans the family readers took (flat start, end pairs); a call's span never
+        reaches back into one before its name."""
+        ends = sorted(family[1::2])
         tools = self._tools(interp.registry)
         if not tools.by_norm:
             return []
@@ -168,7 +176,11 @@ class AnchoredReader:
         held = _STREAM_HOLD.search(content)
         if held is None:
             return []
-        anchors = [a for a in _anchors(content, tools) if a[1] >= held.start()]
+        anchors = [
+            a
+            for a in _anchors(content, tools)
+            if a[1] >= held.start() and content[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
+        ]
         if not anchors:
             return []
         fences = find_fences(content) if "```" in content or "~~~" in content else []
@@ -186,11 +198,16 @@ class AnchoredReader:
             found = self._arguments(content, end, stop, tools.params[name])
             if found is None:
                 continue
-            args, args_end = found
+            args, args_end, paren = found
             if not args or any(r not in args for r in tools.required[name]):
                 continue
+            if not _closed(
+                content, content[start:end], args_end, stop, _tag_opened(content, start), paren
+            ):
+                continue  # cut off before the construct's closer
             s, e = self._span(content, start, args_end, stop)
-            s = max(s, taken_end, min(held.start(), start))  # (nothing already streamed)
+            # nothing already streamed, nothing of an earlier call
+            s = max(s, taken_end, min(held.start(), start), _last_before(ends, start))
             part = self._finish(content, s, e, name, args, interp, f"{seed}:{prefix.upto(s)}")
             if part is not None:
                 out.append((s, e, part))
@@ -229,12 +246,14 @@ class AnchoredReader:
         if line == 0 and start > _MAX_PREFIX:
             return False
         prefix = text[line:start]
+        if prefix.endswith("</"):
+            return False  # a closing tag: the end of a call, not a name that starts one
         if prefix.count("`") % 2:
             return False  # inside inline code: quoted, not sent
+        prefix = _GROUP.sub(" ", prefix)
         for m in self._markers:
             if m in prefix:
                 prefix = prefix.replace(m, " ")
-        prefix = _GROUP.sub(" ", prefix)
         if any(w.casefold() not in self._name_words for w in _WORD.findall(prefix)):
             return False
         for f in fences:
@@ -246,13 +265,14 @@ class AnchoredReader:
 
     def _arguments(
         self, text: str, pos: int, stop: int, params: Mapping[str, str]
-    ) -> tuple[dict[str, Any], int] | None:
+    ) -> tuple[dict[str, Any], int, bool] | None:
         """The run of arguments that starts right after a name (``pos``), up to
-        ``stop``: the arguments found and where the last one ends (``None``: a value
-        that cannot be read, the call is not taken)."""
+        ``stop``: the arguments found, where the last one ends, and whether a ``(``
+        opened them (``None``: a value that cannot be read, the call is not taken)."""
         args: dict[str, Any] = {}
-        last = pos
+        last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
+        first, pythonic = True, False
         for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
             pos = self._skip_noise(text, pos, stop)
             m = _KEY.match(text, pos, stop) if pos < stop else None
@@ -264,16 +284,21 @@ class AnchoredReader:
             if target is None and self._connector(folded, mode, bool(args), text, m.end()):
                 pos = m.end()
                 continue
-            value = self._value(text, m.end(), stop, mode, open_style)
+            if first:
+                # ``name(``: a pythonic call, where a bare word is code, not a value
+                pythonic, first = "(" in text[start:pos], False
+            value = self._value(text, m.end(), stop, mode, open_style, pythonic)
             if value is None:
                 return None
             val, pos, open_style = value
+            if val is _ABSENT:
+                continue
             if target is not None and target not in args:
                 args[target] = val
                 last = pos
             elif target is None and not args and mode != "tag" and not self._known(folded):
                 break  # an unknown key before any argument: another construct
-        return args, last
+        return args, last, pythonic
 
     def _known(self, folded: str) -> bool:
         return folded in self._connectors or folded in self._name_words
@@ -332,12 +357,12 @@ class AnchoredReader:
         return text[pos] if pos < stop else ""
 
     def _value(
-        self, text: str, pos: int, stop: int, mode: str, open_style: bool
+        self, text: str, pos: int, stop: int, mode: str, open_style: bool, pythonic: bool
     ) -> tuple[Any, int, bool] | None:
         """The value that starts at ``pos``, where it ends, and whether the run writes
         its elements without closers (``open_style``: a value that reaches the end of the
         text unclosed is then complete, else cut off); ``None`` when the value cannot be
-        read (cut off, or a bracket over the limits)."""
+        read (cut off, a bracket over the limits, or a bare word in a pythonic call)."""
         if mode == "tag":
             while pos < stop and text[pos] in " \t":
                 pos += 1
@@ -365,8 +390,10 @@ class AnchoredReader:
             open_style = m is not None and not text.startswith("</", end)
         raw = text[pos:end]
         value = raw.strip()
-        if mode == "tag" and value.endswith("\n"):
-            value = value[:-1]
+        if not value:
+            return _ABSENT, pos + len(raw.rstrip()), open_style  # (an empty element)
+        if pythonic and not _LITERAL.fullmatch(value):
+            return None  # ``f(city=x)``: a name in code, not a value (the pythonic rule)
         return value, pos + len(raw.rstrip()), open_style
 
     # ---- the call ---------------------------------------------------------------------
@@ -473,6 +500,41 @@ def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
     return by_norm.get(normalise_name(word[cut + 1 :])) if cut != -1 else None
 
 
+def _last_before(ends: list[int], pos: int) -> int:
+    """The last of the sorted ``ends`` at or before ``pos`` (0 when none)."""
+    i = bisect.bisect_right(ends, pos)
+    return ends[i - 1] if i else 0
+
+
+def _tag_opened(text: str, start: int) -> bool:
+    """The name opens an element (``<read_file``): the call ends at ``/>`` or its end tag."""
+    return start > 0 and text[start - 1] == "<"
+
+
+def _closed(text: str, name: str, pos: int, stop: int, tag: bool, paren: bool) -> bool:
+    """The construct the arguments were opened in is closed after the last one (``pos``):
+    ``)`` for ``name(``, ``/>`` or ``</name>`` for ``<name`` (other end tags between are
+    the arguments' own). Anything else there means the call was cut off: not taken."""
+    if not (tag or paren):
+        return True
+    for _ in range(_MAX_ANCHORS):
+        while pos < stop and text[pos] in " \t\r\n,;\"'}]":
+            pos += 1
+        if paren and text.startswith(")", pos):
+            return True
+        if tag and text.startswith("/>", pos):
+            return True
+        if not (tag and text.startswith("</", pos)):
+            return False
+        gt = text.find(">", pos, min(stop, pos + _MAX_NAME))
+        if gt == -1:
+            return False
+        if normalise_name(text[pos + 2 : gt].strip()) == normalise_name(name):
+            return True
+        pos = gt + 1
+    return False
+
+
 def _key_of(m: re.Match[str]) -> tuple[str, str]:
     """The key an argument anchor names and how its value is written: ``tag`` (an
     element), ``flag`` (``--key value``) or its separator (``:``, ``=``, ``=>``)."""
@@ -540,17 +602,20 @@ def merge_anchored(
     found: list[tuple[int, int, ToolCallPart]],
 ) -> tuple[list[CallPart], str]:
     """The family readers' result (``calls``, ``remaining``, their spans ``used``) with
-    the anchored reader's valid calls (``found``) merged in. Where every span the
-    families took holds an anchored call, the anchored calls replace theirs (invalid
-    calls, by the caller's test); otherwise the families' calls stay and only anchored
-    calls outside their spans are added. Nothing is dropped unseen."""
+    the anchored reader's valid calls (``found``) merged in. Where the families found
+    only invalid calls (none cut off) and every span they took holds an anchored call,
+    the anchored calls replace theirs; otherwise the families' calls stay and only the
+    anchored calls outside their spans are added. Nothing is dropped unseen."""
     if not found or (calls and not used):
         return calls, remaining  # (no used span: a limit report, kept as it is)
-    if any(getattr(p, "kind", None) in _FINAL for p in calls):
-        return calls, remaining  # a cut-off call stays reported as one (FixConfig.truncated)
     family = list(zip(used[::2], used[1::2], strict=True))
     spans = [(s, e) for s, e, _ in found]
-    if all(any(s < fe and fs < e for s, e in spans) for fs, fe in family):
+    if (
+        family
+        and not any(p.type == "tool_call" for p in calls)
+        and not any(getattr(p, "kind", None) in _FINAL for p in calls)
+        and all(any(s < fe and fs < e for s, e in spans) for fs, fe in family)
+    ):
         parts: list[CallPart] = [p for _, _, p in found]
         return parts, _remove(content, family + spans)
     extra = [(s, e, p) for s, e, p in found if not any(s < fe and fs < e for fs, fe in family)]

@@ -210,11 +210,11 @@ class TextScanner:
         markers: _Markers | None = None,
     ) -> tuple[list[CallPart], str]:
         """Calls found in ``content`` and the text left once their spans are removed: the
-        family readers', then the schema-anchored reader's where they found no valid call."""
+        family readers', then the schema-anchored reader's where they found none."""
         calls, remaining, used = self._scan(content, interp, seed, protected, found_by, markers)
-        if self._anchored is None or any(p.type == "tool_call" for p in calls):
+        if self._anchored is None:
             return calls, remaining
-        found = self._anchored.read(content, interp, seed, list(protected or ()))
+        found = self._anchored.read(content, interp, seed, list(protected or ()), used)
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
