@@ -116,6 +116,7 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "anchored_key_run": lambda n: "get_weather " + _rep("city=a ", n),
     "anchored_name_in_long_word": lambda n: _rep("weather", n),
     "anchored_unclosed_quote": lambda n: 'get_weather city="' + _rep("a city=", n),
+    "anchored_calls_one_line": lambda n: _rep('<get_weather city="a"/> ', n),
     # many calls shown in an ```xml example block, with prose outside it
     "calls_in_xml_fence": lambda n: (
         "Example:\n```xml\n"

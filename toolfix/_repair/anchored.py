@@ -401,17 +401,26 @@ class AnchoredReader:
     def _span(self, text: str, start: int, end: int, stop: int) -> tuple[int, int]:
         """The span a call takes out of the text: its name's line (and markup-only lines
         just before it) to the end of its arguments (and the closers after them)."""
-        s = text.rfind("\n", 0, start) + 1
+        s = text.rfind("\n", max(0, start - _MAX_PREFIX), start) + 1
+        if s == 0 and start > _MAX_PREFIX:
+            return start, self._span_end(text, end, stop)  # (a long line: the name on)
         for _ in range(_MAX_NOISE_LINES):
             if s == 0:
                 break
-            prev = text.rfind("\n", 0, s - 1) + 1
-            if not _noise_only(text[prev : s - 1]):
+            prev = text.rfind("\n", max(0, s - 1 - _MAX_PREFIX), s - 1) + 1
+            if (prev == 0 and s - 1 > _MAX_PREFIX) or not _noise_only(text[prev : s - 1]):
                 break
             s = prev
+        return s, self._span_end(text, end, stop)
+
+    @staticmethod
+    def _span_end(text: str, end: int, stop: int) -> int:
+        """``end`` moved past the closers and markup-only lines after the arguments."""
         e = end
         while e < stop:
             nl = text.find("\n", e, stop)
+            if nl == -1 and stop < len(text):
+                return _closers_end(text, e, stop)  # (the next call's line: its closers only)
             line_end = stop if nl == -1 else nl
             if not _noise_only(text[e:line_end]):
                 break
@@ -421,7 +430,7 @@ class AnchoredReader:
             e += 1
         while e > end and text[e - 1].isspace():
             e -= 1
-        return s, e
+        return e
 
     def _finish(
         self,
@@ -566,6 +575,22 @@ def _quoted(text: str, pos: int, stop: int, closer: str) -> tuple[str, int] | No
             return None
         i += 1
     return None  # never closed: cut off, not a value to guess
+
+
+def _closers_end(text: str, pos: int, stop: int) -> int:
+    """``pos`` moved past the closers right after a call (``"``, ``)``, ``/>``, end
+    tags...), never into the next call's markup (before ``stop``)."""
+    while pos < stop:
+        if text.startswith("</", pos):
+            gt = text.find(">", pos, stop)
+            if gt == -1:
+                break
+            pos = gt + 1
+        elif text[pos] in ")]}\"'/>;,":
+            pos += 1
+        else:
+            break
+    return pos
 
 
 def _noise_only(line: str) -> bool:
