@@ -135,7 +135,7 @@ def _splits(case_index: int) -> dict[str, Any]:
 KNOWN_STREAM_GAPS = {
     "hermes-ernie45-after-think": "text before bare </think>: stream gives it as text + reasoning",
     "dsml-vllm-v4-think-end-then-block": "text before bare </think>: streamed as text",
-    "anch2-lmstudio-js-623-think-close-then-qwen-xml": "text before bare </think>: streamed as text",
+    "anch2-lmstudio-js-623-think-close-then-qwen-xml": "text before bare </think>: streamed",
 }
 
 
