@@ -249,3 +249,25 @@ def test_a_stream_adds_up_to_repair_on_anchored_shapes(
     ]
     assert got.text == want.text
     assert out[-1]["toolfix"]["content_mismatch"] is False
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *("a", " ", ":", "=", "<", "(", "to", "to=", "Action", "call", "recall"),
+                *("functools", "functools_x", "Thought", "Observation", "\n", "é", "_"),
+                *("x1", "｜", "`"),
+            ]
+        ),
+        max_size=14,
+    )
+)
+def test_the_quick_hold_search_is_the_streams(pieces: list[str]) -> None:
+    """The reader's two-step search finds where the stream starts holding content back."""
+    from toolfix._repair.anchored import _STREAM_HOLD, _stream_hold
+
+    text = "".join(pieces)
+    m = _STREAM_HOLD.search(text)
+    assert _stream_hold(text) == (m.start() if m else -1)

@@ -33,7 +33,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .._config import FixConfig, Limits
@@ -112,6 +112,9 @@ _WORDS_OF_NAME = re.compile(r"[\W_]+|(?<=[a-z0-9])(?=[A-Z])")
 #: A bare value a pythonic call may hold: a number, a boolean or a null (not a name).
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|True|False|None|null")
 _ABSENT = object()  # an empty element: no value written
+_UNSEEN = object()
+_MAX_WORDS = 4096
+_MAX_REGISTRIES = 64
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 #: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
 #: or a key (quoted or bare) with its separator.
@@ -135,13 +138,38 @@ _TAG_END = re.compile(r"<")
 @dataclass(slots=True)
 class _Tools:
     """What the reader needs of one registry: each tool by its name's comparison form,
-    each tool's parameters by theirs, the required ones, and a piece of every name."""
+    a piece of every name, and (on first need) each tool's parameters by their
+    comparison form and its required ones."""
 
+    registry: ToolRegistry
     by_norm: dict[str, str]
-    params: dict[str, dict[str, str]]
-    required: dict[str, tuple[str, ...]]
     chunks: tuple[str, ...]
     """A piece of each name every spelling of it holds (a cheap test before the scan)."""
+    words: dict[str, str | None] = field(default_factory=dict)
+    """The words already looked up (bounded: cleared past :data:`_MAX_WORDS`)."""
+    schemas: dict[str, tuple[dict[str, str], tuple[str, ...]]] = field(default_factory=dict)
+
+    def lookup(self, word: str) -> str | None:
+        """The tool ``word`` names: itself, or its last ``.``/``:`` segment (a namespace)."""
+        known = self.words.get(word, _UNSEEN)
+        if known is not _UNSEEN:
+            return known  # type: ignore[return-value]
+        if len(self.words) > _MAX_WORDS:
+            self.words.clear()
+        name = _lookup(word, self.by_norm)
+        self.words[word] = name
+        return name
+
+    def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...]]:
+        """The tool's parameters by their comparison form, and its required ones."""
+        hit = self.schemas.get(name)
+        if hit is None:
+            tool = self.registry.lookup(name)
+            props = tool.properties if tool is not None else {}
+            required = tuple(tool.required) if tool is not None else ()
+            params = {normalise_name(p, strip_prefix=False): p for p in props}
+            hit = self.schemas[name] = (params, required)
+        return hit
 
 
 class AnchoredReader:
@@ -153,7 +181,7 @@ class AnchoredReader:
         self._markers = tuple(sorted({m for m in markers if len(m) > 2}, key=len, reverse=True))
         self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
         self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
-        self._last: tuple[ToolRegistry, _Tools] | None = None
+        self._cache: dict[int, tuple[ToolRegistry, _Tools]] = {}
 
     def read(
         self,
@@ -162,25 +190,30 @@ class AnchoredReader:
         seed: str,
         protected: list[tuple[int, int]],
         family: list[int],
+        family_valid: bool,
     ) -> list[tuple[int, int, ToolCallPart]]:
         """The valid calls found in ``content`` with their spans, in order. ``family``:
         the spans the family readers took (flat start, end pairs); a call's span never
-        reaches back into one before its name."""
-        ends = sorted(family[1::2])
-        tools = self._tools(interp.registry)
-        if not tools.by_norm:
-            return []
+        reaches back into one before its name, and when they hold a valid call
+        (``family_valid``) no name inside one is read (their calls stand)."""
         # streamed prose goes out until markup may begin (toolfix/_stream/core.py): a
         # call is read only where that has happened at its name, so a stream never sends
         # text that repair() takes as a call
-        held = _STREAM_HOLD.search(content)
-        if held is None:
+        tools = self._tools(interp.registry)
+        if not tools.by_norm:
+            return []
+        # where the family readers' calls stand, they stand: only the text outside read
+        ranges = _gaps(family, 0, len(content)) if family_valid else [(0, len(content))]
+        hits = _anchors(content, tools, ranges) if ranges else []
+        held = _stream_hold(content) if hits else -1
+        if held < 0:
             return []
         anchors = [
             a
-            for a in _anchors(content, tools)
-            if a[1] >= held.start() and content[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
+            for a in hits
+            if a[1] >= held and content[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
         ]
+        ends = sorted(family[1::2])
         if not anchors:
             return []
         fences = find_fences(content) if "```" in content or "~~~" in content else []
@@ -195,11 +228,12 @@ class AnchoredReader:
             stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(content)
             if not self._placed(content, start, fences):
                 continue
-            found = self._arguments(content, end, stop, tools.params[name])
+            params, required = tools.schema(name)
+            found = self._arguments(content, end, stop, params)
             if found is None:
                 continue
             args, args_end, paren = found
-            if not args or any(r not in args for r in tools.required[name]):
+            if not args or any(r not in args for r in required):
                 continue
             if not _closed(
                 content, content[start:end], args_end, stop, _tag_opened(content, start), paren
@@ -207,7 +241,7 @@ class AnchoredReader:
                 continue  # cut off before the construct's closer
             s, e = self._span(content, start, args_end, stop)
             # nothing already streamed, nothing of an earlier call
-            s = max(s, taken_end, min(held.start(), start), _last_before(ends, start))
+            s = max(s, taken_end, min(held, start), _last_before(ends, start))
             part = self._finish(content, s, e, name, args, interp, f"{seed}:{prefix.upto(s)}")
             if part is not None:
                 out.append((s, e, part))
@@ -217,25 +251,28 @@ class AnchoredReader:
     # ---- names ------------------------------------------------------------------------
 
     def _tools(self, registry: ToolRegistry) -> _Tools:
-        last = self._last
-        if last is not None and last[0] is registry:
-            return last[1]
+        """The names of ``registry`` by their comparison form (kept per registry; two
+        tools with one comparison form: neither is anchored on)."""
+        hit = self._cache.get(id(registry))
+        if hit is not None and hit[0] is registry:
+            return hit[1]
         by_norm: dict[str, str] = {}
-        params: dict[str, dict[str, str]] = {}
-        required: dict[str, tuple[str, ...]] = {}
-        chunks: set[str] = set()
+        twice: set[str] = set()
         for name in registry:
-            tool = registry.lookup(name)
             norm = normalise_name(name)
-            if tool is None or not norm or norm in by_norm or len(norm) < 3:
-                continue  # (two tools with one comparison form: neither is anchored on)
+            if len(norm) < 3:
+                continue
+            if norm in by_norm:
+                twice.add(norm)
             by_norm[norm] = name
-            params[name] = {normalise_name(p, strip_prefix=False): p for p in tool.properties}
-            required[name] = tuple(tool.required)
-            # the name's longest run of letters: in the text whenever the name is
-            chunks.add(max(_WORDS_OF_NAME.split(name), key=len).lower())
-        tools = _Tools(by_norm, params, required, tuple(sorted(chunks)))
-        self._last = (registry, tools)
+        for norm in twice:
+            del by_norm[norm]
+        # each name's longest run of letters: in the text whenever the name is
+        chunks = {max(_WORDS_OF_NAME.split(n), key=len).lower() for n in by_norm.values()}
+        tools = _Tools(registry, by_norm, tuple(sorted(chunks)))
+        if len(self._cache) >= _MAX_REGISTRIES:
+            self._cache.clear()
+        self._cache[id(registry)] = (registry, tools)
         return tools
 
     def _placed(self, text: str, start: int, fences: list[Any]) -> bool:
@@ -453,25 +490,26 @@ class AnchoredReader:
         return parts[0]
 
 
-def _anchors(text: str, tools: _Tools) -> list[tuple[int, int, str]]:
-    """Where the offered names stand in ``text`` (start, end, tool name), in order: each
-    hit of a piece of a name, widened to the word it is in (letters, digits, ``_-.:``),
-    is a name when that word, or its last ``.``/``:`` segment, has a tool's comparison
-    form (case, separators and a ``functions.`` prefix aside). One ``str.find`` pass per
-    piece; each word is widened once (the next search starts after it)."""
-    low = text.lower()
-    if len(low) != len(text):
-        return []  # (a case mapping that changes lengths: no name is anchored on)
+def _anchors(text: str, tools: _Tools, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Where the offered names stand in the ``ranges`` of ``text`` (start, end, tool
+    name), in order: each hit of a piece of a name, widened to the word it is in
+    (letters, digits, ``_-.:``), is a name when that word, or its last ``.``/``:``
+    segment, has a tool's comparison form (case, separators and a ``functions.`` prefix
+    aside). One ``str.find`` pass per piece and range; each word is widened once."""
     seen: dict[int, tuple[int, int, str]] = {}
-    for chunk in tools.chunks:
-        i = low.find(chunk)
-        while i != -1:
-            s, e, word_end = _word_at(text, i, i + len(chunk))
-            if e > s and s not in seen:
-                name = _lookup(text[s:e], tools.by_norm)
-                if name is not None:
-                    seen[s] = (s, e, name)
-            i = low.find(chunk, max(word_end, i + 1))
+    for a, b in ranges:
+        low = text[a:b].lower()
+        if len(low) != b - a:
+            continue  # (a case mapping that changes lengths: no name is anchored on)
+        for chunk in tools.chunks:
+            i = low.find(chunk)
+            while i != -1:
+                s, e, word_end = _word_at(text, a + i, a + i + len(chunk))
+                if e > s and s not in seen:
+                    name = tools.lookup(text[s:e])
+                    if name is not None:
+                        seen[s] = (s, e, name)
+                i = low.find(chunk, max(word_end - a, i + 1))
     return [seen[s] for s in sorted(seen)]
 
 
@@ -507,6 +545,50 @@ def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
         return name
     cut = max(word.rfind("."), word.rfind(":"))
     return by_norm.get(normalise_name(word[cut + 1 :])) if cut != -1 else None
+
+
+_HOLD_CHAR = re.compile(r"[<\[{(`|>｜]")
+_HOLD_WORD = re.compile(r"\b(?:to=|Action|Thought|Observation|functools|call)")
+_HOLD_COLON = re.compile(r"\s*:")
+
+
+def _stream_hold(text: str) -> int:
+    """Where :data:`_STREAM_HOLD` first matches (-1: nowhere): the bracket class found
+    first, and the keywords looked for only before it (the common case is quick)."""
+    c = _HOLD_CHAR.search(text)
+    end = c.start() if c is not None else len(text)
+    pos = 0
+    while True:
+        w = _HOLD_WORD.search(text, pos, end + 11)  # (a keyword that starts before ``end``)
+        if w is None or w.start() >= end:
+            return end if c is not None else -1
+        after = w.end()
+        word = w.group()
+        if (
+            word == "to="
+            or _HOLD_COLON.match(text, after)
+            or (word == "functools" and not (after < len(text) and _is_word(text[after])))
+        ):
+            return w.start()
+        pos = w.start() + 1
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _gaps(family: list[int], start: int, end: int) -> list[tuple[int, int]]:
+    """The parts of ``[start, end)`` outside the ``family`` spans (flat pairs, by start)
+    that could hold a name (longer than a few characters)."""
+    out: list[tuple[int, int]] = []
+    pos = start
+    for s, e in zip(family[::2], family[1::2], strict=True):
+        if s > pos:
+            out.append((pos, s))
+        pos = max(pos, e)
+    if end > pos:
+        out.append((pos, end))
+    return [(a, b) for a, b in out if b - a > 2]
 
 
 def _last_before(ends: list[int], pos: int) -> int:

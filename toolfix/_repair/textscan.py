@@ -214,7 +214,8 @@ class TextScanner:
         calls, remaining, used = self._scan(content, interp, seed, protected, found_by, markers)
         if self._anchored is None:
             return calls, remaining
-        found = self._anchored.read(content, interp, seed, list(protected or ()), used)
+        valid = any(p.type == "tool_call" for p in calls)
+        found = self._anchored.read(content, interp, seed, list(protected or ()), used, valid)
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
