@@ -226,7 +226,7 @@ class AnchoredReader:
             if start < taken_end or _inside(protected, start):
                 continue
             stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(content)
-            if not self._placed(content, start, fences):
+            if not self._placed(content, start, fences, taken_end):
                 continue
             params, required = tools.schema(name)
             found = self._arguments(content, end, stop, params)
@@ -275,13 +275,16 @@ class AnchoredReader:
         self._cache[id(registry)] = (registry, tools)
         return tools
 
-    def _placed(self, text: str, start: int, fences: list[Any]) -> bool:
+    def _placed(self, text: str, start: int, fences: list[Any], floor: int) -> bool:
         """The name at ``start`` stands where a call's name stands: at the start of its
-        line once markup and call words are skipped, outside inline code, and inside a
-        fence only when the fence is the whole message."""
-        line = text.rfind("\n", max(0, start - _MAX_PREFIX), start) + 1
-        if line == 0 and start > _MAX_PREFIX:
-            return False
+        line (or right after the call that ends at ``floor``) once markup and call words
+        are skipped, outside inline code, and inside a fence only when the fence is the
+        whole message."""
+        lo = max(0, start - _MAX_PREFIX, floor)
+        nl = text.rfind("\n", lo, start)
+        line = nl + 1 if nl != -1 else lo
+        if nl == -1 and lo not in (0, floor):
+            return False  # no line start (nor an earlier call's end) within reach
         prefix = text[line:start]
         if prefix.endswith("</"):
             return False  # a closing tag: the end of a call, not a name that starts one
@@ -440,7 +443,11 @@ class AnchoredReader:
         just before it) to the end of its arguments (and the closers after them)."""
         s = text.rfind("\n", max(0, start - _MAX_PREFIX), start) + 1
         if s == 0 and start > _MAX_PREFIX:
-            return start, self._span_end(text, end, stop)  # (a long line: the name on)
+            # a long line: from the markup glued to the name (``<name``, ``[name``) on
+            s = start
+            while s > start - 8 and text[s - 1] in "<[{(\"'":
+                s -= 1
+            return s, self._span_end(text, end, stop)
         for _ in range(_MAX_NOISE_LINES):
             if s == 0:
                 break
