@@ -114,7 +114,6 @@ _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|True|False|N
 _ABSENT = object()  # an empty element: no value written
 _UNSEEN = object()
 _MAX_WORDS = 4096
-_MAX_REGISTRIES = 64
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 #: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
 #: or a key (quoted or bare) with its separator.
@@ -181,7 +180,7 @@ class AnchoredReader:
         self._markers = tuple(sorted({m for m in markers if len(m) > 2}, key=len, reverse=True))
         self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
         self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
-        self._cache: dict[int, tuple[ToolRegistry, _Tools]] = {}
+        self._last: _Tools | None = None  # (no cache of many: registries can be large)
 
     def read(
         self,
@@ -251,11 +250,11 @@ class AnchoredReader:
     # ---- names ------------------------------------------------------------------------
 
     def _tools(self, registry: ToolRegistry) -> _Tools:
-        """The names of ``registry`` by their comparison form (kept per registry; two
-        tools with one comparison form: neither is anchored on)."""
-        hit = self._cache.get(id(registry))
-        if hit is not None and hit[0] is registry:
-            return hit[1]
+        """The names of ``registry`` by their comparison form (kept for the last
+        registry; two tools with one comparison form: neither is anchored on)."""
+        last = self._last  # (one registry: an agent loop repairs with the same tools)
+        if last is not None and last.registry is registry:
+            return last
         by_norm: dict[str, str] = {}
         twice: set[str] = set()
         for name in registry:
@@ -270,9 +269,7 @@ class AnchoredReader:
         # each name's longest run of letters: in the text whenever the name is
         chunks = {max(_WORDS_OF_NAME.split(n), key=len).lower() for n in by_norm.values()}
         tools = _Tools(registry, by_norm, tuple(sorted(chunks)))
-        if len(self._cache) >= _MAX_REGISTRIES:
-            self._cache.clear()
-        self._cache[id(registry)] = (registry, tools)
+        self._last = tools  # one reference assignment: safe across threads
         return tools
 
     def _placed(self, text: str, start: int, fences: list[Any], floor: int) -> bool:
