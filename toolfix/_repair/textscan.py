@@ -210,7 +210,8 @@ class TextScanner:
         markers: _Markers | None = None,
     ) -> tuple[list[CallPart], str]:
         """Calls found in ``content`` and the text left once their spans are removed: the
-        family readers', then the schema-anchored reader's where they found none."""
+        family readers', then the schema-anchored reader's in the text their calls left
+        (docs/finding-calls.md)."""
         calls, remaining, used = self._scan(content, interp, seed, protected, found_by, markers)
         if self._anchored is None:
             return calls, remaining
