@@ -40,8 +40,10 @@ from .._config import FixConfig, Limits
 from .._errors import LimitExceededError, MalformedToolCallError
 from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart
 from .._tools import ToolRegistry
+from .families import markup_start
 from .formats import Candidate
 from .formats._base import make_candidate
+from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import parse_lenient
 from .names import normalise_name
@@ -96,12 +98,10 @@ _CONNECTORS = frozenset(
         "with",
     }
 )
-#: Where the stream starts holding content back (``_MARKUP_START`` of
-#: toolfix/_stream/core.py, which imports this layer; tests/test_anchored.py holds the
-#: two equal): a call's name must come at or after the first match.
-_STREAM_HOLD = re.compile(
-    r"[<\[{(`|>]|｜|\bto=|\b(?:Action|Thought|Observation|functools|call)\s*:|\bfunctools\b"
-)
+#: Where the stream starts holding content back: the family registry's
+#: :func:`~toolfix._repair.families.markup_start`, which toolfix/_stream/core.py reads as
+#: ``_MARKUP_START``. A call's name must come at or after the first match.
+_STREAM_HOLD = markup_start()
 _MAX_ANCHORS = 4096  # argument anchors read after one name
 _MAX_PREFIX = 200  # a "prefix" longer than this is a sentence, not markup
 _MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either side
@@ -190,8 +190,11 @@ class AnchoredReader:
         protected: list[tuple[int, int]],
         family: list[int],
         family_valid: bool,
-    ) -> list[tuple[int, int, ToolCallPart]]:
-        """The valid calls found in ``content`` with their spans, in order. ``family``:
+    ) -> list[tuple[int, int, CallPart]]:
+        """The calls found in ``content`` with their spans, in order: valid, or invalid
+        ``duplicate_argument`` (:meth:`_finish`). ``protected``: the spans the scan holds
+        quoted (comments, blockquotes, markup shown as an example): no call reaches into
+        one, and no name in one is read. ``family``:
         the spans the family readers took (flat start, end pairs); a call's span never
         reaches back into one before its name, and when they hold a valid call
         (``family_valid``) no name inside one is read (their calls stand)."""
@@ -201,8 +204,12 @@ class AnchoredReader:
         tools = self._tools(interp.registry)
         if not tools.by_norm:
             return []
-        # where the family readers' calls stand, they stand: only the text outside read
-        ranges = _gaps(family, 0, len(content)) if family_valid else [(0, len(content))]
+        # where the family readers' calls stand, they stand: only the text outside read;
+        # quoted text is never read
+        quoted = sorted(protected)
+        kept = list(zip(family[::2], family[1::2], strict=True)) if family_valid else []
+        off = [x for span in sorted(kept + quoted) for x in span]
+        ranges = _gaps(off, 0, len(content))
         hits = _anchors(content, tools, ranges) if ranges else []
         held = _stream_hold(content) if hits else -1
         if held < 0:
@@ -213,18 +220,20 @@ class AnchoredReader:
             if a[1] >= held and content[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
         ]
         ends = sorted(family[1::2])
+        quoted_ends = sorted(e for _, e in quoted)
         if not anchors:
             return []
         fences = find_fences(content) if "```" in content or "~~~" in content else []
-        out: list[tuple[int, int, ToolCallPart]] = []
+        out: list[tuple[int, int, CallPart]] = []
         taken_end = 0
         prefix = _PrefixDigest(content)
         for i, (start, end, name) in enumerate(anchors):
             if len(out) > self.limits.max_calls:
                 break  # (the manual fixer reports the calls past max_calls)
-            if start < taken_end or _inside(protected, start):
+            if start < taken_end:
                 continue
             stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(content)
+            stop = _next_start(quoted, start, stop)  # (a quote ends the run)
             if not self._placed(content, start, fences, taken_end):
                 continue
             params, required = tools.schema(name)
@@ -241,6 +250,7 @@ class AnchoredReader:
             s, e = self._span(content, start, args_end, stop)
             # nothing already streamed, nothing of an earlier call
             s = max(s, taken_end, min(held, start), _last_before(ends, start))
+            s = max(s, _last_before(quoted_ends, start))  # (nor of a quote)
             part = self._finish(content, s, e, name, args, interp, f"{seed}:{prefix.upto(s)}")
             if part is not None:
                 out.append((s, e, part))
@@ -305,13 +315,18 @@ class AnchoredReader:
     ) -> tuple[dict[str, Any], int, bool] | None:
         """The run of arguments that starts right after a name (``pos``), up to
         ``stop``: the arguments found, where the last one ends, and whether a ``(``
-        opened them (``None``: a value that cannot be read, the call is not taken)."""
-        args: dict[str, Any] = {}
+        opened them (``None``: a value that cannot be read, or an object the run was
+        opened in never closed: cut off, the call is not taken). A key written twice is
+        kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped."""
+        args = ReadArguments()
         last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
         first, pythonic = True, False
+        braces = 0  # ``{`` the run was opened in (skipped as markup) minus their ``}``
         for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
+            skipped = pos
             pos = self._skip_noise(text, pos, stop)
+            braces += text.count("{", skipped, pos) - text.count("}", skipped, pos)
             m = _KEY.match(text, pos, stop) if pos < stop else None
             if m is None:
                 break
@@ -327,14 +342,21 @@ class AnchoredReader:
             value = self._value(text, m.end(), stop, mode, open_style, pythonic)
             if value is None:
                 return None
-            val, pos, open_style = value
+            val, end, open_style = value
+            if text.startswith(("{", "["), m.end()) and (
+                twice := duplicate_keys(text[m.end() : end], val)
+            ):
+                args.duplicates = (*args.duplicates, *twice)  # (inside an object value)
+            pos = end
             if val is _ABSENT:
                 continue
-            if target is not None and target not in args:
-                args[target] = val
+            if target is not None:
+                args[target] = val  # (written twice: noted for the gate)
                 last = pos
             elif target is None and not args and mode != "tag" and not self._known(folded):
                 break  # an unknown key before any argument: another construct
+        if braces > 0 and args:
+            return None  # an object opened around the arguments never closed: cut off
         return args, last, pythonic
 
     def _known(self, folded: str) -> bool:
@@ -482,16 +504,21 @@ class AnchoredReader:
         args: dict[str, Any],
         interp: Interpreter,
         seed: str,
-    ) -> ToolCallPart | None:
-        """The valid call of ``text[start:end]``, or ``None`` (it stays text). Its id
-        derives from ``seed``: the text before it, never what follows."""
+    ) -> CallPart | None:
+        """The valid call of ``text[start:end]``, the gate's invalid call when it holds a
+        parameter written twice (G3: the evidence is the construct's), or ``None`` (it
+        stays text). Its id derives from ``seed``: the text before it, never what
+        follows."""
         cand: Candidate = make_candidate(
             text, start, end, FORMAT, where=_WHERE, name=name, arguments=args, notes=_NOTE
         )
         parts = interp.from_candidate(cand, f"{seed}:{FORMAT}", alone=True)
-        if not parts or len(parts) != 1 or not isinstance(parts[0], ToolCallPart):
-            return None  # not a valid call: the text stays text
-        return parts[0]
+        if not parts or len(parts) != 1:
+            return None
+        part = parts[0]
+        if isinstance(part, ToolCallPart) or part.kind == FailureKind.DUPLICATE_ARGUMENT:
+            return part
+        return None  # not a valid call: the text stays text
 
 
 def _anchors(text: str, tools: _Tools, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
@@ -551,34 +578,10 @@ def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
     return by_norm.get(normalise_name(word[cut + 1 :])) if cut != -1 else None
 
 
-_HOLD_CHAR = re.compile(r"[<\[{(`|>｜]")
-_HOLD_WORD = re.compile(r"\b(?:to=|Action|Thought|Observation|functools|call)")
-_HOLD_COLON = re.compile(r"\s*:")
-
-
 def _stream_hold(text: str) -> int:
-    """Where :data:`_STREAM_HOLD` first matches (-1: nowhere): the bracket class found
-    first, and the keywords looked for only before it (the common case is quick)."""
-    c = _HOLD_CHAR.search(text)
-    end = c.start() if c is not None else len(text)
-    pos = 0
-    while True:
-        w = _HOLD_WORD.search(text, pos, end + 11)  # (a keyword that starts before ``end``)
-        if w is None or w.start() >= end:
-            return end if c is not None else -1
-        after = w.end()
-        word = w.group()
-        if (
-            word == "to="
-            or _HOLD_COLON.match(text, after)
-            or (word == "functools" and not (after < len(text) and _is_word(text[after])))
-        ):
-            return w.start()
-        pos = w.start() + 1
-
-
-def _is_word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
+    """Where :data:`_STREAM_HOLD` first matches (-1: nowhere)."""
+    m = _STREAM_HOLD.search(text)
+    return -1 if m is None else m.start()
 
 
 def _gaps(family: list[int], start: int, end: int) -> list[tuple[int, int]]:
@@ -701,8 +704,11 @@ class _PrefixDigest:
         return self.hash.hexdigest()[:16]
 
 
-def _inside(spans: list[tuple[int, int]], pos: int) -> bool:
-    return any(s <= pos < e for s, e in spans)
+def _next_start(spans: list[tuple[int, int]], pos: int, stop: int) -> int:
+    """The first start of the sorted ``spans`` after ``pos`` (``stop`` when none is
+    before it)."""
+    i = bisect.bisect_right(spans, (pos, 1 << 62))
+    return min(stop, spans[i][0]) if i < len(spans) else stop
 
 
 def merge_anchored(
@@ -710,21 +716,23 @@ def merge_anchored(
     calls: list[CallPart],
     remaining: str,
     used: list[int],
-    found: list[tuple[int, int, ToolCallPart]],
+    found: list[tuple[int, int, CallPart]],
 ) -> tuple[list[CallPart], str]:
     """The family readers' result (``calls``, ``remaining``, their spans ``used``) with
-    the anchored reader's valid calls (``found``) merged in. Where the families found
-    only invalid calls (none cut off) and every span they took holds an anchored call,
-    the anchored calls replace theirs; otherwise the families' calls stay and only the
-    anchored calls outside their spans are added. Nothing is dropped unseen."""
+    the anchored reader's calls (``found``) merged in. Where the families found only
+    invalid calls that failed at reading the markup (:data:`_REREAD`) and every span
+    they took holds an anchored call of the same tool (when they read its name), the
+    anchored calls replace theirs; otherwise the families' calls stay and only the
+    anchored calls outside their spans are added (a call inside another call's value is
+    never a call). Nothing is dropped unseen."""
     if not found or (calls and not used):
         return calls, remaining  # (no used span: a limit report, kept as it is)
     family = list(zip(used[::2], used[1::2], strict=True))
     spans = [(s, e) for s, e, _ in found]
     if (
         family
-        and not any(p.type == "tool_call" for p in calls)
-        and not any(getattr(p, "kind", None) in _FINAL for p in calls)
+        and all(isinstance(p, InvalidToolCallPart) and p.kind in _REREAD for p in calls)
+        and all(p.name is None or p.name in {c.name for _, _, c in found} for p in calls)
         and all(any(s < fe and fs < e for s, e in spans) for fs, fe in family)
     ):
         parts: list[CallPart] = [p for _, _, p in found]
@@ -737,8 +745,22 @@ def merge_anchored(
     )
 
 
-#: Invalid calls the anchored reader never replaces: what they report is the answer.
-_FINAL = frozenset({FailureKind.TRUNCATED, FailureKind.LIMIT_EXCEEDED})
+#: The only invalid calls of a family reader the anchored reader may replace: failures
+#: to read the markup (broken JSON, no tool name found, an unreadable pythonic call;
+#: arguments not where the family's grammar looks for them, so required ones missing or
+#: the ones read undeclared). Every other kind is the gate's refusal on evidence
+#: (``truncated``, ``quoted_call``, ``duplicate_argument``, ``unknown_name``,
+#: ``limit_exceeded``, ``type_mismatch``/``enum_case`` of arguments it did read...): what
+#: it reports is the answer (docs/finding-calls.md).
+_REREAD = frozenset(
+    {
+        FailureKind.INVALID_JSON,
+        FailureKind.KEY_ALIAS,
+        FailureKind.PYTHONIC,
+        FailureKind.MISSING_REQUIRED,
+        FailureKind.EXTRA_KEYS,
+    }
+)
 
 
 def _remove(text: str, spans: list[tuple[int, int]]) -> str:

@@ -215,13 +215,17 @@ class TextScanner:
         """Calls found in ``content`` and the text left once their spans are removed: the
         family readers', then the schema-anchored reader's in the text their calls left
         (docs/finding-calls.md)."""
+        quoted: list[tuple[int, int]] = list(protected or ())
         calls, remaining, used = self._scan(
-            content, interp, seed, protected, found_by, markers, last_only
+            content, interp, seed, quoted, found_by, markers, last_only
         )
         if self._anchored is None or last_only:  # (reasoning: only its last element counts)
             return calls, remaining
         valid = any(p.type == "tool_call" for p in calls)
-        found = self._anchored.read(content, interp, seed, list(protected or ()), used, valid)
+        # what the scan holds quoted (its quoted markup, blockquotes, HTML comments) is
+        # off limits to the anchored reader too
+        quoted += _Quotes(content).spans()
+        found = self._anchored.read(content, interp, seed, quoted, used, valid)
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
@@ -237,7 +241,8 @@ class TextScanner:
         """The family readers' calls found in ``content``, the text left once their spans
         are removed, and those spans (flat start, end pairs).
 
-        No call starts inside a ``protected`` span (text that is an answer, not markup).
+        No call starts inside a ``protected`` span (text that is an answer, not markup);
+        the quoted markup found is added to that list.
         ``found_by`` holds what some formats already read in ``content``, ``markers``
         what substrings it holds. ``last_only`` (reasoning, issue 26): only the calls
         that end the text, with nothing after them but whitespace and closers, are kept.
@@ -246,7 +251,7 @@ class TextScanner:
             markers = _Markers(content)
         decode_memo.reset()  # what the scanner remembers holds for this scan only
         try:
-            quoted: list[tuple[int, int]] = list(protected or ())
+            quoted: list[tuple[int, int]] = protected if protected is not None else []
             cands = self._candidates(content, interp.scan_context, quoted, found_by or {}, markers)
             if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
                 return (
@@ -546,6 +551,12 @@ class _Quotes:
             comments.append((k + 4, close))
             k = text.find("<!--", close + 3)
         return lines, comments
+
+    def spans(self) -> list[tuple[int, int]]:
+        """Every quoted region (blockquote lines, then comments)."""
+        if self._spans is None:
+            self._spans = self._find()
+        return [*self._spans[0], *self._spans[1]]
 
     def holds(self, at: int) -> bool:
         if self._spans is None:
