@@ -286,7 +286,7 @@ class AnchoredReader:
         """The name at ``start`` stands where a call's name stands: at the start of its
         line (or right after the call that ends at ``floor``) once markup and call words
         are skipped, outside inline code, and inside a fence only when the fence is the
-        whole message."""
+        whole message and closed."""
         lo = max(0, start - _MAX_PREFIX, floor)
         nl = text.rfind("\n", lo, start)
         line = nl + 1 if nl != -1 else lo
@@ -305,7 +305,9 @@ class AnchoredReader:
             return False
         for f in fences:
             if f.body_start <= start < f.body_end:
-                return not text[: f.start].strip() and not text[f.end :].strip()
+                # (a fence never closed is cut off: what it holds is not a call yet)
+                whole = not text[: f.start].strip() and not text[f.end :].strip()
+                return f.closed and whole
         return True
 
     # ---- arguments --------------------------------------------------------------------
