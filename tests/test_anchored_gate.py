@@ -85,7 +85,8 @@ def test_a_parameter_written_twice_is_duplicate_argument(
     assert fixed.tool_calls == []
     (bad,) = fixed.invalid_tool_calls
     assert bad.kind == FailureKind.DUPLICATE_ARGUMENT
-    assert f'"{first}"' in bad.error and f'"{second}x"' in bad.error
+    assert f'"{first}"' in bad.error
+    assert f'"{second}x"' in bad.error
 
 
 _QUOTES = (
@@ -150,3 +151,21 @@ def test_a_family_reading_failure_is_re_read() -> None:
     # the arguments under a key the JSON reader does not know: missing_required, re-read
     text = '{"tool_name": "get_weather", "inputs": {"city": "oslo"}}'
     assert _names(text) == (["get_weather"], [])
+
+
+@pytest.mark.parametrize("before", ["Bug report:\n", "see ", "Example:\n```\n"])
+def test_a_family_call_misread_is_not_replaced_by_pieces_of_it(before: str) -> None:
+    # the family reader misreads this element (its value holds MiniMax markup): the
+    # anchored reader may not replace it with a piece of it, nor take the quoted call
+    inner = (
+        '<minimax:tool_call><invoke name="get_weather"><parameter name="city">oslo'
+        "</parameter></invoke></minimax:tool_call>"
+    )
+    text = (
+        '<function name="write_to_file"><param name="path">a.md</param>'
+        f'<param name="content">{before}{inner}</param></function>'
+    )
+    fixed = repair(text, TOOLS)
+    assert "get_weather" not in [c.name for c in fixed.tool_calls]
+    for call in fixed.tool_calls:
+        assert call.arguments["content"] == before + inner

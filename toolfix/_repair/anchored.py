@@ -722,11 +722,12 @@ def merge_anchored(
 ) -> tuple[list[CallPart], str]:
     """The family readers' result (``calls``, ``remaining``, their spans ``used``) with
     the anchored reader's calls (``found``) merged in. Where the families found only
-    invalid calls that failed at reading the markup (:data:`_REREAD`) and every span
-    they took holds an anchored call of the same tool (when they read its name), the
-    anchored calls replace theirs; otherwise the families' calls stay and only the
-    anchored calls outside their spans are added (a call inside another call's value is
-    never a call). Nothing is dropped unseen."""
+    invalid calls that failed at reading the markup (:data:`_REREAD`), each span they
+    took is read whole by one anchored call of the same tool (when they read its name)
+    and no anchored call is only a piece of one, the anchored calls replace theirs;
+    otherwise the families' calls stay and only the anchored calls outside their spans
+    are added (a call inside another call's value is never a call). Nothing is dropped
+    unseen."""
     if not found or (calls and not used):
         return calls, remaining  # (no used span: a limit report, kept as it is)
     family = list(zip(used[::2], used[1::2], strict=True))
@@ -735,7 +736,13 @@ def merge_anchored(
         family
         and all(isinstance(p, InvalidToolCallPart) and p.kind in _REREAD for p in calls)
         and all(p.name is None or p.name in {c.name for _, _, c in found} for p in calls)
-        and all(any(s < fe and fs < e for s, e in spans) for fs, fe in family)
+        and all(
+            _covers(content, s, e, fs, fe)
+            for s, e in spans
+            for fs, fe in family
+            if s < fe and fs < e
+        )
+        and all(any(_covers(content, s, e, fs, fe) for s, e in spans) for fs, fe in family)
     ):
         parts: list[CallPart] = [p for _, _, p in found]
         return parts, _remove(content, family + spans)
@@ -745,6 +752,13 @@ def merge_anchored(
     return [*calls, *(p for _, _, p in extra)], _remove(
         content, family + [(s, e) for s, e, _ in extra]
     )
+
+
+def _covers(text: str, s: int, e: int, fs: int, fe: int) -> bool:
+    """The span ``[s, e)`` holds all of ``text[fs:fe]`` but its surrounding whitespace."""
+    body = text[fs:fe]
+    lead = len(body) - len(body.lstrip())
+    return s <= fs + lead and e >= fs + len(body.rstrip())
 
 
 #: The only invalid calls of a family reader the anchored reader may replace: failures
