@@ -110,6 +110,13 @@ FAMILIES: dict[str, Callable[[int], str]] = {
         '<tool_call>{"name": "get_weather", "arguments": {"city": "a"}}</tool_call>', n
     ),
     "prose_with_braces": lambda n: _rep("word {x} [y] (z) 'q' \"r\" ", n),
+    # the schema-anchored reader (docs/finding-calls.md): many names and key runs it reads
+    "anchored_calls": lambda n: _rep("get_weather city: a\n", n),
+    "anchored_names_one_line": lambda n: _rep("get_weather ", n),
+    "anchored_key_run": lambda n: "get_weather " + _rep("city=a ", n),
+    "anchored_name_in_long_word": lambda n: _rep("weather", n),
+    "anchored_unclosed_quote": lambda n: 'get_weather city="' + _rep("a city=", n),
+    "anchored_calls_one_line": lambda n: _rep('<get_weather city="a"/> ', n),
     # many calls shown in an ```xml example block, with prose outside it
     "calls_in_xml_fence": lambda n: (
         "Example:\n```xml\n"

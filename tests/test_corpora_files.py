@@ -21,7 +21,13 @@ from jsonschema import Draft202012Validator
 from toolfix import ToolRegistry
 
 CORPORA = Path(__file__).resolve().parent.parent / "benchmarks" / "corpora"
-FILES = ("verbatim_public.jsonl", "verbatim_threads.jsonl", "curated.jsonl")
+FILES = (
+    "verbatim_public.jsonl",
+    "verbatim_threads.jsonl",
+    "curated.jsonl",
+    "verbatim_anchored.jsonl",
+    "prose_negatives.jsonl",
+)
 
 FAILURE_CLASSES = {
     "call_in_content",

@@ -213,6 +213,10 @@ class FixConfig(StrictSettings):
     """Make the ids of recovered calls a function of the input and this seed (tests,
     golden files). ``None`` (default): every response gets fresh random ids, so the same
     output in two turns never repeats an id (docs/guides/ids.md)."""
+    schema_anchored: bool = True
+    """Where no family reader found a valid call, read calls anchored on the offered
+    tools' names and parameter names (docs/finding-calls.md); their repair kind is
+    ``schema_anchored``. ``False`` turns the reader off."""
 
 
 def as_fix_config(config: FixConfig | ToolCallJsonConfig | None, owner: str) -> FixConfig:

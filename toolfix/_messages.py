@@ -71,6 +71,8 @@ class FailureKind(enum.StrEnum):
     QUOTED_CALL = "quoted_call"
     """A call the text only quotes (a comment, a blockquote, another call's value, a
     refused reasoning quote): never admitted."""
+    SCHEMA_ANCHORED = "schema_anchored"
+    """The call was read by the schema-anchored reader (docs/finding-calls.md)."""
 
 
 def _as_failure_kind(value: Any) -> Any:

@@ -182,6 +182,8 @@ def test_default_corpora_in_a_checkout_are_the_committed_ones(
         "bfcl_generated.jsonl",
         "conformance.jsonl",
         "curated.jsonl",
+        "prose_negatives.jsonl",
+        "verbatim_anchored.jsonl",
         "verbatim_public.jsonl",
         "verbatim_threads.jsonl",
     ]

@@ -28,6 +28,7 @@ from .._messages import (
     ToolCallPart,
     text_part,
 )
+from .anchored import AnchoredReader, merge_anchored
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
 from .jsonparse import decode_memo
@@ -55,6 +56,11 @@ class TextScanner:
             if type(fmt).tidy is not ToolCallFormat.tidy
         }
         self._channels = tuple(f for f in self._formats if f.channel_markup)
+        self._anchored = (  # the last stage (docs/finding-calls.md)
+            AnchoredReader(config, (m for f in self._formats for m in f.markers))
+            if config.schema_anchored
+            else None
+        )
 
     def read_text(
         self, part: TextPart, interp: Interpreter, seed: str
@@ -206,9 +212,37 @@ class TextScanner:
         *,
         last_only: bool = False,
     ) -> tuple[list[CallPart], str]:
-        """Calls found in ``content`` and the text left once their spans are removed.
+        """Calls found in ``content`` and the text left once their spans are removed: the
+        family readers', then the schema-anchored reader's in the text their calls left
+        (docs/finding-calls.md)."""
+        quoted: list[tuple[int, int]] = list(protected or ())
+        calls, remaining, used = self._scan(
+            content, interp, seed, quoted, found_by, markers, last_only
+        )
+        if self._anchored is None or last_only:  # (reasoning: only its last element counts)
+            return calls, remaining
+        valid = any(p.type == "tool_call" for p in calls)
+        # what the scan holds quoted (its quoted markup, blockquotes, HTML comments) is
+        # off limits to the anchored reader too
+        quoted += _Quotes(content).spans()
+        found = self._anchored.read(content, interp, seed, quoted, used, valid)
+        return merge_anchored(content, calls, remaining, used, found)
 
-        No call starts inside a ``protected`` span (text that is an answer, not markup).
+    def _scan(
+        self,
+        content: str,
+        interp: Interpreter,
+        seed: str,
+        protected: list[tuple[int, int]] | None,
+        found_by: dict[ToolCallFormat, list[Candidate]] | None,
+        markers: _Markers | None,
+        last_only: bool = False,
+    ) -> tuple[list[CallPart], str, list[int]]:
+        """The family readers' calls found in ``content``, the text left once their spans
+        are removed, and those spans (flat start, end pairs).
+
+        No call starts inside a ``protected`` span (text that is an answer, not markup);
+        the quoted markup found is added to that list.
         ``found_by`` holds what some formats already read in ``content``, ``markers``
         what substrings it holds. ``last_only`` (reasoning, issue 26): only the calls
         that end the text, with nothing after them but whitespace and closers, are kept.
@@ -217,20 +251,25 @@ class TextScanner:
             markers = _Markers(content)
         decode_memo.reset()  # what the scanner remembers holds for this scan only
         try:
-            quoted: list[tuple[int, int]] = list(protected or ())
+            quoted: list[tuple[int, int]] = protected if protected is not None else []
             cands = self._candidates(content, interp.scan_context, quoted, found_by or {}, markers)
             if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
-                return [cands.model_copy(update={"id": derive_id(seed, cands.id or "")})], content
+                return (
+                    [cands.model_copy(update={"id": derive_id(seed, cands.id or "")})],
+                    content,
+                    [],
+                )
             if not cands:
-                return [], content
+                return [], content, []
             calls, used, ends = self._read_candidates(cands, quoted, content, interp, seed)
         finally:
             decode_memo.reset()
         if not used:
-            return [], content
+            return [], content, []
         if last_only:
             tail = _tail_start(content, used)
-            return [c for c, end in zip(calls, ends, strict=True) if end > tail], content
+            kept = [c for c, end in zip(calls, ends, strict=True) if end > tail]
+            return kept, content, used
         remaining = _remove_spans(content, used)
         # the formats' own channel tokens, by each format that read a call (once each)
         tidies = self._tidies
@@ -249,7 +288,7 @@ class TextScanner:
             if took:
                 done.append(fmt)
                 remaining = fmt.tidy(remaining)
-        return calls, remaining
+        return calls, remaining, used
 
     def _candidates(
         self,
@@ -512,6 +551,12 @@ class _Quotes:
             comments.append((k + 4, close))
             k = text.find("<!--", close + 3)
         return lines, comments
+
+    def spans(self) -> list[tuple[int, int]]:
+        """Every quoted region (blockquote lines, then comments)."""
+        if self._spans is None:
+            self._spans = self._find()
+        return [*self._spans[0], *self._spans[1]]
 
     def holds(self, at: int) -> bool:
         if self._spans is None:

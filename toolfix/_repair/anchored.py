@@ -1,0 +1,794 @@
+"""The schema-anchored reader: the manual fixer's last stage (docs/finding-calls.md).
+
+Where no family reader found a valid call, this reader looks for what the registry
+declares instead of a family's markers: an offered tool's name (case, separators, a
+``functions.`` or namespace prefix and markup glued to it allowed; never a name that
+differs in its letters), then that tool's parameter names right after it, in whatever
+syntax surrounds them (JSON-like objects, attribute pairs, one element per argument,
+``key: value`` / ``key=value`` / ``key => value`` / ``--key value`` runs, keyword
+arguments). Values are read by their own grammar (quoted strings, brackets) or, bare,
+up to the next argument or the construct's closer; the interpreter then coerces and
+validates them like every other candidate.
+
+Precision first:
+
+* the name must be placed by structure: nothing but markup, punctuation and call words
+  (``name``, ``tool``, ``invoke``...) before it on its line, not inside inline code, and
+  inside a code fence only when the fence is the whole message. "I'll call get_weather
+  for Paris" stays text (an intent for the LLM-based fixer);
+* the arguments form one run that starts right after the name: between the name and the
+  first argument, and between arguments, only markup, punctuation and connector words
+  (``args``, ``arguments``...) — so no argument comes from another construct;
+* every required parameter is present, and the call validates; anything else stays
+  text, exactly as it was.
+
+The family registry's markers are skipped as noise, never read as grammar. One pass,
+left to right: each name's run ends before the next name, so the work is linear.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._config import FixConfig, Limits
+from .._errors import LimitExceededError, MalformedToolCallError
+from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart
+from .._tools import ToolRegistry
+from .families import markup_start
+from .formats import Candidate
+from .formats._base import make_candidate
+from .gate import ReadArguments, duplicate_keys
+from .interpret import Interpreter
+from .jsonparse import parse_lenient
+from .names import normalise_name
+from .text import find_bracket_end, find_fences
+
+__all__ = ["AnchoredReader"]
+
+CallPart = ToolCallPart | InvalidToolCallPart
+
+FORMAT = "schema_anchored"
+_WHERE = ("call_in_content",)
+_NOTE = ((FailureKind.SCHEMA_ANCHORED.value, "read the call by the tool's schema"),)
+
+#: Words that may stand before a tool's name on its line (``"name": "x"``, ``<invoke
+#: name="x">``, ``[Calling tool: x``, ``to=functions.x``).
+_NAME_WORDS = frozenset(
+    {
+        "name",
+        "tool",
+        "tool_name",
+        "toolname",
+        "function",
+        "function_name",
+        "func",
+        "call",
+        "calling",
+        "invoke",
+        "action",
+        "recipient",
+        "to",
+        "type",
+        "functions",
+        "tools",
+        "default_api",
+        "tool_call",
+        "tool_use",
+    }
+)
+#: Words that may join a name to its arguments (``args =>``, ``"arguments": {``).
+_CONNECTORS = frozenset(
+    {
+        "arguments",
+        "args",
+        "parameters",
+        "params",
+        "tool_args",
+        "tool_input",
+        "input",
+        "inputs",
+        "kwargs",
+        "action_input",
+        "with",
+    }
+)
+#: Where the stream starts holding content back: the family registry's
+#: :func:`~toolfix._repair.families.markup_start`, which toolfix/_stream/core.py reads as
+#: ``_MARKUP_START``. A call's name must come at or after the first match.
+_STREAM_HOLD = markup_start()
+_MAX_ANCHORS = 4096  # argument anchors read after one name
+_MAX_PREFIX = 200  # a "prefix" longer than this is a sentence, not markup
+_MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either side
+_WORD = re.compile(r"[A-Za-z_][\w]*")
+#: complete markup groups skipped as noise: <tag ...>, <|token|>, [MARKER]
+_GROUP = re.compile(r"<[^<>\n]{0,80}>|\[[^\[\]\n]{0,40}\]")
+_WORDS_OF_NAME = re.compile(r"[\W_]+|(?<=[a-z0-9])(?=[A-Z])")
+#: A bare value a pythonic call may hold: a number, a boolean or a null (not a name).
+_LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|True|False|None|null")
+_ABSENT = object()  # an empty element: no value written
+_UNSEEN = object()
+_MAX_WORDS = 4096
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+#: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
+#: or a key (quoted or bare) with its separator.
+_KEY = re.compile(
+    r"""<(?:parameter|param|arg|argument)\s*=\s*["'\u201c]?(?P<pattr>[\w.-]+)["'\u201d]?\s*>"""
+    r"""|<(?:parameter|param|arg|argument)\s+name\s*=\s*["'\u201c](?P<pname>[\w.-]+)["'\u201d][^<>\n]{0,60}>"""
+    r"""|<(?P<tag>[A-Za-z_][\w.-]*)>"""
+    r"""|--(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
+    r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
+)
+_NOISE = frozenset(" \t\r\n,;{}()[]|\"'`\u201c\u201d\u2018\u2019>")
+_BARE_END = {
+    ":": re.compile(r"[\n,}]"),
+    "=>": re.compile(r"[\n,}]"),
+    "=": re.compile(r"[\s,)}>]|/>"),
+}
+_FLAG_END = re.compile(r"\n|[ \t]--[A-Za-z_]")
+_TAG_END = re.compile(r"<")
+
+
+@dataclass(slots=True)
+class _Tools:
+    """What the reader needs of one registry: each tool by its name's comparison form,
+    a piece of every name, and (on first need) each tool's parameters by their
+    comparison form and its required ones."""
+
+    registry: ToolRegistry
+    by_norm: dict[str, str]
+    chunks: tuple[str, ...]
+    """A piece of each name every spelling of it holds (a cheap test before the scan)."""
+    words: dict[str, str | None] = field(default_factory=dict)
+    """The words already looked up (bounded: cleared past :data:`_MAX_WORDS`)."""
+    schemas: dict[str, tuple[dict[str, str], tuple[str, ...]]] = field(default_factory=dict)
+
+    def lookup(self, word: str) -> str | None:
+        """The tool ``word`` names: itself, or its last ``.``/``:`` segment (a namespace)."""
+        known = self.words.get(word, _UNSEEN)
+        if known is not _UNSEEN:
+            return known  # type: ignore[return-value]
+        if len(self.words) > _MAX_WORDS:
+            self.words.clear()
+        name = _lookup(word, self.by_norm)
+        self.words[word] = name
+        return name
+
+    def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...]]:
+        """The tool's parameters by their comparison form, and its required ones."""
+        hit = self.schemas.get(name)
+        if hit is None:
+            tool = self.registry.lookup(name)
+            props = tool.properties if tool is not None else {}
+            required = tuple(tool.required) if tool is not None else ()
+            params = {normalise_name(p, strip_prefix=False): p for p in props}
+            hit = self.schemas[name] = (params, required)
+        return hit
+
+
+class AnchoredReader:
+    """Reads calls anchored on the offered tools' names and parameters (one per
+    :class:`~toolfix._repair.textscan.TextScanner`)."""
+
+    def __init__(self, config: FixConfig, markers: Iterable[str]) -> None:
+        self.limits: Limits = config.limits
+        self._markers = tuple(sorted({m for m in markers if len(m) > 2}, key=len, reverse=True))
+        self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
+        self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
+        self._last: _Tools | None = None  # (no cache of many: registries can be large)
+
+    def read(
+        self,
+        content: str,
+        interp: Interpreter,
+        seed: str,
+        protected: list[tuple[int, int]],
+        family: list[int],
+        family_valid: bool,
+    ) -> list[tuple[int, int, CallPart]]:
+        """The calls found in ``content`` with their spans, in order: valid, or invalid
+        ``duplicate_argument`` (:meth:`_finish`). ``protected``: the spans the scan holds
+        quoted (comments, blockquotes, markup shown as an example): no call reaches into
+        one, and no name in one is read. ``family``:
+        the spans the family readers took (flat start, end pairs); a call's span never
+        reaches back into one before its name, and when they hold a valid call
+        (``family_valid``) no name inside one is read (their calls stand)."""
+        # streamed prose goes out until markup may begin (toolfix/_stream/core.py): a
+        # call is read only where that has happened at its name, so a stream never sends
+        # text that repair() takes as a call
+        tools = self._tools(interp.registry)
+        if not tools.by_norm:
+            return []
+        # where the family readers' calls stand, they stand: only the text outside read;
+        # quoted text is never read
+        quoted = sorted(protected)
+        kept = list(zip(family[::2], family[1::2], strict=True)) if family_valid else []
+        off = [x for span in sorted(kept + quoted) for x in span]
+        ranges = _gaps(off, 0, len(content))
+        hits = _anchors(content, tools, ranges) if ranges else []
+        held = _stream_hold(content) if hits else -1
+        if held < 0:
+            return []
+        anchors = [
+            a
+            for a in hits
+            if a[1] >= held and content[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
+        ]
+        ends = sorted(family[1::2])
+        quoted_ends = sorted(e for _, e in quoted)
+        if not anchors:
+            return []
+        fences = find_fences(content) if "```" in content or "~~~" in content else []
+        out: list[tuple[int, int, CallPart]] = []
+        taken_end = 0
+        prefix = _PrefixDigest(content)
+        for i, (start, end, name) in enumerate(anchors):
+            if len(out) > self.limits.max_calls:
+                break  # (the manual fixer reports the calls past max_calls)
+            if start < taken_end:
+                continue
+            stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(content)
+            stop = _next_start(quoted, start, stop)  # (a quote ends the run)
+            if not self._placed(content, start, fences, taken_end):
+                continue
+            params, required = tools.schema(name)
+            found = self._arguments(content, end, stop, params)
+            if found is None:
+                continue
+            args, args_end, paren = found
+            if not args or any(r not in args for r in required):
+                continue
+            if not _closed(
+                content, content[start:end], args_end, stop, _tag_opened(content, start), paren
+            ):
+                continue  # cut off before the construct's closer
+            s, e = self._span(content, start, args_end, stop)
+            # nothing already streamed, nothing of an earlier call
+            s = max(s, taken_end, min(held, start), _last_before(ends, start))
+            s = max(s, _last_before(quoted_ends, start))  # (nor of a quote)
+            part = self._finish(content, s, e, name, args, interp, f"{seed}:{prefix.upto(s)}")
+            if part is not None:
+                out.append((s, e, part))
+                taken_end = e
+        return out
+
+    # ---- names ------------------------------------------------------------------------
+
+    def _tools(self, registry: ToolRegistry) -> _Tools:
+        """The names of ``registry`` by their comparison form (kept for the last
+        registry; two tools with one comparison form: neither is anchored on)."""
+        last = self._last  # (one registry: an agent loop repairs with the same tools)
+        if last is not None and last.registry is registry:
+            return last
+        by_norm: dict[str, str] = {}
+        twice: set[str] = set()
+        for name in registry:
+            norm = normalise_name(name)
+            if len(norm) < 3:
+                continue
+            if norm in by_norm:
+                twice.add(norm)
+            by_norm[norm] = name
+        for norm in twice:
+            del by_norm[norm]
+        # each name's longest run of letters: in the text whenever the name is
+        chunks = {max(_WORDS_OF_NAME.split(n), key=len).lower() for n in by_norm.values()}
+        tools = _Tools(registry, by_norm, tuple(sorted(chunks)))
+        self._last = tools  # one reference assignment: safe across threads
+        return tools
+
+    def _placed(self, text: str, start: int, fences: list[Any], floor: int) -> bool:
+        """The name at ``start`` stands where a call's name stands: at the start of its
+        line (or right after the call that ends at ``floor``) once markup and call words
+        are skipped, outside inline code, and inside a fence only when the fence is the
+        whole message and closed."""
+        lo = max(0, start - _MAX_PREFIX, floor)
+        nl = text.rfind("\n", lo, start)
+        line = nl + 1 if nl != -1 else lo
+        if nl == -1 and lo not in (0, floor):
+            return False  # no line start (nor an earlier call's end) within reach
+        prefix = text[line:start]
+        if prefix.endswith("</"):
+            return False  # a closing tag: the end of a call, not a name that starts one
+        if prefix.count("`") % 2:
+            return False  # inside inline code: quoted, not sent
+        prefix = _GROUP.sub(" ", prefix)
+        for m in self._markers:
+            if m in prefix:
+                prefix = prefix.replace(m, " ")
+        if any(w.casefold() not in self._name_words for w in _WORD.findall(prefix)):
+            return False
+        for f in fences:
+            if f.body_start <= start < f.body_end:
+                # (a fence never closed is cut off: what it holds is not a call yet)
+                whole = not text[: f.start].strip() and not text[f.end :].strip()
+                return f.closed and whole
+        return True
+
+    # ---- arguments --------------------------------------------------------------------
+
+    def _arguments(
+        self, text: str, pos: int, stop: int, params: Mapping[str, str]
+    ) -> tuple[dict[str, Any], int, bool] | None:
+        """The run of arguments that starts right after a name (``pos``), up to
+        ``stop``: the arguments found, where the last one ends, and whether a ``(``
+        opened them (``None``: a value that cannot be read, or an object the run was
+        opened in never closed: cut off, the call is not taken). A key written twice is
+        kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped."""
+        args = ReadArguments()
+        last = start = pos
+        open_style = False  # an element ended at the next one, not at its closer
+        first, pythonic = True, False
+        braces = 0  # ``{`` the run was opened in (skipped as markup) minus their ``}``
+        for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
+            skipped = pos
+            pos = self._skip_noise(text, pos, stop)
+            braces += text.count("{", skipped, pos) - text.count("}", skipped, pos)
+            m = _KEY.match(text, pos, stop) if pos < stop else None
+            if m is None:
+                break
+            key, mode = _key_of(m)
+            folded = key.casefold()
+            target = params.get(normalise_name(key, strip_prefix=False))
+            if target is None and self._connector(folded, mode, bool(args), text, m.end()):
+                pos = m.end()
+                continue
+            if first:
+                # ``name(``: a pythonic call, where a bare word is code, not a value
+                pythonic, first = "(" in text[start:pos], False
+            value = self._value(text, m.end(), stop, mode, open_style, pythonic)
+            if value is None:
+                return None
+            val, end, open_style = value
+            if text.startswith(("{", "["), m.end()) and (
+                twice := duplicate_keys(text[m.end() : end], val)
+            ):
+                args.duplicates = (*args.duplicates, *twice)  # (inside an object value)
+            pos = end
+            if val is _ABSENT:
+                continue
+            if target is not None:
+                args[target] = val  # (written twice: noted for the gate)
+                last = pos
+            elif target is None and not args and mode != "tag" and not self._known(folded):
+                break  # an unknown key before any argument: another construct
+        if braces > 0 and args:
+            return None  # an object opened around the arguments never closed: cut off
+        return args, last, pythonic
+
+    def _known(self, folded: str) -> bool:
+        return folded in self._connectors or folded in self._name_words
+
+    def _connector(self, folded: str, mode: str, after_args: bool, text: str, at: int) -> bool:
+        """The key is a connector: the arguments follow it (``args =>``, ``"arguments":
+        {``, ``<args>``, or before the first argument any key whose value is an object,
+        ``"inputs": {``)."""
+        if mode == "tag":
+            return self._known(folded)
+        if mode == "flag":
+            return False
+        if after_args:
+            return self._known(folded) and text.startswith("{", at)
+        return text.startswith(("{", "(") if self._known(folded) else "{", at)
+
+    def _skip_noise(self, text: str, pos: int, stop: int) -> int:
+        """``pos`` moved past punctuation, closing tags, family markers and connector
+        words (never past ``stop``)."""
+        while pos < stop:
+            ch = text[pos]
+            if ch in _NOISE:
+                pos += 1
+                continue
+            if ch == "<" and text.startswith("</", pos):
+                close = text.find(">", pos, min(stop, pos + 80))
+                if close == -1:
+                    return pos
+                pos = close + 1
+                continue
+            for m in self._markers:
+                if text.startswith(m, pos):
+                    pos += len(m)
+                    break
+            else:
+                if ch == "<" or ch == "[":
+                    g = _GROUP.match(text, pos, stop)
+                    if g is not None and _KEY.match(text, pos, stop) is None:
+                        pos = g.end()
+                        continue
+                w = _WORD.match(text, pos, stop)
+                if w is not None and w.group().casefold() in self._connectors:
+                    after = w.end()
+                    while after < stop and text[after] in "\"'\u201d\u2019":
+                        after += 1
+                    if self._peek(text, after, stop) not in (":", "="):
+                        pos = w.end()  # a connector word (``with arguments``): skipped
+                        continue
+                return pos
+        return pos
+
+    @staticmethod
+    def _peek(text: str, pos: int, stop: int) -> str:
+        while pos < stop and text[pos] in " \t\r\n":
+            pos += 1
+        return text[pos] if pos < stop else ""
+
+    def _value(
+        self, text: str, pos: int, stop: int, mode: str, open_style: bool, pythonic: bool
+    ) -> tuple[Any, int, bool] | None:
+        """The value that starts at ``pos``, where it ends, and whether the run writes
+        its elements without closers (``open_style``: a value that reaches the end of the
+        text unclosed is then complete, else cut off); ``None`` when the value cannot be
+        read (cut off, a bracket over the limits, or a bare word in a pythonic call)."""
+        if mode == "tag":
+            while pos < stop and text[pos] in " \t":
+                pos += 1
+            if text.startswith("\n", pos):
+                pos += 1
+        ch = text[pos] if pos < stop else ""
+        if ch in _QUOTES and mode != "tag":
+            q = _quoted(text, pos, stop, _QUOTES[ch])
+            return None if q is None else (q[0], q[1], open_style)
+        if ch and ch in "{[":
+            try:
+                span = find_bracket_end(text, pos, self.limits, stop=stop)
+                if span.truncated:
+                    return None  # never closed: cut off, not a value to guess
+                parsed = parse_lenient(text[pos : span.end], self.limits, cut=False)
+            except (LimitExceededError, MalformedToolCallError):
+                return None
+            return parsed.value, span.end, open_style
+        end_re = _TAG_END if mode == "tag" else _FLAG_END if mode == "flag" else _BARE_END[mode]
+        m = end_re.search(text, pos, stop)
+        end = m.start() if m is not None else stop
+        if mode == "tag":
+            if m is None and stop == len(text) and not open_style:
+                return None  # an element cut off before its closer: not a value to guess
+            open_style = m is not None and not text.startswith("</", end)
+        raw = text[pos:end]
+        value = raw.strip()
+        if not value:
+            return _ABSENT, pos + len(raw.rstrip()), open_style  # (an empty element)
+        if pythonic and not _LITERAL.fullmatch(value):
+            return None  # ``f(city=x)``: a name in code, not a value (the pythonic rule)
+        return value, pos + len(raw.rstrip()), open_style
+
+    # ---- the call ---------------------------------------------------------------------
+
+    def _span(self, text: str, start: int, end: int, stop: int) -> tuple[int, int]:
+        """The span a call takes out of the text: its name's line (and markup-only lines
+        just before it) to the end of its arguments (and the closers after them)."""
+        s = text.rfind("\n", max(0, start - _MAX_PREFIX), start) + 1
+        if s == 0 and start > _MAX_PREFIX:
+            # a long line: from the markup glued to the name (``<name``, ``[name``) on
+            s = start
+            while s > start - 8 and text[s - 1] in "<[{(\"'":
+                s -= 1
+            return s, self._span_end(text, end, stop)
+        for _ in range(_MAX_NOISE_LINES):
+            if s == 0:
+                break
+            prev = text.rfind("\n", max(0, s - 1 - _MAX_PREFIX), s - 1) + 1
+            if (prev == 0 and s - 1 > _MAX_PREFIX) or not _noise_only(text[prev : s - 1]):
+                break
+            s = prev
+        return s, self._span_end(text, end, stop)
+
+    @staticmethod
+    def _span_end(text: str, end: int, stop: int) -> int:
+        """``end`` moved past the closers and markup-only lines after the arguments."""
+        e = end
+        while e < stop:
+            nl = text.find("\n", e, stop)
+            if nl == -1 and stop < len(text):
+                return _closers_end(text, e, stop)  # (the next call's line: its closers only)
+            line_end = stop if nl == -1 else nl
+            if not _noise_only(text[e:line_end]):
+                break
+            e = line_end
+            if nl == -1:
+                break
+            e += 1
+        while e > end and text[e - 1].isspace():
+            e -= 1
+        return e
+
+    def _finish(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        name: str,
+        args: dict[str, Any],
+        interp: Interpreter,
+        seed: str,
+    ) -> CallPart | None:
+        """The valid call of ``text[start:end]``, the gate's invalid call when it holds a
+        parameter written twice (G3: the evidence is the construct's), or ``None`` (it
+        stays text). Its id derives from ``seed``: the text before it, never what
+        follows."""
+        cand: Candidate = make_candidate(
+            text, start, end, FORMAT, where=_WHERE, name=name, arguments=args, notes=_NOTE
+        )
+        parts = interp.from_candidate(cand, f"{seed}:{FORMAT}", alone=True)
+        if not parts or len(parts) != 1:
+            return None
+        part = parts[0]
+        if isinstance(part, ToolCallPart) or part.kind == FailureKind.DUPLICATE_ARGUMENT:
+            return part
+        return None  # not a valid call: the text stays text
+
+
+def _anchors(text: str, tools: _Tools, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Where the offered names stand in the ``ranges`` of ``text`` (start, end, tool
+    name), in order: each hit of a piece of a name, widened to the word it is in
+    (letters, digits, ``_-.:``), is a name when that word, or its last ``.``/``:``
+    segment, has a tool's comparison form (case, separators and a ``functions.`` prefix
+    aside). One ``str.find`` pass per piece and range; each word is widened once."""
+    seen: dict[int, tuple[int, int, str]] = {}
+    for a, b in ranges:
+        low = text[a:b].lower()
+        if len(low) != b - a:
+            continue  # (a case mapping that changes lengths: no name is anchored on)
+        for chunk in tools.chunks:
+            i = low.find(chunk)
+            while i != -1:
+                s, e, word_end = _word_at(text, a + i, a + i + len(chunk))
+                if e > s and s not in seen:
+                    name = tools.lookup(text[s:e])
+                    if name is not None:
+                        seen[s] = (s, e, name)
+                i = low.find(chunk, max(word_end - a, i + 1))
+    return [seen[s] for s in sorted(seen)]
+
+
+_MAX_NAME = 128
+
+
+def _word_at(text: str, start: int, end: int) -> tuple[int, int, int]:
+    """The word around ``text[start:end]`` (its trailing ``.:-`` left out) and where it
+    ends; an empty span when it is longer than :data:`_MAX_NAME` (not a tool's name)."""
+    n = len(text)
+    e = end
+    while e < n and _name_char(text[e]):
+        e += 1
+    word_end = e
+    s = start
+    while s > 0 and _name_char(text[s - 1]) and e - s <= _MAX_NAME:
+        s -= 1
+    if e - s > _MAX_NAME:
+        return start, start, word_end
+    while e > end and text[e - 1] in ".:-":
+        e -= 1
+    return s, e, word_end
+
+
+def _name_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "_-.:"
+
+
+def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
+    """The tool ``word`` names: itself, or its last ``.``/``:`` segment (a namespace)."""
+    name = by_norm.get(normalise_name(word))
+    if name is not None:
+        return name
+    cut = max(word.rfind("."), word.rfind(":"))
+    return by_norm.get(normalise_name(word[cut + 1 :])) if cut != -1 else None
+
+
+def _stream_hold(text: str) -> int:
+    """Where :data:`_STREAM_HOLD` first matches (-1: nowhere)."""
+    m = _STREAM_HOLD.search(text)
+    return -1 if m is None else m.start()
+
+
+def _gaps(family: list[int], start: int, end: int) -> list[tuple[int, int]]:
+    """The parts of ``[start, end)`` outside the ``family`` spans (flat pairs, by start)
+    that could hold a name (longer than a few characters)."""
+    out: list[tuple[int, int]] = []
+    pos = start
+    for s, e in zip(family[::2], family[1::2], strict=True):
+        if s > pos:
+            out.append((pos, s))
+        pos = max(pos, e)
+    if end > pos:
+        out.append((pos, end))
+    return [(a, b) for a, b in out if b - a > 2]
+
+
+def _last_before(ends: list[int], pos: int) -> int:
+    """The last of the sorted ``ends`` at or before ``pos`` (0 when none)."""
+    i = bisect.bisect_right(ends, pos)
+    return ends[i - 1] if i else 0
+
+
+def _tag_opened(text: str, start: int) -> bool:
+    """The name opens an element (``<read_file``): the call ends at ``/>`` or its end tag."""
+    return start > 0 and text[start - 1] == "<"
+
+
+def _closed(text: str, name: str, pos: int, stop: int, tag: bool, paren: bool) -> bool:
+    """The construct the arguments were opened in is closed after the last one (``pos``):
+    ``)`` for ``name(``, ``/>`` or ``</name>`` for ``<name`` (other end tags between are
+    the arguments' own). Anything else there means the call was cut off: not taken."""
+    if not (tag or paren):
+        return True
+    for _ in range(_MAX_ANCHORS):
+        while pos < stop and text[pos] in " \t\r\n,;\"'}]":
+            pos += 1
+        if paren and text.startswith(")", pos):
+            return True
+        if tag and text.startswith("/>", pos):
+            return True
+        if not (tag and text.startswith("</", pos)):
+            return False
+        gt = text.find(">", pos, min(stop, pos + _MAX_NAME))
+        if gt == -1:
+            return False
+        if normalise_name(text[pos + 2 : gt].strip()) == normalise_name(name):
+            return True
+        pos = gt + 1
+    return False
+
+
+def _key_of(m: re.Match[str]) -> tuple[str, str]:
+    """The key an argument anchor names and how its value is written: ``tag`` (an
+    element), ``flag`` (``--key value``) or its separator (``:``, ``=``, ``=>``)."""
+    for group in ("pattr", "pname", "tag"):
+        if m.group(group):
+            return m.group(group), "tag"
+    if m.group("flag"):
+        return m.group("flag"), "flag"
+    return m.group("key"), m.group("sep")
+
+
+def _quoted(text: str, pos: int, stop: int, closer: str) -> tuple[str, int] | None:
+    """The quoted string at ``pos`` (its escapes decoded when it is JSON) and its end."""
+    i = pos + 1
+    while i < stop:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == closer:
+            raw = text[pos + 1 : i]
+            if closer == '"' and "\\" in raw:
+                try:
+                    return str(json.loads(f'"{raw}"')), i + 1
+                except ValueError:
+                    pass
+            return raw, i + 1
+        if ch == "\n" and closer != '"':
+            return None
+        i += 1
+    return None  # never closed: cut off, not a value to guess
+
+
+def _closers_end(text: str, pos: int, stop: int) -> int:
+    """``pos`` moved past the closers right after a call (``"``, ``)``, ``/>``, end
+    tags...), never into the next call's markup (before ``stop``)."""
+    while pos < stop:
+        if text.startswith("</", pos):
+            gt = text.find(">", pos, stop)
+            if gt == -1:
+                break
+            pos = gt + 1
+        elif text[pos] in ")]}\"'/>;,":
+            pos += 1
+        else:
+            break
+    return pos
+
+
+def _noise_only(line: str) -> bool:
+    """A line of markup and punctuation only (``[/TOOL_CALL]``, ``}}``, ``</invoke>``)."""
+    rest = _GROUP.sub("", line)
+    return not any(ch.isalnum() for ch in rest)
+
+
+class _PrefixDigest:
+    """Digests of ``text[:end]`` for growing ``end`` (one pass over the text): a call's id
+    derives from the text before it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.hash = hashlib.sha256()
+
+    def upto(self, end: int) -> str:
+        if end > self.pos:
+            self.hash.update(self.text[self.pos : end].encode("utf-8", "surrogatepass"))
+            self.pos = end
+        return self.hash.hexdigest()[:16]
+
+
+def _next_start(spans: list[tuple[int, int]], pos: int, stop: int) -> int:
+    """The first start of the sorted ``spans`` after ``pos`` (``stop`` when none is
+    before it)."""
+    i = bisect.bisect_right(spans, (pos, 1 << 62))
+    return min(stop, spans[i][0]) if i < len(spans) else stop
+
+
+def merge_anchored(
+    content: str,
+    calls: list[CallPart],
+    remaining: str,
+    used: list[int],
+    found: list[tuple[int, int, CallPart]],
+) -> tuple[list[CallPart], str]:
+    """The family readers' result (``calls``, ``remaining``, their spans ``used``) with
+    the anchored reader's calls (``found``) merged in. Where the families found only
+    invalid calls that failed at reading the markup (:data:`_REREAD`), each span they
+    took is read whole by one anchored call of the same tool (when they read its name)
+    and no anchored call is only a piece of one, the anchored calls replace theirs;
+    otherwise the families' calls stay and only the anchored calls outside their spans
+    are added (a call inside another call's value is never a call). Nothing is dropped
+    unseen."""
+    if not found or (calls and not used):
+        return calls, remaining  # (no used span: a limit report, kept as it is)
+    family = list(zip(used[::2], used[1::2], strict=True))
+    spans = [(s, e) for s, e, _ in found]
+    if (
+        family
+        and all(isinstance(p, InvalidToolCallPart) and p.kind in _REREAD for p in calls)
+        and all(p.name is None or p.name in {c.name for _, _, c in found} for p in calls)
+        and all(
+            _covers(content, s, e, fs, fe)
+            for s, e in spans
+            for fs, fe in family
+            if s < fe and fs < e
+        )
+        and all(any(_covers(content, s, e, fs, fe) for s, e in spans) for fs, fe in family)
+    ):
+        parts: list[CallPart] = [p for _, _, p in found]
+        return parts, _remove(content, family + spans)
+    extra = [(s, e, p) for s, e, p in found if not any(s < fe and fs < e for fs, fe in family)]
+    if not extra:
+        return calls, remaining
+    return [*calls, *(p for _, _, p in extra)], _remove(
+        content, family + [(s, e) for s, e, _ in extra]
+    )
+
+
+def _covers(text: str, s: int, e: int, fs: int, fe: int) -> bool:
+    """The span ``[s, e)`` holds all of ``text[fs:fe]`` but its surrounding whitespace."""
+    body = text[fs:fe]
+    lead = len(body) - len(body.lstrip())
+    return s <= fs + lead and e >= fs + len(body.rstrip())
+
+
+#: The only invalid calls of a family reader the anchored reader may replace: failures
+#: to read the markup (broken JSON, no tool name found, an unreadable pythonic call;
+#: arguments not where the family's grammar looks for them, so required ones missing or
+#: the ones read undeclared). Every other kind is the gate's refusal on evidence
+#: (``truncated``, ``quoted_call``, ``duplicate_argument``, ``unknown_name``,
+#: ``limit_exceeded``, ``type_mismatch``/``enum_case`` of arguments it did read...): what
+#: it reports is the answer (docs/finding-calls.md).
+_REREAD = frozenset(
+    {
+        FailureKind.INVALID_JSON,
+        FailureKind.KEY_ALIAS,
+        FailureKind.PYTHONIC,
+        FailureKind.MISSING_REQUIRED,
+        FailureKind.EXTRA_KEYS,
+    }
+)
+
+
+def _remove(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` without the (possibly overlapping) spans, the pieces left stripped and
+    joined by newlines, as the family readers leave theirs (textscan._remove_spans)."""
+    pieces: list[str] = []
+    pos = 0
+    for s, e in sorted(spans):
+        pieces.append(text[pos:s] if s > pos else "")
+        pos = max(pos, e)
+    pieces.append(text[pos:])
+    kept = [p.strip() for p in pieces]
+    if kept[0]:
+        kept[0] = pieces[0].rstrip()
+    return "\n".join(p for p in kept if p)
