@@ -205,8 +205,16 @@ def test_unknown_name_mutation_stays_a_unique_close_match() -> None:
     m = next(m for m in CATALOGUE if m.name == "unknown_name")
     d = _draft("json_bare", {"a": "1"}, [])
     m.apply(d, random.Random(0))
-    assert d.calls[0].name != "lookup_record"
+    written = d.calls[0].name
+    assert written != "lookup_record"
     assert d.expected[0][0] == "lookup_record"
+    d.settle_misnamed()
+    if written.lower().replace("-", "_") == "lookup_record" or written == "lookupRecord":
+        assert d.expected[0][0] == "lookup_record"  # only written differently: renamed
+    else:  # other letters: never renamed, the case expects the invalid call
+        assert d.misnamed == [(written, "lookup_record")]
+        assert not d.expected
+        assert d.expected_error is not None
 
 
 # ---- generator ----------------------------------------------------------------------

@@ -165,6 +165,7 @@ class _Generator:
                     f"the output ends inside the call to {name} (its closing brace was never "
                     "written): a call cut off before its closer is reported invalid"
                 )
+        draft.settle_misnamed()
         if draft.reasoning_mode is not None:
             name, args = base.calls[0]
             thought = (

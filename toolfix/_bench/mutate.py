@@ -39,6 +39,21 @@ class Draft:
     concatenated: bool = False
     expected_error: str | None = None
     reasoning_mode: int | None = None
+    #: (written, offered) names whose letters differ: never renamed (promise 4), so the
+    #: call is expected invalid (:meth:`settle_misnamed`, once every mutation is applied)
+    misnamed: list[tuple[str, str]] = field(default_factory=list)
+
+    def settle_misnamed(self) -> None:
+        """Drop the calls to misnamed tools from what is expected; with none left, the
+        case expects an invalid call (the LLM fixer's feedback names the tools)."""
+        for written, offered in self.misnamed:
+            self.expected = [e for e in self.expected if e[0] != offered]
+            if not self.expected and self.expected_error is None:
+                self.expected_error = (
+                    f"{written!r} differs from the offered {offered!r} in its letters: it is "
+                    "never renamed (promise 4); it comes back as an invalid unknown_name call "
+                    "for the LLM fixer's feedback"
+                )
 
     def add_tag(self, tag: str) -> None:
         if tag not in self.tags:
@@ -366,15 +381,7 @@ def _unknown_name(draft: Draft, rng: random.Random) -> None:
     name, variant = draft.calls[i].name, rng.choice(_name_variants(draft, i))
     draft.calls[i].name = variant
     if norm_name(variant) != norm_name(name):
-        # a name that differs in its letters is never renamed (docs/design.md#promise-4):
-        # the call comes back invalid (unknown_name) for the LLM fixer's feedback
-        draft.expected = [e for e in draft.expected if e[0] != name]
-        if not draft.expected:
-            draft.expected_error = (
-                f"{variant!r} differs from the offered {name!r} in its letters: it is never "
-                "renamed (promise 4); it comes back as an invalid unknown_name call for the "
-                "LLM fixer's feedback"
-            )
+        draft.misnamed.append((variant, name))
 
 
 # ---- placement ----------------------------------------------------------------------
