@@ -138,6 +138,12 @@ def _from_toolfix(message: AIMessage, fixed: Response) -> AIMessage:
     }
     if fixed.text != before.text:
         update["content"] = _content(message, fixed.text)
+    if fixed.reasoning is not None and fixed.reasoning != before.reasoning:
+        # reasoning taken out of the content (ChatOpenAI's key for it)
+        update["additional_kwargs"] = {
+            **message.additional_kwargs,
+            "reasoning_content": fixed.reasoning,
+        }
     return message.model_copy(update=update)
 
 

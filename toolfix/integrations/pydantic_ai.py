@@ -37,7 +37,15 @@ except ImportError as exc:  # pragma: no cover - exercised in tests/test_missing
         'toolfix.integrations.pydantic_ai needs pydantic-ai: pip install "toolfix[pydantic-ai]"'
     ) from exc
 
-from .._messages import InvalidToolCallPart, Part, Response, TextPart, ToolCallPart, canonical_json
+from .._messages import (
+    InvalidToolCallPart,
+    Part,
+    ReasoningPart,
+    Response,
+    TextPart,
+    ToolCallPart,
+    canonical_json,
+)
 from .._pipeline.processor import ResponseProcessor
 from ._common import describe_invalid, parse_args, processor_for_model, run_processor, tool_dict
 
@@ -99,7 +107,9 @@ async def repair_model_response(
     unrepaired: list[InvalidToolCallPart] = []
     repairs: list[dict[str, Any]] = []
     for part in fixed.parts:
-        if isinstance(part, TextPart):
+        if isinstance(part, ReasoningPart):  # e.g. reasoning the prompt opened
+            new_parts.append(pai.ThinkingPart(content=part.text))
+        elif isinstance(part, TextPart):
             if not part.text.strip():
                 continue
             same = next((t for t in texts if t.content == part.text), None)
