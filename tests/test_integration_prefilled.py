@@ -11,8 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from toolfix import FixConfig, ManualToolCallFixProcessor
+from toolfix import FixConfig, ManualToolCallFixProcessor, Response, repair
+from toolfix._messages import TextPart
+from toolfix.formats import reasoning_prefilled_for
 from toolfix.integrations._common import processor_for_model, template_kwargs, with_prefilled
 
 RAW = (
@@ -204,3 +208,57 @@ def test_openai_agents_wrapper_takes_the_inner_model_name() -> None:
     inner = OpenAIChatCompletionsModel(model="deepseek-r1", openai_client=client)
     assert ToolfixModel(inner).model_name == "deepseek-r1"
     assert ToolfixModel(inner, model_name="qwq").model_name == "qwq"
+
+
+# ---- properties ----------------------------------------------------------------------
+
+PIECES = ["a", " ", "\n", "</think>", "<think>", RAW.split("</think>")[0][6:], "Which?"]
+MODELS = ["deepseek-r1", "QwQ-32B", "deepseek-v3.1", "gpt-4o", "", "qwen3-8b-thinking"]
+KWARGS = st.sampled_from(
+    [None, {}, {"enable_thinking": False}, {"thinking": True}, {"thinking": False}]
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=10).map("".join),
+    st.sampled_from(MODELS),
+    KWARGS,
+    st.booleans(),
+    st.sampled_from([None, True, False]),
+)
+def test_adapters_and_the_hook_repair_as_the_table_says(
+    text: str, model: str, kwargs: Any, nested: bool, own: bool | None
+) -> None:
+    """Whatever the text, model and request, the repair an adapter or the proxy hook runs
+    is ``repair()`` with the config's own value, else the table's answer."""
+    from toolfix.integrations.litellm_proxy import ToolfixProxyHook
+
+    request: dict[str, Any] = {"model": model}
+    if kwargs is not None:
+        request.update(
+            {"extra_body": {"chat_template_kwargs": kwargs}}
+            if nested
+            else {"chat_template_kwargs": kwargs}
+        )
+    table = reasoning_prefilled_for(model, kwargs)
+    want = table if own is None else own
+    user = (
+        None
+        if own is None
+        else ManualToolCallFixProcessor(config=FixConfig(reasoning_prefilled=own))
+    )
+    chosen = processor_for_model(user, model, request)
+    assert isinstance(chosen, ManualToolCallFixProcessor)
+    assert chosen.config.reasoning_prefilled == want
+    assert ToolfixProxyHook(user).prefilled_for(request) == table
+    hooked = ToolfixProxyHook(user).processor_for(request)
+    assert isinstance(hooked, ManualToolCallFixProcessor)
+    assert hooked.config.reasoning_prefilled == want
+    tools = [_tool()]
+    got = chosen.fix(Response(parts=(TextPart(text=text),)), tools)
+    expected = repair(text, tools, config=FixConfig(reasoning_prefilled=want))
+    assert (got.reasoning, got.text) == (expected.reasoning, expected.text)
+    assert [(c.name, c.arguments) for c in got.tool_calls] == [
+        (c.name, c.arguments) for c in expected.tool_calls
+    ]
