@@ -82,78 +82,85 @@ def _hook(
     )
 
 
+# the options of ``toolfix serve`` (each names its value, so --help shows no <str>)
+Upstream = Annotated[
+    str,
+    typer.Option(
+        metavar="URL",
+        help="OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1",
+    ),
+]
+Port = Annotated[int, typer.Option(metavar="PORT", help="Port on 127.0.0.1.")]
+Models = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--model", metavar="NAME", help="Model name to serve (repeatable); default: any name."
+    ),
+]
+ApiKeyEnv = Annotated[
+    str | None,
+    typer.Option(
+        metavar="VAR",
+        help="Variable holding the upstream's key; then clients need toolfix's key. "
+        "Default: each client's own key goes upstream.",
+    ),
+]
+KeyEnv = Annotated[
+    str | None,
+    typer.Option(
+        metavar="VAR",
+        help=f"Variable holding toolfix's key for clients (default ${KEY_ENV}, "
+        "else one is generated and printed).",
+    ),
+]
+NoAuth = Annotated[
+    bool, typer.Option("--no-auth", help="Let any local client use the upstream key.")
+]
+CorsOrigins = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--cors-origin", metavar="ORIGIN", help="Browser origin to grant CORS (repeatable)."
+    ),
+]
+Chain = Annotated[
+    str,
+    typer.Option(
+        metavar="CHAIN", help="Repair chain: 'manual' or 'manual+llm' (re-asks the upstream)."
+    ),
+]
+MaxRetries = Annotated[
+    int, typer.Option(metavar="N", help="LLM fixer re-asks per response (manual+llm).")
+]
+Timeout = Annotated[float, typer.Option(metavar="SECONDS", help="Upstream timeout in seconds.")]
+NoHook = Annotated[
+    bool, typer.Option("--no-hook", help="Run the proxy without the repair hook (comparisons).")
+]
+Prefilled = Annotated[
+    str,
+    typer.Option(
+        metavar="auto|yes|no",
+        help="Does the output start inside reasoning (the template opened <think> in "
+        "the prompt)? auto: per request, from the model name and its "
+        "chat_template_kwargs (toolfix.formats.PREFILLED_MODELS).",
+    ),
+]
+LogLevel = Annotated[str, typer.Option(metavar="LEVEL", help="Log level (uvicorn's too).")]
+
+
 def serve(
-    upstream: Annotated[
-        str,
-        typer.Option(
-            metavar="URL",
-            help="OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1",
-        ),
-    ],
-    port: Annotated[int, typer.Option(metavar="PORT", help="Port on 127.0.0.1.")] = 4000,
-    model: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--model",
-            metavar="NAME",
-            help="Model name to serve (repeatable); default: any name.",
-        ),
-    ] = None,
-    api_key_env: Annotated[
-        str | None,
-        typer.Option(
-            metavar="VAR",
-            help="Variable holding the upstream's key; then clients need toolfix's key. "
-            "Default: each client's own key goes upstream.",
-        ),
-    ] = None,
-    key_env: Annotated[
-        str | None,
-        typer.Option(
-            metavar="VAR",
-            help=f"Variable holding toolfix's key for clients (default ${KEY_ENV}, "
-            "else one is generated and printed).",
-        ),
-    ] = None,
-    no_auth: Annotated[
-        bool,
-        typer.Option("--no-auth", help="Let any local client use the upstream key."),
-    ] = False,
-    cors_origin: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--cors-origin", metavar="ORIGIN", help="Browser origin to grant CORS (repeatable)."
-        ),
-    ] = None,
-    chain: Annotated[
-        str,
-        typer.Option(
-            metavar="CHAIN",
-            help="Repair chain: 'manual' or 'manual+llm' (re-asks the upstream).",
-        ),
-    ] = "manual",
-    max_retries: Annotated[
-        int, typer.Option(metavar="N", help="LLM fixer re-asks per response (manual+llm).")
-    ] = 2,
-    timeout: Annotated[
-        float, typer.Option(metavar="SECONDS", help="Upstream timeout in seconds.")
-    ] = 60.0,
-    no_hook: Annotated[
-        bool,
-        typer.Option("--no-hook", help="Run the proxy without the repair hook (comparisons)."),
-    ] = False,
-    reasoning_prefilled: Annotated[
-        str,
-        typer.Option(
-            metavar="auto|yes|no",
-            help="Does the output start inside reasoning (the template opened <think> in "
-            "the prompt)? auto: per request, from the model name and its "
-            "chat_template_kwargs (toolfix.formats.PREFILLED_MODELS).",
-        ),
-    ] = "auto",
-    log_level: Annotated[
-        str, typer.Option(metavar="LEVEL", help="Log level (uvicorn's too).")
-    ] = "warning",
+    upstream: Upstream,
+    port: Port = 4000,
+    model: Models = None,
+    api_key_env: ApiKeyEnv = None,
+    key_env: KeyEnv = None,
+    no_auth: NoAuth = False,
+    cors_origin: CorsOrigins = None,
+    chain: Chain = "manual",
+    max_retries: MaxRetries = 2,
+    timeout: Timeout = 60.0,
+    no_hook: NoHook = False,
+    reasoning_prefilled: Prefilled = "auto",
+    log_level: LogLevel = "warning",
 ) -> None:
     """Run a proxy on 127.0.0.1 that repairs every response's tool calls."""
     if chain not in ("manual", "manual+llm"):
