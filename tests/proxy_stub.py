@@ -4,7 +4,9 @@ Run as ``python tests/proxy_stub.py PORT``; stdlib only (threading HTTP server).
 The reply depends on the last user message: ``broken`` → a call as text with
 single quotes and a trailing comma; ``valid`` → a proper tool call; ``slow`` →
 sleeps 30 s; ``drop`` → closes the connection unanswered; ``null`` → a choice whose
-``message`` is ``null``; anything else → plain text. ``stream: true`` answers as SSE.
+``message`` is ``null``; ``think`` → reasoning closed by a lone ``</think>`` (a call
+quoted in it), then the answer (:data:`PREFILLED`); anything else → plain text.
+``stream: true`` answers as SSE.
 
 ``GET /v1/models`` lists :data:`MODELS`. Every other request is recorded (method,
 path, ``authorization`` and ``x-api-key``) and the record is served on
@@ -24,6 +26,12 @@ SEEN: list[dict[str, Any]] = []
 
 BROKEN = "Sure!\n<tool_call>\n{'name': 'get_weather', 'arguments': {'city': 'Paris', 'days': '3',}}"
 
+# the raw output of a template that opened <think> in the prompt (DeepSeek-R1, QwQ...)
+PREFILLED = (
+    'Maybe <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    " fits, but the city is unclear.</think>Which city do you mean?"
+)
+
 
 def _reply(body: dict[str, Any]) -> dict[str, Any]:
     last = str(body["messages"][-1].get("content") or "")
@@ -41,6 +49,8 @@ def _reply(body: dict[str, Any]) -> dict[str, Any]:
         }
     if "broken" in last:
         return {"role": "assistant", "content": BROKEN}
+    if "think" in last:
+        return {"role": "assistant", "content": PREFILLED}
     return {"role": "assistant", "content": "Hello there."}
 
 

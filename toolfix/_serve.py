@@ -18,6 +18,8 @@ import typer
 
 KEY_ENV = "TOOLFIX_PROXY_KEY"
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+# --reasoning-prefilled: auto reads each request (ToolfixProxyHook.prefilled_for)
+PREFILLED_CHOICES: dict[str, bool | None] = {"auto": None, "yes": True, "no": False}
 EXTRA = 'needs the proxy extra: pip install "toolfix[proxy]"'
 
 log = logging.getLogger("toolfix.proxy")
@@ -58,71 +60,113 @@ def _check_extra() -> None:
         raise _fail(EXTRA) from None
 
 
-def _hook(chain: str, max_retries: int, upstream: str, key: str | None) -> Any:
+def _hook(
+    chain: str, max_retries: int, prefilled: bool | None, upstream: str, key: str | None
+) -> Any:
+    """The repair hook; ``prefilled`` is ``--reasoning-prefilled`` (``None``: auto)."""
     from .integrations.litellm_proxy import ToolfixProxyHook
 
     if chain == "manual":
-        return ToolfixProxyHook()
+        return ToolfixProxyHook(reasoning_prefilled=prefilled)
+    from ._config import FixConfig
     from ._llm import LLMBasedToolCallFixProcessor
 
     return ToolfixProxyHook(
-        # the LLM fixer runs the manual fixer first itself
-        LLMBasedToolCallFixProcessor(max_retries=max_retries),
+        # the LLM fixer runs the manual fixer first itself, with this config
+        LLMBasedToolCallFixProcessor(
+            config=FixConfig(reasoning_prefilled=prefilled), max_retries=max_retries
+        ),
         fixer_api_base=upstream,
         fixer_api_key=key,
+        reasoning_prefilled=prefilled,
     )
 
 
+# the options of ``toolfix serve`` (each names its value, so --help shows no <str>)
+Upstream = Annotated[
+    str,
+    typer.Option(
+        metavar="URL",
+        help="OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1",
+    ),
+]
+Port = Annotated[int, typer.Option(metavar="PORT", help="Port on 127.0.0.1.")]
+Models = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--model", metavar="NAME", help="Model name to serve (repeatable); default: any name."
+    ),
+]
+ApiKeyEnv = Annotated[
+    str | None,
+    typer.Option(
+        metavar="VAR",
+        help="Variable holding the upstream's key; then clients need toolfix's key. "
+        "Default: each client's own key goes upstream.",
+    ),
+]
+KeyEnv = Annotated[
+    str | None,
+    typer.Option(
+        metavar="VAR",
+        help=f"Variable holding toolfix's key for clients (default ${KEY_ENV}, "
+        "else one is generated and printed).",
+    ),
+]
+NoAuth = Annotated[
+    bool, typer.Option("--no-auth", help="Let any local client use the upstream key.")
+]
+CorsOrigins = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--cors-origin", metavar="ORIGIN", help="Browser origin to grant CORS (repeatable)."
+    ),
+]
+Chain = Annotated[
+    str,
+    typer.Option(
+        metavar="CHAIN", help="Repair chain: 'manual' or 'manual+llm' (re-asks the upstream)."
+    ),
+]
+MaxRetries = Annotated[
+    int, typer.Option(metavar="N", help="LLM fixer re-asks per response (manual+llm).")
+]
+Timeout = Annotated[float, typer.Option(metavar="SECONDS", help="Upstream timeout in seconds.")]
+NoHook = Annotated[
+    bool, typer.Option("--no-hook", help="Run the proxy without the repair hook (comparisons).")
+]
+Prefilled = Annotated[
+    str,
+    typer.Option(
+        metavar="auto|yes|no",
+        help="Does the output start inside reasoning (the template opened <think> in "
+        "the prompt)? auto: per request, from the model name and its "
+        "chat_template_kwargs (toolfix.formats.PREFILLED_MODELS).",
+    ),
+]
+LogLevel = Annotated[str, typer.Option(metavar="LEVEL", help="Log level (uvicorn's too).")]
+
+
 def serve(
-    upstream: Annotated[
-        str,
-        typer.Option(
-            help="OpenAI-compatible base URL of the model server, e.g. http://127.0.0.1:11434/v1"
-        ),
-    ],
-    port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 4000,
-    model: Annotated[
-        list[str] | None,
-        typer.Option("--model", help="Model name to serve (repeatable); default: any name."),
-    ] = None,
-    api_key_env: Annotated[
-        str | None,
-        typer.Option(
-            help="Variable holding the upstream's key; then clients need toolfix's key. "
-            "Default: each client's own key goes upstream."
-        ),
-    ] = None,
-    key_env: Annotated[
-        str | None,
-        typer.Option(
-            help=f"Variable holding toolfix's key for clients (default ${KEY_ENV}, "
-            "else one is generated and printed)."
-        ),
-    ] = None,
-    no_auth: Annotated[
-        bool,
-        typer.Option("--no-auth", help="Let any local client use the upstream key."),
-    ] = False,
-    cors_origin: Annotated[
-        list[str] | None,
-        typer.Option("--cors-origin", help="Browser origin to grant CORS (repeatable)."),
-    ] = None,
-    chain: Annotated[
-        str, typer.Option(help="Repair chain: 'manual' or 'manual+llm' (re-asks the upstream).")
-    ] = "manual",
-    max_retries: Annotated[
-        int, typer.Option(help="LLM fixer re-asks per response (manual+llm).")
-    ] = 2,
-    timeout: Annotated[float, typer.Option(help="Upstream timeout in seconds.")] = 60.0,
-    no_hook: Annotated[
-        bool,
-        typer.Option("--no-hook", help="Run the proxy without the repair hook (comparisons)."),
-    ] = False,
-    log_level: Annotated[str, typer.Option(help="Log level (uvicorn's too).")] = "warning",
+    upstream: Upstream,
+    port: Port = 4000,
+    model: Models = None,
+    api_key_env: ApiKeyEnv = None,
+    key_env: KeyEnv = None,
+    no_auth: NoAuth = False,
+    cors_origin: CorsOrigins = None,
+    chain: Chain = "manual",
+    max_retries: MaxRetries = 2,
+    timeout: Timeout = 60.0,
+    no_hook: NoHook = False,
+    reasoning_prefilled: Prefilled = "auto",
+    log_level: LogLevel = "warning",
 ) -> None:
     """Run a proxy on 127.0.0.1 that repairs every response's tool calls."""
     if chain not in ("manual", "manual+llm"):
         raise _fail("--chain must be 'manual' or 'manual+llm'")
+    if reasoning_prefilled not in PREFILLED_CHOICES:
+        raise _fail("--reasoning-prefilled must be one of: auto, yes, no")
     if log_level.lower() not in LOG_LEVELS:
         raise _fail(f"--log-level must be one of: {', '.join(LOG_LEVELS)}")
     upstream_key = _env_value(api_key_env, "--api-key-env") if api_key_env else None
@@ -141,13 +185,13 @@ def serve(
         cors_origins=tuple(cors_origin or ()),
         timeout=timeout,
     )
-    hook = None if no_hook else (chain, max_retries)
+    hook = None if no_hook else (chain, max_retries, PREFILLED_CHOICES[reasoning_prefilled])
     _start(settings, hook, port, log_level.lower(), auth_line, no_auth=no_auth)
 
 
 def _start(
     settings: Any,
-    hook: tuple[str, int] | None,
+    hook: tuple[str, int, bool | None] | None,
     port: int,
     log_level: str,
     auth_line: str,

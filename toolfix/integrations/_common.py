@@ -2,27 +2,95 @@
 
 from __future__ import annotations
 
+import functools
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
+from .._config import FixConfig
 from .._convert import _parse_object as parse_args  # one reader of an arguments string
 from .._messages import InvalidToolCallPart, Prompt, Response
 from .._pipeline.processor import ResponseProcessor, ToolsLike
+from .._repair.families import reasoning_prefilled_for
 from .._repair.manual import ManualToolCallFixProcessor
 
 __all__ = [
     "default_processor",
     "describe_invalid",
+    "model_name",
     "parse_args",
+    "processor_for_model",
     "run_processor",
     "run_processor_sync",
+    "template_kwargs",
     "tool_dict",
+    "with_prefilled",
 ]
 
 
 def default_processor(processor: ResponseProcessor | None) -> ResponseProcessor:
     """The processor an adapter uses: the one given, else the manual fixer."""
     return processor if processor is not None else ManualToolCallFixProcessor()
+
+
+def model_name(model: Any) -> str | None:
+    """The name a framework's model object serves (``model_name``, else ``model``)."""
+    for attr in ("model_name", "model"):
+        value = getattr(model, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def template_kwargs(request: Mapping[str, Any]) -> Mapping[str, object] | None:
+    """A request's ``chat_template_kwargs``, top level or in ``extra_body``."""
+    found = request.get("chat_template_kwargs")
+    extra = request.get("extra_body")
+    if found is None and isinstance(extra, Mapping):
+        found = extra.get("chat_template_kwargs")
+    return found if isinstance(found, Mapping) else None
+
+
+_twins: weakref.WeakKeyDictionary[ManualToolCallFixProcessor, dict[bool, ResponseProcessor]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@functools.lru_cache(maxsize=2)
+def _default_with(value: bool) -> ResponseProcessor:
+    return ManualToolCallFixProcessor(config=FixConfig(reasoning_prefilled=value))
+
+
+def with_prefilled(processor: ResponseProcessor | None, value: bool | None) -> ResponseProcessor:
+    """The processor that repairs with ``reasoning_prefilled=value``: the manual fixer
+    (``processor`` or the default) whose config leaves it ``None`` gets a twin with
+    ``value`` (kept per processor); a config's own ``True``/``False``, ``value=None`` and
+    other processors (they read their own configs) leave ``processor`` as it is."""
+    if value is None:
+        return default_processor(processor)
+    if processor is None:
+        return _default_with(value)
+    if not isinstance(processor, ManualToolCallFixProcessor):
+        return processor
+    if processor.config.reasoning_prefilled is not None:
+        return processor
+    twins = _twins.setdefault(processor, {})
+    if value not in twins:
+        config = processor.config.model_copy(update={"reasoning_prefilled": value})
+        twins[value] = ManualToolCallFixProcessor(config=config, registry=processor.registry)
+    return twins[value]
+
+
+def processor_for_model(
+    processor: ResponseProcessor | None,
+    model: str | None,
+    request: Mapping[str, Any] | None = None,
+) -> ResponseProcessor:
+    """The processor an adapter repairs ``model``'s responses with: :func:`with_prefilled`
+    given ``toolfix.formats.reasoning_prefilled_for(model, chat_template_kwargs)`` (the
+    model table, and the request's :func:`template_kwargs` when it is known)."""
+    kwargs = template_kwargs(request) if request is not None else None
+    return with_prefilled(processor, reasoning_prefilled_for(model, kwargs))
 
 
 def tool_dict(name: str, description: str | None, parameters: Mapping[str, Any] | None) -> Any:

@@ -19,7 +19,7 @@ Install with ``pip install "toolfix[langchain]"``.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 try:
@@ -44,7 +44,7 @@ from pydantic import Field
 from .._errors import ConfigurationError
 from .._messages import InvalidToolCallPart, Part, Response, TextPart, ToolCallPart, canonical_json
 from .._pipeline.processor import ResponseProcessor
-from ._common import default_processor, parse_args, run_processor, run_processor_sync
+from ._common import model_name, parse_args, processor_for_model, run_processor, run_processor_sync
 
 __all__ = ["ToolfixChatModel", "ToolfixMiddleware", "arepair_ai_message", "repair_ai_message"]
 
@@ -138,30 +138,61 @@ def _from_toolfix(message: AIMessage, fixed: Response) -> AIMessage:
     }
     if fixed.text != before.text:
         update["content"] = _content(message, fixed.text)
+    if fixed.reasoning is not None and fixed.reasoning != before.reasoning:
+        # reasoning taken out of the content (ChatOpenAI's key for it)
+        update["additional_kwargs"] = {
+            **message.additional_kwargs,
+            "reasoning_content": fixed.reasoning,
+        }
     return message.model_copy(update=update)
 
 
+def _processor_for(
+    message: AIMessage,
+    processor: ResponseProcessor | None,
+    model: str | None,
+    request: Mapping[str, Any] | None,
+) -> tuple[ResponseProcessor, str]:
+    """The processor for ``message`` and the model name it repairs for: ``model``, else
+    the name in the message's ``response_metadata``."""
+    meta = message.response_metadata or {}
+    name = model or meta.get("model_name") or meta.get("model")
+    name = name if isinstance(name, str) else None
+    return processor_for_model(processor, name, request), name or ""
+
+
 def repair_ai_message(
-    message: AIMessage, tools: Sequence[Any], processor: ResponseProcessor | None = None
+    message: AIMessage,
+    tools: Sequence[Any],
+    processor: ResponseProcessor | None = None,
+    *,
+    model: str | None = None,
+    request: Mapping[str, Any] | None = None,
 ) -> AIMessage:
     """A repaired copy of ``message`` (the same object when nothing needed repair).
 
     ``tools`` are LangChain tools, functions or OpenAI-style dicts (anything
-    ``convert_to_openai_tool`` takes).
+    ``convert_to_openai_tool`` takes). ``model`` (default: the ``model_name`` in the
+    message's ``response_metadata``) and the ``chat_template_kwargs`` in ``request``
+    (the call's options, top level or in ``extra_body``) set ``reasoning_prefilled``
+    when the processor's config leaves it ``None``.
     """
-    fixed = run_processor_sync(
-        default_processor(processor), _openai_tools(tools), _to_toolfix(message)
-    )
+    chosen, name = _processor_for(message, processor, model, request)
+    fixed = run_processor_sync(chosen, _openai_tools(tools), _to_toolfix(message), name)
     return _from_toolfix(message, fixed)
 
 
 async def arepair_ai_message(
-    message: AIMessage, tools: Sequence[Any], processor: ResponseProcessor | None = None
+    message: AIMessage,
+    tools: Sequence[Any],
+    processor: ResponseProcessor | None = None,
+    *,
+    model: str | None = None,
+    request: Mapping[str, Any] | None = None,
 ) -> AIMessage:
     """Async counterpart of :func:`repair_ai_message`."""
-    fixed = await run_processor(
-        default_processor(processor), _openai_tools(tools), _to_toolfix(message)
-    )
+    chosen, name = _processor_for(message, processor, model, request)
+    fixed = await run_processor(chosen, _openai_tools(tools), _to_toolfix(message), name)
     return _from_toolfix(message, fixed)
 
 
@@ -188,7 +219,9 @@ class ToolfixMiddleware(AgentMiddleware):
         response: Any = handler(request)
         messages = [response] if isinstance(response, AIMessage) else list(response.result)
         fixed: list[BaseMessage] = [
-            repair_ai_message(m, request.tools, self.processor) if isinstance(m, AIMessage) else m
+            repair_ai_message(m, request.tools, self.processor, model=model_name(request.model))
+            if isinstance(m, AIMessage)
+            else m
             for m in messages
         ]
         return self._result(request, response, fixed)
@@ -201,7 +234,9 @@ class ToolfixMiddleware(AgentMiddleware):
         response: Any = await handler(request)
         messages = [response] if isinstance(response, AIMessage) else list(response.result)
         fixed: list[BaseMessage] = [
-            await arepair_ai_message(m, request.tools, self.processor)
+            await arepair_ai_message(
+                m, request.tools, self.processor, model=model_name(request.model)
+            )
             if isinstance(m, AIMessage)
             else m
             for m in messages
@@ -243,8 +278,10 @@ class ToolfixChatModel(BaseChatModel):
         wrapper = self.model_copy(update={"tools": list(tools)})
         return wrapper.bind(**bound.kwargs)
 
-    def _processor(self) -> ResponseProcessor:
-        return default_processor(self.processor)
+    def _request(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        """The call's options as :func:`repair_ai_message` reads them (the wrapped
+        model's ``extra_body``, then the call's own)."""
+        return {"extra_body": getattr(self.model, "extra_body", None), **kwargs}
 
     def _generate(
         self,
@@ -254,7 +291,14 @@ class ToolfixChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         out = self.model.invoke(messages, stop=stop, **kwargs)
-        return self._result(repair_ai_message(_ai(out), self.tools, self._processor()))
+        fixed = repair_ai_message(
+            _ai(out),
+            self.tools,
+            self.processor,
+            model=model_name(self.model),
+            request=self._request(kwargs),
+        )
+        return self._result(fixed)
 
     async def _agenerate(
         self,
@@ -264,7 +308,14 @@ class ToolfixChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         out = await self.model.ainvoke(messages, stop=stop, **kwargs)
-        return self._result(await arepair_ai_message(_ai(out), self.tools, self._processor()))
+        fixed = await arepair_ai_message(
+            _ai(out),
+            self.tools,
+            self.processor,
+            model=model_name(self.model),
+            request=self._request(kwargs),
+        )
+        return self._result(fixed)
 
     @staticmethod
     def _result(message: AIMessage) -> ChatResult:

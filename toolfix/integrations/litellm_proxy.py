@@ -40,7 +40,9 @@ from .._convert import (
 from .._messages import Prompt, Response
 from .._pipeline.litellm import dict_of
 from .._pipeline.processor import ResponseProcessor
+from .._repair.families import reasoning_prefilled_for
 from .._repair.manual import ManualToolCallFixProcessor
+from ._common import template_kwargs, with_prefilled
 
 __all__ = ["ToolfixProxyHook", "proxy_handler_instance", "stats"]
 
@@ -113,6 +115,11 @@ class ToolfixProxyHook(CustomLogger):
         processor: the repair chain; the manual fixer by default.
         fixer_api_base: when ``processor`` re-asks an LLM, the upstream it asks.
         fixer_api_key: the key for that upstream.
+        reasoning_prefilled: ``True``/``False`` for every request (``toolfix serve
+            --reasoning-prefilled yes/no``); ``None`` (default): per request, from its
+            model name and ``chat_template_kwargs`` (top level or in ``extra_body``),
+            see ``toolfix.formats.reasoning_prefilled_for``. A processor whose config
+            sets ``reasoning_prefilled`` keeps its own value.
     """
 
     def __init__(
@@ -121,12 +128,25 @@ class ToolfixProxyHook(CustomLogger):
         *,
         fixer_api_base: str | None = None,
         fixer_api_key: str | None = None,
+        reasoning_prefilled: bool | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.processor = processor or ManualToolCallFixProcessor()
         self.fixer_api_base = fixer_api_base
         self.fixer_api_key = fixer_api_key
+        self.reasoning_prefilled = reasoning_prefilled
+
+    def prefilled_for(self, request: Mapping[str, Any]) -> bool | None:
+        """``reasoning_prefilled`` for one request: the hook's own value, else the
+        request's model name and ``chat_template_kwargs``."""
+        if self.reasoning_prefilled is not None:
+            return self.reasoning_prefilled
+        return reasoning_prefilled_for(str(request.get("model") or ""), template_kwargs(request))
+
+    def processor_for(self, request: Mapping[str, Any]) -> ResponseProcessor:
+        """The processor that repairs this request's response (see :meth:`prefilled_for`)."""
+        return with_prefilled(self.processor, self.prefilled_for(request))
 
     # -- the repair of one assistant message ------------------------------------------------
 
@@ -149,7 +169,7 @@ class ToolfixProxyHook(CustomLogger):
         prompt = _prompt(request) if self.fixer_api_base is not None else Prompt()
         model = str(request.get("model") or "")
         upstream_model = model if "/" in model else f"openai/{model}"
-        return await self.processor.process(
+        return await self.processor_for(request).process(
             self._executor(request), prompt, upstream_model, tools, original
         )
 
@@ -184,6 +204,8 @@ class ToolfixProxyHook(CustomLogger):
                 changed = True
                 new = response_to_openai(fixed)
                 message.content = new.get("content")
+                if new.get("reasoning_content") is not None:  # e.g. moved out of the content
+                    message.reasoning_content = new["reasoning_content"]
                 calls = new.get("tool_calls")
                 message.tool_calls = [_ToolCall(**c) for c in calls] if calls else None
                 if calls:
@@ -341,7 +363,7 @@ async def _repair_anthropic_sse(
 
     model = str(request.get("model") or "")
     manual = isinstance(hook.processor, ManualToolCallFixProcessor)
-    config = getattr(hook.processor, "config", None) if manual else None
+    config = getattr(hook.processor_for(request), "config", None) if manual else None
     state = AnthropicStreamRepairer(tools, config=config, hold=not manual)
     frames = _SSEFrames()
     as_bytes = True
@@ -529,7 +551,7 @@ async def _repair_stream_incremental(
     from .._stream.core import StreamRepairer
 
     model = str(request.get("model") or "")
-    state = StreamRepairer(tools, config=getattr(hook.processor, "config", None))
+    state = StreamRepairer(tools, config=getattr(hook.processor_for(request), "config", None))
     seen: list[Any] = []
     usage: Any = None
     async for chunk in chunks:

@@ -52,7 +52,8 @@ except ImportError as exc:  # pragma: no cover - exercised in tests/test_missing
 
 from .._messages import Part, Response, TextPart, ToolCallPart, canonical_json
 from .._pipeline.processor import ResponseProcessor
-from ._common import default_processor, parse_args, run_processor, tool_dict
+from ._common import model_name as model_name_of
+from ._common import parse_args, processor_for_model, run_processor, tool_dict
 from ._strict import complete_call, relaxed
 
 __all__ = ["ToolfixModel", "repair_model_response"]
@@ -121,13 +122,25 @@ async def repair_model_response(
     tools: list[Tool],
     handoffs: list[Handoff] | None = None,
     processor: ResponseProcessor | None = None,
+    model: str | None = None,
+    settings: ModelSettings | None = None,
 ) -> ModelResponse:
-    """A repaired copy of an Agents SDK ``ModelResponse`` (the same object if nothing changed)."""
+    """A repaired copy of an Agents SDK ``ModelResponse`` (the same object if nothing changed).
+
+    ``model`` (the wrapped model's name) and the ``chat_template_kwargs`` in
+    ``settings.extra_body`` or ``settings.extra_args`` set ``reasoning_prefilled`` when
+    the processor's config leaves it ``None`` (``toolfix.formats.reasoning_prefilled_for``)."""
     before = _to_toolfix(response.output)
     if not before.parts:
         return response
+    request: dict[str, Any] = {}
+    if settings is not None:
+        request = {**(settings.extra_args or {}), "extra_body": settings.extra_body}
     fixed = await run_processor(
-        default_processor(processor), _registry(tools, handoffs or []), before
+        processor_for_model(processor, model, request),
+        _registry(tools, handoffs or []),
+        before,
+        model or "",
     )
     fixed = _completed(fixed, _schemas(tools, handoffs or []))
     calls = {c.id: c for c in fixed.tool_calls}
@@ -197,11 +210,21 @@ class ToolfixModel(Model):
 
     ``Agent(name=..., model=ToolfixModel(inner_model), tools=[...])``.
     ``processor`` defaults to :class:`toolfix.ManualToolCallFixProcessor` (no LLM).
+    ``model_name`` (default: the wrapped model's ``model`` attribute) picks
+    ``reasoning_prefilled`` from ``toolfix.formats.PREFILLED_MODELS`` when the
+    processor's config leaves it ``None``.
     """
 
-    def __init__(self, model: Model, processor: ResponseProcessor | None = None) -> None:
+    def __init__(
+        self,
+        model: Model,
+        processor: ResponseProcessor | None = None,
+        *,
+        model_name: str | None = None,
+    ) -> None:
         self.model = model
         self.processor = processor
+        self.model_name = model_name or model_name_of(model)
 
     async def get_response(
         self,
@@ -229,7 +252,9 @@ class ToolfixModel(Model):
             conversation_id=conversation_id,
             prompt=prompt,
         )
-        return await repair_model_response(response, tools, handoffs, self.processor)
+        return await repair_model_response(
+            response, tools, handoffs, self.processor, self.model_name, model_settings
+        )
 
     def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
         """Passes the wrapped model's stream through unrepaired (not yet supported).

@@ -37,9 +37,17 @@ except ImportError as exc:  # pragma: no cover - exercised in tests/test_missing
         'toolfix.integrations.pydantic_ai needs pydantic-ai: pip install "toolfix[pydantic-ai]"'
     ) from exc
 
-from .._messages import InvalidToolCallPart, Part, Response, TextPart, ToolCallPart, canonical_json
+from .._messages import (
+    InvalidToolCallPart,
+    Part,
+    ReasoningPart,
+    Response,
+    TextPart,
+    ToolCallPart,
+    canonical_json,
+)
 from .._pipeline.processor import ResponseProcessor
-from ._common import default_processor, describe_invalid, parse_args, run_processor, tool_dict
+from ._common import describe_invalid, parse_args, processor_for_model, run_processor, tool_dict
 
 __all__ = ["ToolfixCapability", "repair_model_response"]
 
@@ -80,13 +88,15 @@ async def repair_model_response(
 
     Returns the repaired response and the calls found in text that could not be
     repaired (broken ``ToolCallPart`` s toolfix cannot repair stay in the response
-    unchanged, for pydantic-ai's own validation to answer).
+    unchanged, for pydantic-ai's own validation to answer). The response's
+    ``model_name`` sets ``reasoning_prefilled`` when the processor's config leaves it
+    ``None`` (``toolfix.formats.reasoning_prefilled_for``).
     """
     handled = [p for p in response.parts if _handled(p)]
     if not handled:
         return response, []
     fixed = await run_processor(
-        default_processor(processor),
+        processor_for_model(processor, response.model_name),
         _tools(params),
         _to_toolfix(handled),
         response.model_name or "",
@@ -97,7 +107,9 @@ async def repair_model_response(
     unrepaired: list[InvalidToolCallPart] = []
     repairs: list[dict[str, Any]] = []
     for part in fixed.parts:
-        if isinstance(part, TextPart):
+        if isinstance(part, ReasoningPart):  # e.g. reasoning the prompt opened
+            new_parts.append(pai.ThinkingPart(content=part.text))
+        elif isinstance(part, TextPart):
             if not part.text.strip():
                 continue
             same = next((t for t in texts if t.content == part.text), None)
