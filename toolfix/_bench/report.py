@@ -241,7 +241,15 @@ def write_markdown(result: BenchResult, path: str | Path) -> None:
 
 #: Corpora of real model or engine output, shown first (what users decide on), then the
 #: hand-made ones, then the generated one; other corpora follow by name.
-CORPUS_ORDER = ("verbatim_threads", "verbatim_public", "conformance", "curated", "bfcl_generated")
+CORPUS_ORDER = (
+    "verbatim_threads",
+    "verbatim_anchored",
+    "verbatim_public",
+    "prose_negatives",
+    "conformance",
+    "curated",
+    "bfcl_generated",
+)
 
 
 def corpus_order(keys: Any) -> list[str]:
@@ -317,6 +325,8 @@ _README_LABELS = {
     "bfcl_generated": "BFCL-generated",
     "verbatim_public": "verbatim public outputs",
     "verbatim_threads": "outputs pasted in 2025-26 threads",
+    "verbatim_anchored": "outputs pasted in 2025-26 threads, second harvest",
+    "prose_negatives": "prose naming tools and parameters, no call",
     "conformance": "engine tests and templates",
     "curated": "hand-curated",
 }
