@@ -124,7 +124,7 @@ def main() -> int:
 
 def _proxy_arm(sample: list[hostile.Example], rng: random.Random) -> int:
     """``sample`` through one ``toolfix serve`` process, non-stream and streamed at random
-    cuts (tests/hostile_proxy.py)."""
+    cuts, and a tenth of it one character a chunk (tests/hostile_proxy.py)."""
     import hostile_proxy
 
     sample = [ex for ex in sample if hostile_proxy.proxied(ex)]
@@ -141,6 +141,12 @@ def _proxy_arm(sample: list[hostile.Example], rng: random.Random) -> int:
         failed += _run(
             "toolfix serve (stream, random cuts)",
             cut,
+            lambda it: hostile_proxy.check_proxy(arm, *it),
+        )
+        chars = [(ex, list(range(1, len(ex.text)))) for ex in sample[: max(len(sample) // 10, 1)]]
+        failed += _run(
+            "toolfix serve (stream, every split: 1 char a chunk)",
+            chars,
             lambda it: hostile_proxy.check_proxy(arm, *it),
         )
     return failed

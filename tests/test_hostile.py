@@ -225,6 +225,14 @@ def test_the_proxy_stream_keeps_every_promise(proxy_arm: Any, ex: Example, cuts:
     assert hostile_proxy.check_proxy(proxy_arm, ex, cuts) is None, ex.label
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ex=hostile.hostile_examples())
+def test_the_proxy_stream_one_char_a_chunk(proxy_arm: Any, ex: Example) -> None:
+    import hostile_proxy
+
+    assert hostile_proxy.check_proxy(proxy_arm, ex, list(range(1, len(ex.text)))) is None, ex.label
+
+
 @pytest.mark.parametrize("stream", [False, True])
 def test_the_proxy_arm_can_fail(proxy_arm: Any, stream: bool) -> None:
     # the check reads what the client receives: a call the proxy passes on is seen
