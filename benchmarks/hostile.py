@@ -3,11 +3,14 @@
 Each arm draws examples from the generator and checks the promises of issue 26 on them
 (docs/design.md; tests/hostile.py says which): ``repair()`` (with determinism and
 idempotence), and ``repair_stream`` over OpenAI chunks cut at random points and one
-character at a time. A third arm enumerates every outer/inner family pair in every
-placement and escape variant (no sampling). Prints, per arm, how many examples it tried
+character at a time. Another arm enumerates every outer/inner family pair in every
+placement and escape variant (no sampling). With ``--proxy-examples N``, N of the drawn
+examples also go through one ``toolfix serve`` process, streamed and not
+(tests/hostile_proxy.py). Prints, per arm, how many examples it tried
 and how many failed, with the failing classes; exit status 1 when any arm failed.
 
     python benchmarks/hostile.py --examples 20000 --seed 0
+    python benchmarks/hostile.py --examples 20000 --seed 0 --proxy-examples 2000
 """
 
 from __future__ import annotations
@@ -19,13 +22,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toolfix.testing import pinned_ids
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import hostile
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
+
+from toolfix.testing import pinned_ids
 
 
 def _class(ex: hostile.Example, why: str) -> str:
@@ -75,6 +78,12 @@ def main() -> int:
     ap.add_argument("--stream-examples", type=int, default=None, help="default: examples / 10")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-pairs", action="store_true", help="skip the enumerated pairs arm")
+    ap.add_argument(
+        "--proxy-examples",
+        type=int,
+        default=0,
+        help="run this many drawn examples through `toolfix serve` (each streamed and not)",
+    )
     args = ap.parse_args()
     drawn = _draw(args.examples, args.seed)
     kinds = collections.Counter(ex.promise for ex in drawn)
@@ -108,11 +117,43 @@ def main() -> int:
             alone,
             lambda it: hostile.check_stream(*it),
         )
+    if args.proxy_examples:
+        failed += _proxy_arm(drawn[: args.proxy_examples], rng)
     return 1 if failed else 0
 
 
+def _proxy_arm(sample: list[hostile.Example], rng: random.Random) -> int:
+    """``sample`` through one ``toolfix serve`` process, non-stream and streamed at random
+    cuts, and a tenth of it one character a chunk (tests/hostile_proxy.py)."""
+    import hostile_proxy
+
+    sample = [ex for ex in sample if hostile_proxy.proxied(ex)]
+    with hostile_proxy.running_proxy() as arm:
+        failed = _run(
+            "toolfix serve (non-stream)",
+            sample,
+            lambda ex: hostile_proxy.check_proxy(arm, ex, None),
+        )
+        cut = [
+            (ex, sorted(rng.sample(range(1, max(len(ex.text), 2)), k=min(6, len(ex.text) - 1))))
+            for ex in sample
+        ]
+        failed += _run(
+            "toolfix serve (stream, random cuts)",
+            cut,
+            lambda it: hostile_proxy.check_proxy(arm, *it),
+        )
+        chars = [(ex, list(range(1, len(ex.text)))) for ex in sample[: max(len(sample) // 10, 1)]]
+        failed += _run(
+            "toolfix serve (stream, every split: 1 char a chunk)",
+            chars,
+            lambda it: hostile_proxy.check_proxy(arm, *it),
+        )
+    return failed
+
+
 if __name__ == "__main__":
-    # ids pinned: the determinism checks compare two repairs of one text, ids included
-    # (unpinned, every response gets fresh random ids: docs/guides/ids.md)
+    # ids are random per response unless pinned; the determinism and stream checks
+    # compare ids too (tests/conftest.py pins them for the suite)
     with pinned_ids(0):
         sys.exit(main())

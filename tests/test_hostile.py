@@ -2,12 +2,17 @@
 
 Every family's call inside every family's values (templates' line breaks, escape
 variants), calls quoted in HTML comments and Markdown blockquotes, calls in reasoning
-followed by a refusal (or ending it), Harmony's final channel: ``repair()`` and
-``repair_stream`` (any split) must keep the promises. CI draws a few hundred examples;
+followed by a refusal (or ending it), Harmony's final channel: ``repair()``,
+``repair_stream`` (any split) and ``toolfix serve`` (streaming and not, one process in
+front of an upstream that answers with each example: tests/hostile_proxy.py) must keep
+the promises. CI draws a few hundred examples (40 each through the proxy);
 ``benchmarks/hostile.py`` draws many more (benchmarks/results/hostile.md).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
 
 import hostile
 import pytest
@@ -182,3 +187,61 @@ def test_a_call_in_reasoning_counts_only_as_its_last_element(reasoning: str, tak
         assert names == (["send_email"] if taken else [])
         if taken and "me@y" in reasoning:
             assert fixed.tool_calls[0].arguments == {"to": "me@y"}
+
+
+# The proxy arm: ``toolfix serve`` (one process, in front of an upstream that answers
+# with each example) must give a client what ``repair()`` gives, streaming and not.
+
+PROXY_SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+@pytest.fixture(scope="module")
+def proxy_arm() -> Iterator[Any]:
+    pytest.importorskip("starlette", reason="needs the proxy extra (toolfix[proxy])")
+    pytest.importorskip("litellm", reason="needs the proxy extra (toolfix[proxy])")
+    import hostile_proxy
+
+    with hostile_proxy.running_proxy() as arm:
+        yield arm
+
+
+@PROXY_SETTINGS
+@given(ex=hostile.hostile_examples())
+def test_the_proxy_keeps_every_promise(proxy_arm: Any, ex: Example) -> None:
+    import hostile_proxy
+
+    assert hostile_proxy.check_proxy(proxy_arm, ex, None) is None, ex.label
+
+
+@PROXY_SETTINGS
+@given(ex=hostile.hostile_examples(), cuts=st.lists(st.integers(1, 400), max_size=6))
+def test_the_proxy_stream_keeps_every_promise(proxy_arm: Any, ex: Example, cuts: list[int]) -> None:
+    import hostile_proxy
+
+    assert hostile_proxy.check_proxy(proxy_arm, ex, cuts) is None, ex.label
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ex=hostile.hostile_examples())
+def test_the_proxy_stream_one_char_a_chunk(proxy_arm: Any, ex: Example) -> None:
+    import hostile_proxy
+
+    assert hostile_proxy.check_proxy(proxy_arm, ex, list(range(1, len(ex.text)))) is None, ex.label
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_proxy_arm_can_fail(proxy_arm: Any, stream: bool) -> None:
+    # the check reads what the client receives: a call the proxy passes on is seen
+    import hostile_proxy
+
+    call = hostile.inner_call("hermes", "\n")
+    ok = hostile.Example("last", "a plain call", call)
+    assert hostile_proxy.check_proxy(proxy_arm, ok, [] if stream else None) is None
+    wrong = hostile.Example("quoted", "a call checked as if quoted", call)
+    why = hostile_proxy.check_proxy(proxy_arm, wrong, [5] if stream else None)
+    assert why is not None
+    assert "a call came back" in why
