@@ -571,17 +571,12 @@ def formats(
 ) -> None:
     """List the format families, the names they answer to and where each comes from."""
     from ._repair.aliases import aliases_of
-    from ._repair.formats import ALL_FORMATS
-    from ._repair.scanner import SpecScanner
+    from ._repair.families import families
 
-    rows: list[dict[str, Any]] = []
-    for fmt in ALL_FORMATS:
-        specs = fmt.specs if isinstance(fmt, SpecScanner) else (fmt,)
-        for spec in specs:
-            source = str(getattr(spec, "source", "") or "")
-            rows.append(
-                {"name": spec.name, "aliases": list(aliases_of(spec.name)), "source": source}
-            )
+    rows = [
+        {"name": f.name, "aliases": list(aliases_of(f.name)), "source": f.source}
+        for f in families()
+    ]
     for row in rows:
         if as_json:
             typer.echo(json.dumps(row, ensure_ascii=False))

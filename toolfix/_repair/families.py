@@ -117,7 +117,7 @@ _HAND_WRITTEN: dict[
         _THINK,
     ),
     "hermes": (
-        ("hermes", "granite4", "ernie45", "qwen25"),
+        ("hermes", "granite4", "ernie45", "qwen25", "qwen", "qwen2_5"),
         "Qwen 2.5/3/3.5, Hermes, Granite 4, ERNIE 4.5, many fine-tunes",
         "`<tool_call>{...}</tool_call>` (close tag optional)",
         ("</tool_call>",),
@@ -126,7 +126,7 @@ _HAND_WRITTEN: dict[
         _THINK,
     ),
     "qwen_xml": (
-        ("qwen3_coder", "qwen3_xml", "qwen35_coder", "step3p5", "seed_oss"),
+        ("qwen3_coder", "qwen3_xml", "qwen35_coder", "step3p5"),
         "Qwen3-Coder, Qwen3.5/3.6, Step3.5, Seed-OSS, Functionary v3.1",
         "`<function=name><parameter=p>v</parameter></function>` in `<tool_call>` or "
         "`<seed:tool_call>`, `<function=name>{...}</function>`",
@@ -145,7 +145,7 @@ _HAND_WRITTEN: dict[
         (("[THINK]", "[/THINK]"),),
     ),
     "llama": (
-        ("llama3_json", "llama4_json"),
+        ("llama3_json", "llama4_json", "llama3", "llama4"),
         "Llama 3.1-3.3",
         '`<\\|python_tag\\|>{"name": ..., "parameters": {...}}`',
         (),
@@ -163,7 +163,7 @@ _HAND_WRITTEN: dict[
         (),
     ),
     "deepseek": (
-        ("deepseek_v3", "deepseek_v31"),
+        ("deepseek_v3", "deepseek_v31", "deepseekv3", "deepseekv31"),
         "DeepSeek V3, V3.1, R1",
         "`<｜tool▁calls▁begin｜>...<｜tool▁sep｜>...`",
         ("<｜tool▁call▁end｜>", "<｜tool▁calls▁end｜>"),
@@ -181,7 +181,7 @@ _HAND_WRITTEN: dict[
         _THINK,
     ),
     "harmony": (
-        ("openai", "gpt_oss"),
+        ("openai", "gpt-oss", "gpt_oss"),
         "gpt-oss",
         "`<\\|channel\\|>commentary to=functions.name ... <\\|message\\|>{...}<\\|call\\|>`",
         ("<|call|>",),
@@ -208,7 +208,7 @@ _HAND_WRITTEN: dict[
         (),
     ),
     "functionary": (
-        (),
+        ("functionary_v3",),
         "Functionary v3",
         "`>>>name\\n{...}`",
         (),
@@ -239,22 +239,23 @@ _HAND_WRITTEN: dict[
 
 #: Declared families' engine parser names.
 _SPEC_ALIASES: dict[str, tuple[str, ...]] = {
-    "dsml": ("deepseek_v32", "deepseek_v4"),
+    "dsml": ("deepseek_v32", "deepseek_v4", "deepseekv32"),
     "minimax": ("minimax_m2",),
     "minimax_m3": ("minimax_m3",),
     "step3": ("step3",),
     "kimi_k3": ("kimi_k3",),
-    "hunyuan": ("hunyuan_a13b", "hy_v3"),
+    "hunyuan": ("hy_v3",),
     "hunyuan_v4": ("hy_v4",),
-    "glm": ("glm45", "glm47"),
+    "glm": ("glm45", "glm47", "glm4_moe"),
     "seed_attrs": ("seed_oss",),
-    "minicpm": ("minicpm5xml",),
+    "minicpm": ("minicpm5xml", "minicpm5"),
     "longcat": ("longcat",),
     "apertus": ("apertus",),
     "phi4_mini": ("phi4_mini_json",),
-    "command_a": ("cohere_command",),
+    "command_a": ("cohere_command", "cohere"),
     "nemotron": ("nemotron_json",),
-    "internlm": ("internlm",),
+    "internlm": ("internlm", "internlm2"),
+    "tool_calls_tag": ("hunyuan_a13b", "jamba", "minimax_m1"),
     "lfm2": ("lfm2",),
     "olmo3": ("olmo3",),
 }
