@@ -2,8 +2,9 @@
 name and its ``chat_template_kwargs``, unless ``--reasoning-prefilled`` fixes it.
 
 Real HTTP on 127.0.0.1: the stub upstream of ``tests/proxy_stub.py`` answers ``think``
-with reasoning closed by a lone ``</think>`` and a call quoted in that reasoning; two
-``toolfix serve`` processes (``auto`` and ``--reasoning-prefilled no``) start once.
+with reasoning closed by a lone ``</think>`` and a call quoted in that reasoning; three
+``toolfix serve`` processes (``auto``, ``--reasoning-prefilled no`` and ``--chain
+manual+llm``) start once.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ ANSWER = "Which city do you mean?"
 class Proxies:
     auto: str
     no: str
+    llm: str  # --chain manual+llm, auto
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +51,7 @@ def proxies() -> Iterator[Proxies]:
     procs = [subprocess.Popen([sys.executable, str(HERE / "proxy_stub.py"), str(sp)])]
     urls: list[str] = []
     try:
-        for extra in ((), ("--reasoning-prefilled", "no")):
+        for extra in ((), ("--reasoning-prefilled", "no"), ("--chain", "manual+llm")):
             port = _free_port()
             cmd = serve_cmd(f"{stub_url}/v1", port, *extra)
             procs.append(subprocess.Popen(cmd, env=proxy_env(), stderr=subprocess.DEVNULL))
@@ -100,10 +102,12 @@ CALL = [("get_weather", {"city": "Paris"})]
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
+@pytest.mark.parametrize("chain", ["manual", "manual+llm"])
 def test_a_prefilled_model_name_reads_the_lone_closer_as_the_end_of_reasoning(
-    proxies: Proxies, stream: bool
+    proxies: Proxies, stream: bool, chain: str
 ) -> None:
-    calls, reasoning, content = _ask(proxies.auto, "deepseek-r1-distill-qwen-7b", stream)
+    base = proxies.auto if chain == "manual" else proxies.llm
+    calls, reasoning, content = _ask(base, "deepseek-r1-distill-qwen-7b", stream)
     assert calls == []  # the call quoted in the reasoning is not run
     assert reasoning is not None
     assert reasoning.strip() == REASONING
@@ -119,10 +123,14 @@ def test_a_prefilled_model_name_reads_the_lone_closer_as_the_end_of_reasoning(
     ],
     ids=["top-level", "in-extra_body"],
 )
+@pytest.mark.parametrize("chain", ["manual", "manual+llm"])
 def test_chat_template_kwargs_turning_thinking_off_make_it_false(
-    proxies: Proxies, stream: bool, where: dict[str, Any]
+    proxies: Proxies, stream: bool, where: dict[str, Any], chain: str
 ) -> None:
-    calls, reasoning, content = _ask(proxies.auto, "deepseek-r1", stream, **where)
+    """Under ``--chain manual+llm`` too: the LLM fixer's own manual pass reads the
+    request's ``chat_template_kwargs``, not only the model name."""
+    base = proxies.auto if chain == "manual" else proxies.llm
+    calls, reasoning, content = _ask(base, "deepseek-r1", stream, **where)
     assert calls == CALL
     assert reasoning is None
     assert "</think>" in (content or "")  # the text stays, nothing is dropped

@@ -190,7 +190,7 @@ def test_the_processor_repairs_with_false_when_the_request_turns_thinking_off() 
 # ---- streams under each setting add up to repair() with the same setting ---------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.sampled_from([True, None, False]),
     st.lists(
@@ -199,20 +199,74 @@ def test_the_processor_repairs_with_false_when_the_request_turns_thinking_off() 
         max_size=10,
     ).map("".join),
     st.lists(st.integers(1, 12), min_size=1, max_size=8),
+    st.sampled_from([None, "before", "after"]),
 )
 def test_streams_add_up_to_repair_under_each_setting(
-    prefilled: bool | None, text: str, sizes: list[int]
+    prefilled: bool | None, text: str, sizes: list[int], split_out: str | None
 ) -> None:
+    """Also with reasoning the server split out, sent before the content or after it."""
     config = FixConfig(reasoning_prefilled=prefilled)
     chunks = [
         {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": piece}}]}
         for piece in _cut(text, sizes)
     ]
+    message = {"role": "assistant", "content": text}
+    if split_out is not None:
+        thought = {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {}}]}
+        thought["choices"][0]["delta"] = {"reasoning_content": "Thinking it over."}
+        chunks.insert(0 if split_out == "before" else len(chunks), thought)
+        message["reasoning_content"] = "Thinking it over."
     out = list(repair_stream(chunks, [WEATHER], config=config))
-    whole = repair(_completion({"role": "assistant", "content": text}), [WEATHER], config=config)
+    whole = repair(_completion(message), [WEATHER], config=config)
     assert _key(accumulate(out)) == _key(whole)
     assert out[-1]["toolfix"]["release_mismatch"] is False
     assert out[-1]["toolfix"]["content_mismatch"] is False
+
+
+# ---- reasoning the server split out, and hosted APIs ------------------------------------
+
+
+def test_a_text_with_no_closer_beside_split_out_reasoning_is_the_answer() -> None:
+    """A hosted API that splits reasoning out (``reasoning_content``) sends its answer as
+    the content: ``True`` must not read that answer as more reasoning."""
+    split = {"role": "assistant", "content": "It is 4.", "reasoning_content": "2+2"}
+    r = repair(split, [WEATHER], config=ON)
+    assert r.text == "It is 4."
+    assert r.reasoning == "2+2"
+    # a lone closer in the text still ends the block the prompt opened
+    closed = {**split, "content": "so 4</think>It is 4."}
+    r = repair(closed, [WEATHER], config=ON)
+    assert r.text == "It is 4."
+    # and with no reasoning of its own, True reads the whole text as reasoning
+    r = repair({"role": "assistant", "content": "It is 4."}, [WEATHER], config=ON)
+    assert r.text == ""
+    assert r.reasoning == "It is 4."
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", " ", "\n", "ok.", "<think>", "```", CALL]), max_size=8).map(
+        "".join
+    ),
+)
+def test_split_out_reasoning_keeps_every_closerless_text_as_none_reads_it(text: str) -> None:
+    message = {"role": "assistant", "content": text or "x", "reasoning_content": "r"}
+    on = repair(message, [WEATHER], config=ON)
+    unknown = repair(message, [WEATHER], config=FixConfig())
+    assert _key(on) == _key(unknown)
+
+
+def test_the_model_table_is_read_only_for_servers_that_run_the_template() -> None:
+    prompt = Prompt.of("hi")
+    hosted = LiteLLMExecutor()
+    for model in ("deepseek/deepseek-reasoner", "openrouter/deepseek/deepseek-r1"):
+        assert hosted.reasoning_prefilled(prompt, model) is None
+    for model in ("hosted_vllm/deepseek-r1", "ollama_chat/qwq"):
+        assert hosted.reasoning_prefilled(prompt, model) is True
+    own = LiteLLMExecutor(api_base="http://127.0.0.1:8000/v1")
+    assert own.reasoning_prefilled(prompt, "openai/deepseek-r1") is True
+    off = Prompt.of("hi", extra_body={"chat_template_kwargs": {"enable_thinking": False}})
+    assert hosted.reasoning_prefilled(off, "deepseek/deepseek-reasoner") is False
 
 
 def test_false_lets_prose_and_calls_out_before_the_end() -> None:

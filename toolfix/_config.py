@@ -193,17 +193,17 @@ class FixConfig(StrictSettings):
     name is a registry tool."""
     reasoning_prefilled: bool | None = None
     """Whether the chat template opened a reasoning block in the prompt
-    (``toolfix.formats.reasoning_prefilled_for(model, chat_template_kwargs)`` knows
-    which templates do). ``True``: the output starts inside reasoning; text up to the
-    first ``</think>`` (or all of it when none comes) is reasoning, and streams release
+    (``toolfix.formats.reasoning_prefilled_for(model, chat_template_kwargs)`` knows which
+    templates do). ``True``: the output starts inside reasoning; text up to the first
+    ``</think>`` (or all of it when none comes, unless the response carries reasoning the
+    server split out: then such a text is the answer) is reasoning, and streams release
     calls and prose once that closer has passed. ``None`` (default): not known; a lone
-    ``</think>`` that is the text's first reasoning markup still closes a block the
-    prompt opened, so a stream with tools holds everything until the first reasoning
-    token has passed or the stream ends. ``False``: known that the prompt opened none
-    (a model that never reasons in its text, or a server that splits reasoning out:
-    vLLM/SGLang with a reasoning parser, Ollama, hosted APIs); a lone closer is content,
-    kept as written, and streams release as soon as the other holds allow
-    (docs/guides/streaming.md)."""
+    ``</think>`` that is the text's first reasoning markup still closes a block the prompt
+    opened, so a stream with tools holds everything until the first reasoning token has
+    passed or the stream ends. ``False``: known that the prompt opened none (a model that
+    never reasons in its text, or a server that splits reasoning out: vLLM/SGLang with a
+    reasoning parser, Ollama, hosted APIs); a lone closer is content, kept as written, and
+    streams release as soon as the other holds allow (docs/guides/streaming.md)."""
     truncated: Literal["invalid", "keep_complete_members"] = "invalid"
     """A call cut off before its own closer (``finish_reason=length``): report it as an
     invalid call of kind ``truncated`` with the partial arguments attached (default), or

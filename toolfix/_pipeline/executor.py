@@ -32,6 +32,13 @@ class PromptExecutor(ABC):
         """Blocking counterpart of :meth:`execute`."""
         return run_sync(self.execute(prompt, model, tools))
 
+    def reasoning_prefilled(self, prompt: Prompt, model: str) -> bool | None:
+        """Whether this request's output starts inside a reasoning block the chat
+        template opened in the prompt (``FixConfig.reasoning_prefilled``): ``None`` (not
+        known) unless the executor can tell. The manual fixer asks it when its own
+        config leaves the question open."""
+        return None
+
     def with_processor(self, processor: ResponseProcessor) -> ProcessingExecutor:
         """An executor whose every response goes through ``processor``."""
         return ProcessingExecutor(self, processor)
@@ -55,6 +62,9 @@ class ProcessingExecutor(PromptExecutor):
 
     def with_processor(self, processor: ResponseProcessor) -> ProcessingExecutor:
         return ProcessingExecutor(self.inner, self.processor + processor)
+
+    def reasoning_prefilled(self, prompt: Prompt, model: str) -> bool | None:
+        return self.inner.reasoning_prefilled(prompt, model)
 
     def __repr__(self) -> str:
         return f"ProcessingExecutor({self.inner!r}, {self.processor!r})"

@@ -57,6 +57,13 @@ def import_litellm() -> ModuleType:
     return litellm
 
 
+#: litellm providers that are servers running the model's chat template locally and
+#: returning its raw text (with no ``api_base`` given they use their default address).
+RAW_TEMPLATE_PROVIDERS = frozenset(
+    {"hosted_vllm", "vllm", "ollama", "ollama_chat", "lm_studio", "llamafile"}
+)
+
+
 class LiteLLMExecutor(PromptExecutor):
     """Runs prompts through ``litellm.acompletion`` (any provider litellm supports).
 
@@ -122,10 +129,18 @@ class LiteLLMExecutor(PromptExecutor):
 
     def reasoning_prefilled(self, prompt: Prompt, model: str) -> bool | None:
         """Whether this request's output starts inside reasoning: the model's template
-        opens the block in the prompt (``toolfix.formats.PREFILLED_MODELS``),
-        given the request's ``chat_template_kwargs`` (top level or in ``extra_body``);
-        ``False`` when they turn thinking off, ``None`` when not known
-        (:func:`~toolfix.formats.reasoning_prefilled_for`)."""
+        opens the block in the prompt (``toolfix.formats.PREFILLED_MODELS``), given the
+        request's ``chat_template_kwargs`` (top level or in ``extra_body``); ``False``
+        when they turn thinking off, ``None`` when not known
+        (:func:`~toolfix.formats.reasoning_prefilled_for`).
+
+        The model table is read only for servers that run the chat template and return
+        its raw output: an ``api_base`` (a server you run or name) or a local-server
+        provider (:data:`RAW_TEMPLATE_PROVIDERS`). A hosted API (``deepseek/``,
+        ``openrouter/``, ``together_ai/``...) splits the reasoning out or returns the
+        template's ``<think>`` itself, so its model names say nothing about the text:
+        ``None`` there, never ``True`` (``True`` would read a whole answer with no
+        ``</think>`` as reasoning)."""
         from .._repair.families import reasoning_prefilled_for
 
         options = {**self.provider_options, **prompt.params}
@@ -133,7 +148,9 @@ class LiteLLMExecutor(PromptExecutor):
         kwargs = options.get("chat_template_kwargs") or (
             extra.get("chat_template_kwargs") if isinstance(extra, Mapping) else None
         )
-        return reasoning_prefilled_for(model, kwargs if isinstance(kwargs, Mapping) else None)
+        said = reasoning_prefilled_for(model, kwargs if isinstance(kwargs, Mapping) else None)
+        raw = self.api_base is not None or model.split("/", 1)[0] in RAW_TEMPLATE_PROVIDERS
+        return said if raw or said is False else None
 
     def _options(self, prompt: Prompt, registry: ToolRegistry) -> dict[str, Any]:
         """The executor's options, then the prompt's; a request without tools carries no

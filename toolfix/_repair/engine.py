@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .._cache import WeightedLRU
 from .._config import FixConfig
@@ -35,6 +35,7 @@ from .._messages import (
     ReasoningPart,
     RepairRecord,
     Response,
+    TextPart,
     ToolCallPart,
 )
 from .._tools import ToolRegistry
@@ -43,6 +44,7 @@ from .ids import id_basis
 from .interpret import Interpreter, derive_id
 from .native import NativeCallFixer
 from .notools import no_tools_note
+from .reasoning import THINK_TOKENS
 from .textscan import TextScanner
 
 __all__ = ["Fixer", "fix", "fixer_for"]
@@ -83,12 +85,22 @@ class Fixer:
         # registry even once the LRU has let it go: one registry's weight at most)
         self._last: tuple[ToolRegistry, Interpreter] | None = None
 
+    @functools.cached_property
+    def _split(self) -> Fixer:
+        """This fixer for responses whose reasoning the server split out, with a text no
+        reasoning closer ends (:func:`_split_out`)."""
+        return Fixer(self.config.model_copy(update={"reasoning_prefilled": None}))
+
     def fix(self, response: Response, registry: ToolRegistry) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
         given = response.parts
         # (a text part first: there is text to scan; the test is spared)
         if (not given or given[0].type != "text") and self._all_valid(response, registry):
             return response  # the fast path: nothing to scan, every call valid
+        if self.config.reasoning_prefilled and _split_out(given):
+            # the server split reasoning out and the text has no closer: it is the
+            # answer, not more reasoning (e.g. a hosted API the model table named)
+            return self._split.fix(response, registry)
         interp = self._interpreter(registry)
         seed = id_basis(response.id, self.config.id_seed)
         new_parts: list[Part] = []
@@ -101,14 +113,18 @@ class Fixer:
         has_tools = bool(registry)
         # cut off by the token limit: the last native call may be unfinished
         cut_at = _last_call(given) if response.finish_reason == "length" else -1
+        # a part's id basis counts the parts before it but not reasoning (its calls have
+        # their own): a stream derives ids before the server's reasoning may arrive
+        thoughts = 0
         for idx, part in enumerate(given):
+            basis = f"{seed}:{idx - thoughts}"
             if part.type == "tool_call":
                 native = native or NativeCallFixer(self._text, interp, registry)
-                fixed = native.fix(part, f"{seed}:{idx}", cut=idx == cut_at)
+                fixed = native.fix(part, basis, cut=idx == cut_at)
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)
             elif part.type == "text" and has_tools:
-                parts, recs = self._text.read_text(part, interp, f"{seed}:{idx}")
+                parts, recs = self._text.read_text(part, interp, basis)
                 # A call reported on an earlier pass (same text and error) is not reported
                 # twice: repairing a repaired response changes nothing (promise 7).
                 if existing:
@@ -131,8 +147,9 @@ class Fixer:
                     extra_repairs.extend(r for r in recs if r not in response.repairs)
             else:
                 new_parts.append(part)
+                thoughts += part.type == "reasoning"
                 if part.type == "text" and not has_tools:  # never silent (notools.py)
-                    note = no_tools_note(self._text, interp, part.text, f"{seed}:{idx}")
+                    note = no_tools_note(self._text, interp, part.text, basis)
                     if note is not None and note not in response.repairs:
                         extra_repairs.append(note)
         policy = self.config.reasoning_calls
@@ -262,3 +279,13 @@ def _last_call(parts: tuple[Part, ...]) -> int:
         if parts[i].type == "tool_call":
             return i
     return -1
+
+
+def _split_out(parts: Sequence[Part]) -> bool:
+    """Does the response carry reasoning of its own (the server split it out) beside
+    text that no reasoning closer ends? ``reasoning_prefilled=True`` would make all of
+    such a text reasoning; a server that split reasoning out sent it as the answer."""
+    if not any(p.type == "reasoning" for p in parts):
+        return False
+    texts = [p.text for p in parts if isinstance(p, TextPart)]
+    return bool(texts) and not any(c in t for t in texts for _, c in THINK_TOKENS)

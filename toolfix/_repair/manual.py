@@ -61,7 +61,7 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         self.config = as_fix_config(config, type(self).__name__)
         self.registry = ToolRegistry.of(registry)
         self._fixer = Fixer(self.config)
-        self._prefilled: dict[bool, ManualToolCallFixProcessor] = {}  # see :meth:`_for`
+        self._prefilled: dict[bool, ManualToolCallFixProcessor] = {}  # twins, per value
 
     def __repr__(self) -> str:
         return f"ManualToolCallFixProcessor(tools={self.registry.names!r})"
@@ -114,24 +114,28 @@ class ManualToolCallFixProcessor(ResponseProcessor):
         config = self._for(executor, prompt, model).config
         return repair_stream_async(chunks, registry, config=config)
 
+    def with_reasoning_prefilled(self, value: bool) -> ManualToolCallFixProcessor:
+        """This processor with ``FixConfig.reasoning_prefilled=value``, when its own config
+        leaves the question open (``None``); itself when the config says ``True`` or
+        ``False`` (the config wins). One twin per value, kept."""
+        if self.config.reasoning_prefilled is not None:
+            return self
+        twin = self._prefilled.get(value)
+        if twin is None:
+            config = self.config.model_copy(update={"reasoning_prefilled": value})
+            twin = self._prefilled[value] = ManualToolCallFixProcessor(self.registry, config)
+        return twin
+
     def _for(
         self, executor: PromptExecutor | None, prompt: Prompt, model: str
     ) -> ManualToolCallFixProcessor:
-        """This processor, or its twin with ``reasoning_prefilled`` ``True`` or ``False``
-        when the config leaves it ``None`` and the executor knows whether the request's
-        template opened the reasoning (``LiteLLMExecutor``: model name and
-        ``chat_template_kwargs``)."""
-        said = getattr(executor, "reasoning_prefilled", None)
-        if self.config.reasoning_prefilled is not None or not callable(said):
-            return self  # (the config's own True or False wins)
-        value = said(prompt, model)
-        if not isinstance(value, bool):
+        """The processor for one request: :meth:`with_reasoning_prefilled` given what the
+        executor knows of the request's template (:meth:`PromptExecutor.reasoning_prefilled`:
+        ``LiteLLMExecutor`` reads the model name and ``chat_template_kwargs``)."""
+        if executor is None or self.config.reasoning_prefilled is not None:
             return self
-        if value not in self._prefilled:
-            config = self.config.model_copy(update={"reasoning_prefilled": value})
-            twin = ManualToolCallFixProcessor(config=config, registry=self.registry)
-            self._prefilled[value] = twin
-        return self._prefilled[value]
+        value = executor.reasoning_prefilled(prompt, model)
+        return self if value is None else self.with_reasoning_prefilled(value)
 
     def fix(self, response: Response, tools: ToolsLike = None) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from .._config import FixConfig
 from .._convert import _parse_object as parse_args  # one reader of an arguments string
 from .._messages import InvalidToolCallPart, Prompt, Response
 from .._pipeline.processor import ResponseProcessor, ToolsLike
@@ -51,34 +49,22 @@ def template_kwargs(request: Mapping[str, Any]) -> Mapping[str, object] | None:
     return found if isinstance(found, Mapping) else None
 
 
-_twins: weakref.WeakKeyDictionary[ManualToolCallFixProcessor, dict[bool, ResponseProcessor]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-@functools.lru_cache(maxsize=2)
-def _default_with(value: bool) -> ResponseProcessor:
-    return ManualToolCallFixProcessor(config=FixConfig(reasoning_prefilled=value))
+@functools.cache
+def _default() -> ManualToolCallFixProcessor:
+    return ManualToolCallFixProcessor()
 
 
 def with_prefilled(processor: ResponseProcessor | None, value: bool | None) -> ResponseProcessor:
     """The processor that repairs with ``reasoning_prefilled=value``: the manual fixer
-    (``processor`` or the default) whose config leaves it ``None`` gets a twin with
-    ``value`` (kept per processor); a config's own ``True``/``False``, ``value=None`` and
-    other processors (they read their own configs) leave ``processor`` as it is."""
-    if value is None:
-        return default_processor(processor)
+    (``processor`` or the default) whose config leaves it ``None`` gets its twin with
+    ``value`` (:meth:`ManualToolCallFixProcessor.with_reasoning_prefilled`); a config's
+    own ``True``/``False``, ``value=None`` and other processors (they read their own
+    configs) leave ``processor`` as it is."""
     if processor is None:
-        return _default_with(value)
-    if not isinstance(processor, ManualToolCallFixProcessor):
+        processor = _default() if value is not None else ManualToolCallFixProcessor()
+    if value is None or not isinstance(processor, ManualToolCallFixProcessor):
         return processor
-    if processor.config.reasoning_prefilled is not None:
-        return processor
-    twins = _twins.setdefault(processor, {})
-    if value not in twins:
-        config = processor.config.model_copy(update={"reasoning_prefilled": value})
-        twins[value] = ManualToolCallFixProcessor(config=config, registry=processor.registry)
-    return twins[value]
+    return processor.with_reasoning_prefilled(value)
 
 
 def processor_for_model(

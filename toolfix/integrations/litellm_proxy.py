@@ -392,15 +392,19 @@ async def _repair_anthropic_sse(
 
 
 def _prompt(request: Mapping[str, Any]) -> Prompt:
-    """The request's conversation for the LLM fixer; empty when it cannot be read."""
+    """The request's conversation for the LLM fixer, with its ``chat_template_kwargs``
+    (the fixer's re-asks send them upstream too, and its manual pass reads them: see
+    ``LiteLLMExecutor.reasoning_prefilled``); no messages when they cannot be read."""
+    kwargs = template_kwargs(request)
+    params = {"extra_body": {"chat_template_kwargs": dict(kwargs)}} if kwargs else {}
     msgs = request.get("messages")
     if not isinstance(msgs, list):
-        return Prompt()
+        return Prompt(params=params)
     try:
-        return Prompt(messages=tuple(messages_from_openai(msgs)))
+        return Prompt(messages=tuple(messages_from_openai(msgs)), params=params)
     except Exception:  # e.g. Anthropic content blocks on /v1/messages
         log.debug("toolfix: request messages not readable as OpenAI chat; fixer gets none")
-        return Prompt()
+        return Prompt(params=params)
 
 
 def _is_anthropic(response: Any) -> bool:
@@ -460,79 +464,62 @@ async def _repair_stream(
     hook: ToolfixProxyHook,
     request: Mapping[str, Any],
 ) -> AsyncGenerator[Any, None]:
-    """Buffer the upstream stream, repair the accumulated message, re-emit chunks: for
-    processors that need the whole response (the LLM-based fixer asks the model again);
-    the manual fixer streams (:func:`_repair_stream_incremental`). Chunks that are not
-    chat-completion chunks (``/v1/messages`` SSE bytes) pass through as they are.
-    On a repair error the buffered chunks go out unchanged.
-    """
-    buffered: list[Any] = []
-    content: list[str] = []
-    calls: dict[int, dict[str, Any]] = {}
-    passthrough = False
-    async for chunk in chunks:
-        if passthrough:
-            yield chunk
-            continue
-        choices = getattr(chunk, "choices", None)
-        if choices is None:
-            # not a chat chunk (e.g. Anthropic SSE bytes): flush and pass the rest through
-            for b in buffered:
-                yield b
-            buffered.clear()
-            passthrough = True
-            yield chunk
-            continue
-        buffered.append(chunk)
-        for choice in choices:
-            if getattr(choice, "index", 0) != 0:
-                continue
-            delta = getattr(choice, "delta", None)
-            if delta is None:
-                continue
-            text = getattr(delta, "content", None)
-            if text:
-                content.append(text)
-            for tc in getattr(delta, "tool_calls", None) or []:
-                slot = calls.setdefault(
-                    getattr(tc, "index", 0) or 0, {"id": None, "name": "", "arguments": ""}
-                )
-                if getattr(tc, "id", None):
-                    slot["id"] = tc.id
-                fn = getattr(tc, "function", None)
-                if fn is not None:
-                    slot["name"] += getattr(fn, "name", None) or ""
-                    slot["arguments"] += getattr(fn, "arguments", None) or ""
-    if passthrough or not buffered:
-        for b in buffered:
-            yield b
-        return
-    message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}
-    if calls:
-        message["tool_calls"] = [
-            {
-                "id": c["id"] or f"call_{i}",
-                "type": "function",
-                "function": {"name": c["name"], "arguments": c["arguments"]},
-            }
-            for i, c in sorted(calls.items())
-        ]
+    """For processors that need the whole response (the LLM-based fixer asks the model
+    again): the stream is gathered (``StreamRepairer(hold=True)``: reasoning, native
+    calls and the upstream's fields included), the whole message repaired as a
+    non-stream request would be, and the result streamed out. Chunks that are not
+    chat-completion chunks pass through as they are; on a repair error the gathered
+    chunks go out unchanged."""
+    from .._stream.core import StreamRepairer
+
     model = str(request.get("model") or "")
+    state = StreamRepairer(tools, hold=True)
+    seen: list[Any] = []
+    async for chunk in chunks:
+        if getattr(chunk, "choices", None) is None:  # not a chat chunk: hand it on untouched
+            async for item in _pass_through(seen, chunk, chunks):
+                yield item
+            return
+        seen.append(chunk)
+        state.feed(chunk)
     try:
-        fixed = await hook.repair_message(message, tools, request)
+        fixed = await hook.repair_message(state.whole_response(), tools, request)
+        final = state.finish(fixed)
     except Exception:
         _record_stream_failure(model)
-        for b in buffered:
-            yield b
+        for held in seen:
+            yield held
         return
-    if not _changed(fixed):
-        stats.record(model, [], repaired=False, error=False)
-        for b in buffered:
-            yield b
-        return
-    _record_stream(model, fixed, repaired=True)
-    for out in _rebuild_chunks(buffered, fixed):
-        yield out
+    for item in _final_chunks(model, state, final, seen):
+        yield item
+
+
+async def _pass_through(
+    seen: list[Any], chunk: Any, rest: AsyncIterator[Any]
+) -> AsyncGenerator[Any, None]:
+    for held in seen:
+        yield held
+    yield chunk
+    async for item in rest:
+        yield item
+
+
+def _final_chunks(model: str, state: Any, final: list[dict[str, Any]], seen: list[Any]) -> Any:
+    """The repaired stream's last chunks as LiteLLM stream objects; toolfix's extension
+    and the upstream's usage ride with the last one."""
+    from litellm.types.utils import ModelResponseStream
+
+    if state.result is not None:
+        _record_stream(model, state.result)
+    usage = next((u for c in reversed(seen) if (u := getattr(c, "usage", None))), None)
+    for out in final:
+        extension = out.pop("toolfix", None)
+        item = ModelResponseStream(**out)
+        if extension is not None:
+            setattr(item, "toolfix", extension)  # noqa: B010 - rides with the last chunk
+            if usage is not None:
+                setattr(item, "usage", usage)  # noqa: B010
+        yield item
 
 
 async def _repair_stream_incremental(
@@ -553,18 +540,12 @@ async def _repair_stream_incremental(
     model = str(request.get("model") or "")
     state = StreamRepairer(tools, config=getattr(hook.processor_for(request), "config", None))
     seen: list[Any] = []
-    usage: Any = None
     async for chunk in chunks:
         if getattr(chunk, "choices", None) is None:  # not a chat chunk: hand it on untouched
-            for held in seen:
-                yield held
-            seen.clear()
-            yield chunk
-            async for rest in chunks:
-                yield rest
+            async for item in _pass_through(seen, chunk, chunks):
+                yield item
             return
         seen.append(chunk)
-        usage = getattr(chunk, "usage", None) or usage
         for out in state.feed(chunk):
             yield ModelResponseStream(**out)
     try:
@@ -574,64 +555,8 @@ async def _repair_stream_incremental(
         for held in seen:
             yield held
         return
-    if state.result is not None:
-        _record_stream(model, state.result)
-    for out in final:
-        extension = out.pop("toolfix", None)
-        item = ModelResponseStream(**out)
-        if extension is not None:
-            setattr(item, "toolfix", extension)  # noqa: B010 - rides with the last chunk
-            if usage is not None:
-                setattr(item, "usage", usage)  # noqa: B010
+    for item in _final_chunks(model, state, final, seen):
         yield item
-
-
-def _rebuild_chunks(buffered: list[Any], fixed: Response) -> list[Any]:
-    """Chunks carrying the repaired message: the text, then one chunk per call, then finish."""
-    from litellm.types.utils import Delta, ModelResponseStream, StreamingChoices
-
-    first = buffered[0]
-    base: dict[str, Any] = {
-        "id": getattr(first, "id", None),
-        "created": getattr(first, "created", None) or int(time.time()),
-        "model": getattr(first, "model", None),
-    }
-    usage = next(
-        (getattr(c, "usage", None) for c in reversed(buffered) if getattr(c, "usage", None)), None
-    )
-    new = response_to_openai(fixed)
-    out: list[Any] = []
-    text = new.get("content")
-    if text:
-        out.append(
-            ModelResponseStream(
-                **base,
-                choices=[StreamingChoices(index=0, delta=Delta(role="assistant", content=text))],
-            )
-        )
-    for i, call in enumerate(new.get("tool_calls") or []):
-        out.append(
-            ModelResponseStream(
-                **base,
-                choices=[
-                    StreamingChoices(
-                        index=0,
-                        delta=Delta(
-                            role="assistant" if i == 0 and not text else None,
-                            tool_calls=[{"index": i, **call}],
-                        ),
-                    )
-                ],
-            )
-        )
-    finish = "tool_calls" if new.get("tool_calls") else "stop"
-    last = ModelResponseStream(
-        **base, choices=[StreamingChoices(index=0, delta=Delta(), finish_reason=finish)]
-    )
-    if usage is not None:
-        setattr(last, "usage", usage)  # noqa: B010
-    out.append(last)
-    return out
 
 
 def _from_env() -> ToolfixProxyHook:
