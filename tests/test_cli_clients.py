@@ -45,7 +45,7 @@ KNOWN_NAMES = {
     "pythonic": "pythonic",
     "openai": "harmony",
     "gpt-oss": "harmony",
-    "seed_oss": "seed_attrs",
+    "seed_oss": "qwen_xml",  # vLLM's seed_oss parser reads <function=...> tags
     "qwen25": "hermes",
 }
 
@@ -132,7 +132,7 @@ def test_unknown_option_exits_2() -> None:
 
 
 def test_bench_names_formats_as_format_does() -> None:
-    assert family_label("seed_oss") == "seed_attrs"
+    assert family_label("seed_oss") == "qwen_xml"
     assert family_label("hermes") == "hermes"
     assert family_label("hunyuan") == "hunyuan"  # a family name stays itself
     assert family_label("openai") == "openai"  # corpora: a native OpenAI tool_calls case

@@ -126,7 +126,7 @@ _HAND_WRITTEN: dict[
         _THINK,
     ),
     "qwen_xml": (
-        ("qwen3_coder", "qwen3_xml", "qwen35_coder", "step3p5"),
+        ("qwen3_coder", "qwen3_xml", "qwen35_coder", "step3p5", "seed_oss"),
         "Qwen3-Coder, Qwen3.5/3.6, Step3.5, Seed-OSS, Functionary v3.1",
         "`<function=name><parameter=p>v</parameter></function>` in `<tool_call>` or "
         "`<seed:tool_call>`, `<function=name>{...}</function>`",
@@ -247,7 +247,6 @@ _SPEC_ALIASES: dict[str, tuple[str, ...]] = {
     "hunyuan": ("hy_v3",),
     "hunyuan_v4": ("hy_v4",),
     "glm": ("glm45", "glm47", "glm4_moe"),
-    "seed_attrs": ("seed_oss",),
     "minicpm": ("minicpm5xml", "minicpm5"),
     "longcat": ("longcat",),
     "apertus": ("apertus",),

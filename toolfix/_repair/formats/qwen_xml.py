@@ -230,7 +230,8 @@ class QwenXmlFormat(ToolCallFormat):
     priority = 10
     source: ClassVar[str] = (
         "https://github.com/vllm-project/vllm/blob/main/vllm/entrypoints/openai/"
-        "tool_parsers/qwen3coder_tool_parser.py"
+        "tool_parsers/qwen3coder_tool_parser.py; https://github.com/vllm-project/vllm/blob/"
+        "main/vllm/entrypoints/openai/tool_parsers/seed_oss_tool_parser.py"
     )
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
