@@ -305,10 +305,9 @@ class ToolfixProxyHook(CustomLogger):
             return
         if isinstance(first, bytes | str):  # /v1/messages: Anthropic SSE frames
             stream = _repair_anthropic_sse(_chain(first, upstream), tools, self, request_data)
-        elif isinstance(self.processor, ManualToolCallFixProcessor):
-            stream = _repair_stream_incremental(_chain(first, upstream), tools, self, request_data)
         else:
-            stream = _repair_stream(_chain(first, upstream), tools, self, request_data)
+            whole = not isinstance(self.processor, ManualToolCallFixProcessor)
+            stream = _repair_stream(_chain(first, upstream), tools, self, request_data, whole=whole)
         async for item in stream:
             yield item
 
@@ -463,17 +462,26 @@ async def _repair_stream(
     tools: Any,
     hook: ToolfixProxyHook,
     request: Mapping[str, Any],
+    *,
+    whole: bool,
 ) -> AsyncGenerator[Any, None]:
-    """For processors that need the whole response (the LLM-based fixer asks the model
-    again): the stream is gathered (``StreamRepairer(hold=True)``: reasoning, native
-    calls and the upstream's fields included), the whole message repaired as a
-    non-stream request would be, and the result streamed out. Chunks that are not
-    chat-completion chunks pass through as they are; on a repair error the gathered
-    chunks go out unchanged."""
+    """Repair a chat-completion stream with ``toolfix.StreamRepairer``.
+
+    ``whole=False`` (the manual fixer): prose goes to the client as it arrives and calls
+    leave as repaired tool-call deltas. ``whole=True`` (a processor that needs the whole
+    response, such as the LLM-based fixer, which asks the model again): the stream is
+    gathered (reasoning, native calls and the upstream's fields included), the message
+    repaired as a non-stream request would be, and the result streamed out.
+
+    Chunks that are not chat-completion chunks (``/v1/messages`` SSE bytes) pass through
+    as they are. If repair fails, what is still held goes out unrepaired."""
+    from litellm.types.utils import ModelResponseStream
+
     from .._stream.core import StreamRepairer
 
     model = str(request.get("model") or "")
-    state = StreamRepairer(tools, hold=True)
+    config = None if whole else getattr(hook.processor_for(request), "config", None)
+    state = StreamRepairer(tools, config=config, hold=whole)
     seen: list[Any] = []
     async for chunk in chunks:
         if getattr(chunk, "choices", None) is None:  # not a chat chunk: hand it on untouched
@@ -481,10 +489,14 @@ async def _repair_stream(
                 yield item
             return
         seen.append(chunk)
-        state.feed(chunk)
+        for out in state.feed(chunk):
+            yield ModelResponseStream(**out)
     try:
-        fixed = await hook.repair_message(state.whole_response(), tools, request)
-        final = state.finish(fixed)
+        if whole:
+            fixed = await hook.repair_message(state.whole_response(), tools, request)
+            final = state.finish(fixed)
+        else:
+            final = state.finish()
     except Exception:
         _record_stream_failure(model)
         for held in seen:
@@ -519,43 +531,6 @@ def _final_chunks(model: str, state: Any, final: list[dict[str, Any]], seen: lis
             setattr(item, "toolfix", extension)  # noqa: B010 - rides with the last chunk
             if usage is not None:
                 setattr(item, "usage", usage)  # noqa: B010
-        yield item
-
-
-async def _repair_stream_incremental(
-    chunks: AsyncIterator[Any],
-    tools: Any,
-    hook: ToolfixProxyHook,
-    request: Mapping[str, Any],
-) -> AsyncGenerator[Any, None]:
-    """The manual fixer on the stream as it arrives (``toolfix.StreamRepairer``): prose
-    goes to the client token by token, calls leave as repaired tool-call deltas.
-
-    Chunks that are not chat-completion chunks (``/v1/messages`` SSE bytes) pass through
-    as they are. If repair fails, what is still buffered goes out unrepaired."""
-    from litellm.types.utils import ModelResponseStream
-
-    from .._stream.core import StreamRepairer
-
-    model = str(request.get("model") or "")
-    state = StreamRepairer(tools, config=getattr(hook.processor_for(request), "config", None))
-    seen: list[Any] = []
-    async for chunk in chunks:
-        if getattr(chunk, "choices", None) is None:  # not a chat chunk: hand it on untouched
-            async for item in _pass_through(seen, chunk, chunks):
-                yield item
-            return
-        seen.append(chunk)
-        for out in state.feed(chunk):
-            yield ModelResponseStream(**out)
-    try:
-        final = state.finish()
-    except Exception:
-        _record_stream_failure(model)
-        for held in seen:
-            yield held
-        return
-    for item in _final_chunks(model, state, final, seen):
         yield item
 
 
