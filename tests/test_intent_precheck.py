@@ -305,3 +305,41 @@ def test_each_rule_on_its_class(text: str, tools: list[str], asks: bool, reason_
     result = IntentPrecheck().check(text, tools)
     assert result.may_intend_call is asks, result.reason
     assert result.reason.startswith(reason_start), result.reason
+
+
+_WORDS = st.sampled_from(
+    [
+        "Let me",
+        "I'll",
+        "check",
+        "Computing",
+        "the sum",
+        "now",
+        "Solutions include",
+        "checking",
+        "Let me know",
+        "multiplying",
+        "add",
+        "get_weather",
+        "接下来",
+        "，",
+        ".",
+        "?",
+        ":",
+        "\n",
+        "**",
+        "`",
+        ">",
+    ]
+)
+
+
+@given(parts=st.lists(_WORDS, min_size=1, max_size=12), wrap=_wraps, after=_pads)
+def test_generated_text_padding_does_not_flip_the_answer(
+    parts: list[str], wrap: tuple[str, str], after: str
+) -> None:
+    """The same promise on generated text mixing every rule's signs."""
+    text = " ".join(parts)
+    check = IntentPrecheck()
+    tools = ["get_weather", "add"]
+    assert check(f"{wrap[0]}{text}{wrap[1]}{after}", tools) == check(text, tools)
