@@ -176,21 +176,22 @@ def has_non_finite(value: Any) -> bool:
 
 
 def _walk_non_finite(value: Any) -> bool:
+    t = type(value)
+    if t is float:
+        return not math.isfinite(value)
+    if not (t is dict or t is list or t is tuple or isinstance(value, dict)):
+        return False
     stack = [value]
     pop, push = stack.pop, stack.append
     isfinite: Callable[[float], bool] = math.isfinite
     while stack:
         item = pop()
-        t = type(item)
-        if t is float:
-            if not isfinite(item):
-                return True
-        elif t is dict or isinstance(item, dict):
-            push_all = item.values()
-            for v in push_all:
-                push(v)
-        elif t is list or t is tuple:
-            for v in item:
+        for v in item.values() if type(item) is dict or isinstance(item, dict) else item:
+            t = type(v)
+            if t is float:
+                if not isfinite(v):
+                    return True
+            elif t is dict or t is list or t is tuple or isinstance(v, dict):
                 push(v)
     return False
 

@@ -225,6 +225,9 @@ class TextScanner:
         if self._anchored is None or last_only:  # (reasoning: only its last element counts)
             return calls, remaining
         valid = any(p.type == "tool_call" for p in calls)
+        if valid and _blank_outside(content, used):
+            # the anchored reader reads only outside valid family calls: nothing is there
+            return calls, remaining
         # what the scan holds quoted (its quoted markup, blockquotes, HTML comments) is
         # off limits to the anchored reader too
         quoted += quotes.spans()
@@ -514,6 +517,7 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
+_NO_QUOTES: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
 #: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
 _NO_END = 1 << 62
 #: A line after the first that starts with a blockquote marker (one search: the engine
@@ -527,7 +531,9 @@ def _may_quote_lines(markers: _Markers) -> bool:
     text = markers.text
     at = markers.positions(">")
     if at is None:
-        return text[:4].lstrip(" ").startswith(">") or _LATER_QUOTE_RE.search(text) is not None
+        return ">" in text and (
+            text[:4].lstrip(" ").startswith(">") or _LATER_QUOTE_RE.search(text) is not None
+        )
     for p in at:
         i = p
         while i > 0 and p - i < 3 and text[i - 1] == " ":
@@ -585,6 +591,8 @@ class _Quotes:
     def holds(self, at: int) -> bool:
         if self._spans is None:
             self._spans = self._find()
+        if self._spans == _NO_QUOTES:
+            return False  # (most texts)
         for spans in self._spans:
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
@@ -854,6 +862,16 @@ def _in_span_order(cands: list[Candidate]) -> bool:
         if a.start > b.start or (a.start == b.start and a.end < b.end):
             return False
     return True
+
+
+def _blank_outside(text: str, spans: list[int]) -> bool:
+    """Is ``text`` whitespace outside the spans (flat start, end pairs in order)?"""
+    pos = 0
+    for s, e in zip(spans[::2], spans[1::2], strict=True):
+        if s > pos and not text[pos:s].isspace():
+            return False
+        pos = max(pos, e)
+    return pos >= len(text) or text[pos:].isspace()
 
 
 def _remove_spans(text: str, spans: list[int]) -> str:
