@@ -18,6 +18,7 @@ inputs of (c) and (e).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -34,12 +35,18 @@ CORPORA = Path(__file__).resolve().parent / "corpora"
 
 
 def _best_ns(fn: Callable[[], object], number: int, repeat: int) -> float:
+    """The best of ``repeat`` batches of ``number`` calls, per call (the garbage collector
+    off while timing, as in ``perf.py``)."""
     best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter_ns()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter_ns() - t0) / number)
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            t0 = time.perf_counter_ns()
+            for _ in range(number):
+                fn()
+            best = min(best, (time.perf_counter_ns() - t0) / number)
+    finally:
+        gc.enable()
     return best
 
 

@@ -122,11 +122,11 @@ def duplicate_keys(text: str, value: Any) -> tuple[Duplicate, ...]:
     text is read again by :func:`toolfix._repair.quickfix.quick_fix`'s output, which the
     caller passes instead)."""
     colons = text.count(":")
-    if colons == 0 or _count_keys(value, colons) >= colons:
+    if colons == 0:
         return ()
+    keys = _count_keys(value, colons)  # (all of them, when fewer than the colons)
     # colons in string values (times, URLs) are no keys' colons
-    written = len(_KEY_COLON.findall(text))
-    if written < colons and _count_keys(value, written) >= written:
+    if keys >= colons or keys >= len(_KEY_COLON.findall(text)):
         return ()
     found: list[Duplicate] = []
 
