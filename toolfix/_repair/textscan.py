@@ -691,10 +691,10 @@ class _Markers:
         or when it occurs more than :attr:`MAX_ANCHORS` times."""
         if len(self.text) < self.MIN_CHARS:
             return None
-        positions = self._positions.get(ch, ())
-        if positions == ():
-            positions = self._positions[ch] = _occurrences(self.text, ch, self.MAX_ANCHORS)
-        return positions
+        if ch in self._positions:
+            return self._positions[ch]
+        found = self._positions[ch] = _occurrences(self.text, ch, self.MAX_ANCHORS)
+        return found
 
     def has(self, marker: str) -> bool:
         """``marker in text``."""
