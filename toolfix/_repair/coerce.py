@@ -218,11 +218,9 @@ def coerce_arguments(
     Returns:
         The new arguments dict and the repairs made.
     """
-    walker = _Walker(schema, drop_extra_keys, limits)
-    plan = _plan(schema) if drop_extra_keys != "always" else None
-    if plan is not None:
-        return CoerceResult(plan.coerce(arguments, walker, string_values), walker.records())
-    return _walk_arguments(walker, arguments, schema, string_values)
+    return _walk_arguments(
+        _Walker(schema, drop_extra_keys, limits), arguments, schema, string_values
+    )
 
 
 #: :func:`coerce_arguments` of one schema and ``drop_extra_keys``: ``(arguments,
@@ -235,16 +233,13 @@ def schema_coercer(
     drop_extra_keys: Literal["when_forbidden", "always", "never"],
     limits: Limits = _DEFAULT_LIMITS,
 ) -> Coercer:
-    """:func:`coerce_arguments` for one schema, its plan looked up once (the finisher
-    keeps one per tool) rather than on every call."""
-    plan = _plan(schema) if drop_extra_keys != "always" else None
+    """:func:`coerce_arguments` for one schema and mode (the finisher keeps one per
+    tool)."""
 
     def coerce(
         arguments: Mapping[str, Any], string_values: bool
     ) -> tuple[dict[str, Any], tuple[RepairRecord, ...]]:
         walker = _Walker(schema, drop_extra_keys, limits)
-        if plan is not None:
-            return plan.coerce(arguments, walker, string_values), walker.records()
         result = _walk_arguments(walker, arguments, schema, string_values)
         return result.arguments, result.repairs
 
@@ -255,25 +250,52 @@ def text_keys(
     schema: Mapping[str, Any], drop_extra_keys: Literal["when_forbidden", "always", "never"]
 ) -> frozenset[str]:
     """The properties whose untyped text the coercion keeps as it is, with no record: a
-    plain ``{"type": "string"}`` schema (annotations aside). Arguments of these keys
-    only, every value a ``str``, come out of :func:`schema_coercer`'s coercion with
-    ``string_values`` equal and in the same order, with no repairs: the finisher skips
-    it for them (tests/test_coerce.py holds the two to one answer)."""
-    plan = _plan(schema) if drop_extra_keys != "always" else None
-    if plan is None:
+    plain ``{"type": "string"}`` schema (annotations aside) in a plain object schema
+    (:data:`_PLAIN_ROOT_KEYS`). Arguments of these keys only, every value a ``str``,
+    come out of :func:`schema_coercer`'s coercion with ``string_values`` equal and in
+    the same order, with no repairs: the gate skips it for them (tests/test_coerce.py
+    holds the two to one answer)."""
+    if (
+        drop_extra_keys == "always"
+        or schema.get("type") != "object"
+        or not schema.keys() <= _PLAIN_ROOT_KEYS
+    ):
         return frozenset()
-    string = _TYPE_CHECKS["string"]
+    props = schema.get("properties", {})
+    required = schema.get("required", [])
+    extra = schema.get("additionalProperties")
+    if (
+        not isinstance(props, Mapping)
+        or not isinstance(required, list)
+        or not all(isinstance(r, str) for r in required)
+        or not (extra is None or extra is True or extra is False)
+    ):
+        return frozenset()
     return frozenset(
         key
-        for key, prop in plan.properties.items()
-        if prop.read_text is _keep_text and prop.fits is string
+        for key, sub in props.items()
+        if isinstance(sub, Mapping) and sub.get("type") == "string" and sub.keys() <= _ANNOTATIONS
     )
+
+
+#: Root keys of a plain object schema (:func:`text_keys`); ``$defs`` only serve
+#: ``$ref``\ s. Any other key (``allOf``, ``patternProperties``, ``$ref``...) can
+#: change what a string parameter's text becomes.
+_PLAIN_ROOT_KEYS = ANNOTATIONS | {
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "$defs",
+    "definitions",
+    "$schema",
+}
 
 
 def _walk_arguments(
     walker: _Walker, arguments: Mapping[str, Any], schema: Mapping[str, Any], string_values: bool
 ) -> CoerceResult:
-    """:func:`coerce_arguments` by the walk alone (what a plan stands in for)."""
+    """:func:`coerce_arguments`: the string_values pre-pass, then the walk from the root."""
     args = dict(arguments)
     root = walker.resolve(schema) if isinstance(schema, Mapping) else None
     if string_values and root is not None:
@@ -312,12 +334,11 @@ def _types(schema: Mapping[str, Any]) -> set[str]:
 #: Keywords that never change validity, ``type`` aside: a schema of only these is
 #: answered by its type check alone (the one table, :mod:`.fastcheck`'s).
 _ANNOTATIONS = ANNOTATIONS | {"type"}
-_TYPE_CHECKS = TYPE_CHECKS
 
 
 def _is_type(value: Any, type_name: str) -> bool:
     """JSON Schema's ``type`` check (an integral float is an integer; a bool is no number)."""
-    check = _TYPE_CHECKS.get(type_name)
+    check = TYPE_CHECKS.get(type_name)
     return check is not None and check(value)
 
 
@@ -373,230 +394,6 @@ def _fast_checker(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
     if entry is None or entry[0] is not schema:
         entry = (schema, compile_checker(schema))
         _CHECKERS.put(id(schema), entry, estimate_weight(schema))
-    return entry[1]
-
-
-# ---- the plan of a plain object schema ---------------------------------------------------
-#
-# Most tool schemas are ``{"type": "object", "properties": {...}, "required": [...]}``
-# with a type per property. For those, the walk from the root (fit check of the whole
-# object, ``_own``, ``_object``) and the ``string_values`` pre-pass come down to one loop
-# over the arguments that checks each value against its property. A plan, made once per
-# schema, holds what that loop needs; a value that does not fit goes down the walk as
-# it would have (``_Walker.walk`` with the same path and depth), so the repairs are the
-# very ones, in the same order. ``tests/test_coerce.py`` holds the plan to the walk.
-
-#: Root keys a plan reads; ``$defs`` only serve the ``$ref``\ s the walk follows. Any
-#: other key (``allOf``, ``patternProperties``, ``$ref``...) leaves the call to the walk.
-_PLAN_ROOT_KEYS = _ANNOTATIONS | {
-    "properties",
-    "required",
-    "additionalProperties",
-    "$defs",
-    "definitions",
-    "$schema",
-}
-
-
-def _keep_text(text: str) -> Any:
-    return text
-
-
-def _text_as_integer(text: str) -> Any:
-    """The text read as an integer, or as it is; plain ASCII digits read at once."""
-    s = text.strip()
-    if s.isdigit() and s.isascii() and len(s) <= MAX_NUMBER_CHARS:
-        return int(s)  # what _parse_number gives such a text
-    number = _parse_number(s, True)
-    return text if number is _NO_VALUE else number
-
-
-def _text_as_float(text: str) -> Any:
-    """The text read as a number, or as it is."""
-    number = _parse_number(text.strip(), False)
-    return text if number is _NO_VALUE else number
-
-
-def _text_as_boolean(text: str) -> Any:
-    folded = text.strip().casefold()
-    return folded == "true" if folded in ("true", "false") else text
-
-
-def _text_as_null(text: str) -> Any:
-    return None if text.strip().casefold() in ("null", "none") else text
-
-
-#: ``_Walker.type_text`` for a property schema that is one scalar ``type`` and
-#: annotations (no record, as there): the text read as that type, or as it is.
-_TEXT_READERS: dict[str, Callable[[str], Any]] = {
-    "string": _keep_text,
-    "integer": _text_as_integer,
-    "number": _text_as_float,
-    "boolean": _text_as_boolean,
-    "null": _text_as_null,
-}
-
-
-def _string_from(value: Any) -> tuple[Any, str] | None:
-    if isinstance(value, bool):
-        return ("true" if value else "false"), "string"
-    if isinstance(value, _INT_OR_FLOAT):
-        return json.dumps(value), "string"
-    return None
-
-
-def _number_from(value: Any, *, integer: bool) -> tuple[Any, str] | None:
-    if not isinstance(value, str):
-        return None
-    number = _parse_number(value.strip(), integer)
-    if number is _NO_VALUE:
-        return None
-    return number, "integer" if isinstance(number, int) else "number"
-
-
-def _boolean_from(value: Any) -> tuple[Any, str] | None:
-    if not isinstance(value, str):
-        return None
-    folded = value.strip().casefold()
-    return (folded == "true", "boolean") if folded in ("true", "false") else None
-
-
-def _null_from(value: Any) -> tuple[Any, str] | None:
-    if isinstance(value, str) and value.strip().casefold() in ("null", "none"):
-        return None, "null"
-    return None
-
-
-#: What ``_Walker.walk`` makes of a value that does not fit a property schema that is
-#: one scalar ``type`` and annotations: the new value and the type named in its record,
-#: or ``None`` when the value stays as it is (validation then reports it).
-_CONVERTERS: dict[str, Callable[[Any], tuple[Any, str] | None]] = {
-    "string": _string_from,
-    "integer": partial(_number_from, integer=True),
-    "number": partial(_number_from, integer=False),
-    "boolean": _boolean_from,
-    "null": _null_from,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class _PlanProperty:
-    """One property of a plan: its schema, its fit check when one is compiled (else the
-    walker's ``fits`` answers), its reader of untyped text (else ``type_text``) and its
-    converter of a value that does not fit (else the walk)."""
-
-    schema: Any
-    fits: Callable[[Any], bool] | None
-    read_text: Callable[[str], Any] | None
-    convert: Callable[[Any], tuple[Any, str] | None] | None = None
-
-
-def _always(_value: Any) -> bool:
-    return True
-
-
-def _never(_value: Any) -> bool:
-    return False
-
-
-def _plan_property(sub: Any) -> _PlanProperty:
-    if not isinstance(sub, Mapping):
-        # ``_Walker.fits``: only ``False`` rejects; ``string_values`` leaves the text
-        return _PlanProperty(sub, _never if sub is False else _always, _keep_text)
-    declared = sub.get("type")
-    if isinstance(declared, str) and sub.keys() <= _ANNOTATIONS:
-        # what ``_Walker.fits`` answers for such a schema, without a compiled checker
-        check = _TYPE_CHECKS.get(declared, _never)
-        return _PlanProperty(sub, check, _TEXT_READERS.get(declared), _CONVERTERS.get(declared))
-    # ``type_text`` keeps any text for a string schema with no branches (an enum that
-    # the text misses is left to the walk, and then to validation)
-    keep = declared == "string" and not sub.keys() & {"$ref", "anyOf", "oneOf"}
-    return _PlanProperty(sub, _fast_checker(sub), _keep_text if keep else None)
-
-
-@dataclass(frozen=True, slots=True)
-class _ObjectPlan:
-    """The coercion of arguments against a plain object schema (see above)."""
-
-    properties: dict[str, _PlanProperty]
-    required: frozenset[str]
-    closed: bool
-    """``additionalProperties: false``: undeclared keys are dropped (``when_forbidden``)."""
-
-    def coerce(
-        self, arguments: Mapping[str, Any], walker: _Walker, string_values: bool
-    ) -> dict[str, Any]:
-        """What ``walker.walk`` (after the ``string_values`` pre-pass) gives for
-        ``arguments``, with the same repairs noted on ``walker``."""
-        droppable = self.closed and walker.drop_extra_keys == "when_forbidden"
-        props = self.properties
-        out: dict[str, Any] = {}
-        dropped: list[str] = []
-        for key, val in arguments.items():
-            prop = props.get(key)
-            if prop is None:
-                if droppable:
-                    dropped.append(key)
-                else:
-                    out[key] = val
-                continue
-            sub, fits = prop.schema, prop.fits
-            if string_values and isinstance(val, str):
-                read = prop.read_text
-                val = read(val) if read is not None else walker.type_text(val, sub)
-            if (
-                val is None
-                and key not in self.required
-                and not (fits(None) if fits is not None else walker.fits(None, sub))
-            ):
-                walker.record(FailureKind.TYPE_MISMATCH, "", f"dropped null for optional {key!r}")
-                continue
-            if fits(val) if fits is not None else walker.fits(val, sub):
-                out[key] = val
-            elif prop.convert is None:
-                out[key] = walker.walk(val, sub, key, 1)
-            else:
-                found = prop.convert(val)
-                out[key] = val if found is None else walker.convert(val, *found, key)
-        if dropped:
-            walker.record(FailureKind.EXTRA_KEYS, "", _dropped_detail(dropped))
-        return out
-
-
-def _make_plan(schema: Mapping[str, Any]) -> _ObjectPlan | None:
-    if schema.get("type") != "object" or not schema.keys() <= _PLAN_ROOT_KEYS:
-        return None
-    props = schema.get("properties", {})
-    required = schema.get("required", [])
-    extra = schema.get("additionalProperties")
-    if (
-        not isinstance(props, Mapping)
-        or not isinstance(required, list)
-        or not all(isinstance(r, str) for r in required)
-        or not (extra is None or extra is True or extra is False)
-    ):
-        return None
-    return _ObjectPlan(
-        {key: _plan_property(sub) for key, sub in props.items()},
-        frozenset(required),
-        extra is False,
-    )
-
-
-#: Plans of root schemas, keyed and kept as ``_CHECKERS`` are.
-_PLANS: WeightedLRU[int, tuple[Mapping[str, Any], _ObjectPlan | None]] = WeightedLRU(
-    16 * 1024 * 1024
-)
-
-
-def _plan(schema: Any) -> _ObjectPlan | None:
-    """The plan of a root schema (cached), or ``None`` when the walk must do it all."""
-    if not isinstance(schema, Mapping):
-        return None
-    entry = _PLANS.get(id(schema))
-    if entry is None or entry[0] is not schema:
-        entry = (schema, _make_plan(schema))
-        _PLANS.put(id(schema), entry, estimate_weight(schema))
     return entry[1]
 
 

@@ -319,7 +319,6 @@ def _proposal(s: CallShape, cand: Candidate | None, site: CallSite) -> Proposal:
         True,
         s.duplicates,
         cand.quoted,
-        cand.raw,
     )
 
 

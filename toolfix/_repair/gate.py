@@ -105,18 +105,28 @@ def _short(value: Any) -> str:
 # ---- G3 for JSON text ------------------------------------------------------------------
 
 
+#: A quote followed by a colon: where a key of a JSON text ends (or a string value that
+#: holds one: more matches than keys, never fewer).
+_KEY_COLON = re.compile(r'"[ \t\r\n]*:')
+
+
 def duplicate_keys(text: str, value: Any) -> tuple[Duplicate, ...]:
     """The keys written twice in any object of the JSON ``text`` that decoded to
     ``value`` (``json.loads`` keeps the last one silently).
 
-    Each key of a JSON text is followed by a colon, so a text with no more colons than
-    ``value`` has keys (counted until they reach that number) has no key twice: a
-    C-speed count answers nearly every call. Otherwise ``text`` is decoded again with a
+    Each key of a JSON text is a string followed by a colon, so a text with no more
+    colons, or no more quotes followed by a colon, than ``value`` has keys (counted until
+    they reach that number) has no key twice: a C-speed count or search answers nearly
+    every call. Otherwise ``text`` is decoded again with a
     hook that sees every object's pairs (only when ``text`` is strict JSON: a repaired
     text is read again by :func:`toolfix._repair.quickfix.quick_fix`'s output, which the
     caller passes instead)."""
     colons = text.count(":")
-    if colons == 0 or _count_keys(value, colons) >= colons:
+    if colons == 0:
+        return ()
+    keys = _count_keys(value, colons)  # (all of them, when fewer than the colons)
+    # colons in string values (times, URLs) are no keys' colons
+    if keys >= colons or keys >= len(_KEY_COLON.findall(text)):
         return ()
     found: list[Duplicate] = []
 
@@ -158,42 +168,30 @@ def _count_keys(value: Any, enough: int) -> int:
 
 # ---- G7 --------------------------------------------------------------------------------
 
-#: Where else a non-finite number can come from in text (besides the ``NaN`` and
-#: ``Infinity`` literals Python's JSON reader accepts): an exponent of three digits or
-#: more, a run of 309 digits (past a float's range).
-_BIG_NUMBER = re.compile(r"[eE]\+?\d{3}|\d{309}")
 
-
-def has_non_finite(value: Any, source: str | None = None) -> bool:
-    """Does ``value`` hold a NaN or an infinity (anywhere)? ``source``: the text the
-    value was read from, when known: looked at first (C speed; no such literal in it,
-    every number read from it is finite)."""
-    if (
-        source is not None
-        and "NaN" not in source
-        and "Infinity" not in source
-        and _BIG_NUMBER.search(source) is None
-    ):
-        return False
+def has_non_finite(value: Any) -> bool:
+    """Does ``value`` hold a NaN or an infinity (anywhere)? One walk over the parsed
+    value (a long string is one item: the walk costs per value, not per character)."""
     return _walk_non_finite(value)
 
 
 def _walk_non_finite(value: Any) -> bool:
+    t = type(value)
+    if t is float:
+        return not math.isfinite(value)
+    if not (t is dict or t is list or t is tuple or isinstance(value, dict)):
+        return False
     stack = [value]
     pop, push = stack.pop, stack.append
     isfinite: Callable[[float], bool] = math.isfinite
     while stack:
         item = pop()
-        t = type(item)
-        if t is float:
-            if not isfinite(item):
-                return True
-        elif t is dict or isinstance(item, dict):
-            push_all = item.values()
-            for v in push_all:
-                push(v)
-        elif t is list or t is tuple:
-            for v in item:
+        for v in item.values() if type(item) is dict or isinstance(item, dict) else item:
+            t = type(v)
+            if t is float:
+                if not isfinite(v):
+                    return True
+            elif t is dict or t is list or t is tuple or isinstance(v, dict):
                 push(v)
     return False
 
@@ -222,13 +220,12 @@ def derive_id(*parts: str) -> str:
     other parts (position, name, the digest of the text before the call) already tell
     calls apart, and hashing a megabyte argument whole would cost more than reading it.
     """
-    text = "\x1f".join(parts)
-    # (no part can be longer than the parts joined: the usual short call skips the look)
-    if len(text) > _ID_PART_CHARS and any(len(part) > _ID_PART_CHARS for part in parts):
+    if max(map(len, parts), default=0) > _ID_PART_CHARS:
         half = _ID_PART_CHARS // 2
-        text = "\x1f".join(
+        parts = tuple(
             f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
         )
+    text = "\x1f".join(parts)
     return "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
@@ -242,11 +239,10 @@ _RAW_PREVIEW = 2000
 @dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
 class Proposal:
     """One call on its way to the gate: its raw text, the repairs so far, the evidence
-        the readers saw (``truncated``: G1, ``quoted``: G2, ``duplicates``: G3, ``source``:
-    G7), and what
-        its id derives from (computed when asked: a valid call's id hashes its canonical
-        arguments, which admission writes anyway). ``native``: a provider's call, passed
-        through as it is when it is admitted unchanged."""
+    the readers saw (``truncated``: G1, ``quoted``: G2, ``duplicates``: G3), and what
+    its id derives from (computed when asked: a valid call's id hashes its canonical
+    arguments, which admission writes anyway). ``native``: a provider's call, passed
+    through as it is when it is admitted unchanged."""
 
     raw: str
     repairs: list[RepairRecord]
@@ -260,8 +256,6 @@ class Proposal:
     alone tells it apart)."""
     duplicates: tuple[Duplicate, ...] = ()
     quoted: str | None = None
-    source: str | None = None
-    """The text the arguments were read from (G7's first look), ``None``: unknown."""
     native: ToolCallPart | None = None
 
     @property
@@ -413,7 +407,7 @@ class Gate:
                     K.EXTRA_KEYS,
                     name,
                 )
-        if has_non_finite(args, p.source):  # G7
+        if has_non_finite(args):  # G7
             return p.invalid(
                 "arguments hold a number JSON cannot carry (NaN, Infinity, or past a "
                 "float's range); toolfix does not write one",
@@ -442,7 +436,7 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
         # one, and jsonschema judges it
         "NaN" not in raw
         and "Infinity" not in raw
-        and has_non_finite(args, raw)
+        and has_non_finite(args)
         and not tool.validate_arguments(args, max_pattern_chars=cap)
     ):
         return False

@@ -223,7 +223,7 @@ class Interpreter:
     def _call_list(self, value: Any) -> list[Any]:
         if isinstance(value, list):
             return list(value)
-        if isinstance(value, Mapping):
+        if _is_mapping(value):
             for key in ("tool_calls", "calls", "function_calls"):
                 inner = value.get(key)
                 if isinstance(inner, list) and len(value) == 1:
@@ -274,8 +274,13 @@ def _known_invalid(cand: Candidate, seed: str) -> InvalidToolCallPart:
 
 
 def _is_mapping(value: Any) -> TypeGuard[Mapping[str, Any]]:
-    """``isinstance(value, Mapping)``, answered without the ABC check for a dict."""
-    return type(value) is dict or isinstance(value, Mapping)
+    """``isinstance(value, Mapping)``, answered without the ABC check for a dict and for
+    the other values JSON decodes to."""
+    t = type(value)
+    return t is dict or (t not in _JSON_NON_MAPPINGS and isinstance(value, Mapping))
+
+
+_JSON_NON_MAPPINGS = frozenset({type(None), str, int, float, bool, list})
 
 
 def _schema_like(value: Any) -> bool:

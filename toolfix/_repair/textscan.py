@@ -216,15 +216,21 @@ class TextScanner:
         family readers', then the schema-anchored reader's in the text their calls left
         (docs/finding-calls.md)."""
         quoted: list[tuple[int, int]] = list(protected or ())
+        if markers is None or markers.text is not content:
+            markers = _Markers(content)
+        quotes = _Quotes(markers)  # (found when a candidate or the anchored reader asks)
         calls, remaining, used = self._scan(
-            content, interp, seed, quoted, found_by, markers, last_only
+            content, interp, seed, quoted, found_by, markers, quotes, last_only
         )
         if self._anchored is None or last_only:  # (reasoning: only its last element counts)
             return calls, remaining
         valid = any(p.type == "tool_call" for p in calls)
+        if valid and _blank_outside(content, used):
+            # the anchored reader reads only outside valid family calls: nothing is there
+            return calls, remaining
         # what the scan holds quoted (its quoted markup, blockquotes, HTML comments) is
         # off limits to the anchored reader too
-        quoted += _Quotes(content).spans()
+        quoted += quotes.spans()
         found = self._anchored.read(content, interp, seed, quoted, used, valid)
         return merge_anchored(content, calls, remaining, used, found)
 
@@ -235,7 +241,8 @@ class TextScanner:
         seed: str,
         protected: list[tuple[int, int]] | None,
         found_by: dict[ToolCallFormat, list[Candidate]] | None,
-        markers: _Markers | None,
+        markers: _Markers,
+        quotes: _Quotes,
         last_only: bool = False,
     ) -> tuple[list[CallPart], str, list[int]]:
         """The family readers' calls found in ``content``, the text left once their spans
@@ -244,15 +251,16 @@ class TextScanner:
         No call starts inside a ``protected`` span (text that is an answer, not markup);
         the quoted markup found is added to that list.
         ``found_by`` holds what some formats already read in ``content``, ``markers``
-        what substrings it holds. ``last_only`` (reasoning, issue 26): only the calls
-        that end the text, with nothing after them but whitespace and closers, are kept.
+        what substrings it holds, ``quotes`` its quoted regions. ``last_only`` (reasoning,
+        issue 26): only the calls that end the text, with nothing after them but
+        whitespace and closers, are kept.
         """
-        if markers is None or markers.text is not content:
-            markers = _Markers(content)
         decode_memo.reset()  # what the scanner remembers holds for this scan only
         try:
             quoted: list[tuple[int, int]] = protected if protected is not None else []
-            cands = self._candidates(content, interp.scan_context, quoted, found_by or {}, markers)
+            cands = self._candidates(
+                content, interp.scan_context, quoted, found_by or {}, markers, quotes
+            )
             if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
                 return (
                     [cands.model_copy(update={"id": derive_id(seed, cands.id or "")})],
@@ -297,6 +305,7 @@ class TextScanner:
         quoted: list[tuple[int, int]],
         found_by: dict[ToolCallFormat, list[Candidate]],
         markers: _Markers,
+        quotes: _Quotes,
     ) -> list[Candidate] | InvalidToolCallPart:
         """Every format's candidates in ``content`` (a span straddling one found first is
         dropped; quoted markup goes to ``quoted``), or the invalid call reporting markup
@@ -313,7 +322,6 @@ class TextScanner:
             else (markers.has("```") or markers.has("~~~"))
         )
         fences = find_fences(content) if has_fence else None  # once per text
-        quotes = _Quotes(content)  # (found when the first candidate asks)
         fence_starts = [f.start for f in fences] if fences else []
         outside: _Outside | None = None  # the text outside the spans, once they change
         for fmt, own_markers, generic in self._detectors:
@@ -509,11 +517,32 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
+_NO_QUOTES: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
 #: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
 _NO_END = 1 << 62
 #: A line after the first that starts with a blockquote marker (one search: the engine
 #: skips ahead to each line break).
 _LATER_QUOTE_RE = re.compile(r"\n {0,3}>")
+
+
+def _may_quote_lines(markers: _Markers) -> bool:
+    """Does a line of the text start with a blockquote marker? On a long text, asked at
+    each ``>`` (rare in prose and in long values); on a short one, by one search."""
+    text = markers.text
+    at = markers.positions(">")
+    if at is None:
+        return ">" in text and (
+            text[:4].lstrip(" ").startswith(">") or _LATER_QUOTE_RE.search(text) is not None
+        )
+    for p in at:
+        i = p
+        while i > 0 and p - i < 3 and text[i - 1] == " ":
+            i -= 1
+        if i == 0 or text[i - 1] == "\n":
+            return True
+    return False
+
+
 #: A Markdown blockquote marker: up to three spaces, then ``>``, at a line's start.
 _QUOTE_LINE_RE = re.compile(r"^ {0,3}>", re.MULTILINE)
 
@@ -527,22 +556,23 @@ class _Quotes:
     runs to the end of the text, as HTML reads it (and as a stream sees it before its
     ``-->`` arrives: what a later closer would quote is never released)."""
 
-    __slots__ = ("_spans", "text")
+    __slots__ = ("_markers", "_spans")
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, markers: _Markers) -> None:
+        self._markers = markers
         self._spans: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
 
     def _find(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-        text = self.text
+        markers = self._markers
+        text = markers.text
         lines: list[tuple[int, int]] = []
         # (substring tests first: most texts have no line starting with ``>``)
-        if text[:4].lstrip(" ").startswith(">") or _LATER_QUOTE_RE.search(text) is not None:
+        if _may_quote_lines(markers):
             for m in _QUOTE_LINE_RE.finditer(text):
                 eol = text.find("\n", m.end())
                 lines.append((m.end(), len(text) if eol == -1 else eol))
         comments: list[tuple[int, int]] = []
-        k = text.find("<!--")
+        k = text.find("<!--") if markers.has("<!--") else -1
         while k != -1:
             close = text.find("-->", k + 4)
             if close == -1:
@@ -561,6 +591,8 @@ class _Quotes:
     def holds(self, at: int) -> bool:
         if self._spans is None:
             self._spans = self._find()
+        if self._spans == _NO_QUOTES:
+            return False  # (most texts)
         for spans in self._spans:
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
@@ -654,15 +686,23 @@ class _Markers:
             return False
         return any(self.has(m) for m in markers)
 
+    def positions(self, ch: str) -> list[int] | None:
+        """Every index of the character ``ch`` in a long text; ``None`` in a short text
+        or when it occurs more than :attr:`MAX_ANCHORS` times."""
+        if len(self.text) < self.MIN_CHARS:
+            return None
+        if ch in self._positions:
+            return self._positions[ch]
+        found = self._positions[ch] = _occurrences(self.text, ch, self.MAX_ANCHORS)
+        return found
+
     def has(self, marker: str) -> bool:
         """``marker in text``."""
         text = self.text
         if len(text) < self.MIN_CHARS:
             return marker in text
         anchor, offset = _anchor(marker)
-        positions = self._positions.get(anchor, ())
-        if positions == ():
-            positions = self._positions[anchor] = _occurrences(text, anchor, self.MAX_ANCHORS)
+        positions = self.positions(anchor)
         if positions is None:
             return marker in text
         return any(p >= offset and text.startswith(marker, p - offset) for p in positions)
@@ -822,6 +862,16 @@ def _in_span_order(cands: list[Candidate]) -> bool:
         if a.start > b.start or (a.start == b.start and a.end < b.end):
             return False
     return True
+
+
+def _blank_outside(text: str, spans: list[int]) -> bool:
+    """Is ``text`` whitespace outside the spans (flat start, end pairs in order)?"""
+    pos = 0
+    for s, e in zip(spans[::2], spans[1::2], strict=True):
+        if s > pos and not text[pos:s].isspace():
+            return False
+        pos = max(pos, e)
+    return pos >= len(text) or text[pos:].isspace()
 
 
 def _remove_spans(text: str, spans: list[int]) -> str:
