@@ -32,7 +32,7 @@ import bisect
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,6 +114,7 @@ _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|True|False|N
 _ABSENT = object()  # an empty element: no value written
 _UNSEEN = object()
 _MAX_WORDS = 4096
+_MAX_TABLES = 64  # names' tables kept (by their tuple of names)
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 #: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
 #: or a key (quoted or bare) with its separator.
@@ -135,18 +136,16 @@ _TAG_END = re.compile(r"<")
 
 
 @dataclass(slots=True)
-class _Tools:
-    """What the reader needs of one registry: each tool by its name's comparison form,
-    a piece of every name, and (on first need) each tool's parameters by their
-    comparison form and its required ones."""
+class _Names:
+    """The offered names as the reader anchors on them (one table per set of names,
+    shared by every registry that offers those names): each tool by its name's
+    comparison form, and a piece of every name."""
 
-    registry: ToolRegistry
     by_norm: dict[str, str]
     chunks: tuple[str, ...]
     """A piece of each name every spelling of it holds (a cheap test before the scan)."""
     words: dict[str, str | None] = field(default_factory=dict)
     """The words already looked up (bounded: cleared past :data:`_MAX_WORDS`)."""
-    schemas: dict[str, tuple[dict[str, str], tuple[str, ...]]] = field(default_factory=dict)
 
     def lookup(self, word: str) -> str | None:
         """The tool ``word`` names: itself, or its last ``.``/``:`` segment (a namespace)."""
@@ -158,6 +157,35 @@ class _Tools:
         name = _lookup(word, self.by_norm)
         self.words[word] = name
         return name
+
+
+def _names_table(names: tuple[str, ...]) -> _Names:
+    """The table of ``names`` (two tools with one comparison form: neither is anchored
+    on)."""
+    by_norm: dict[str, str] = {}
+    twice: set[str] = set()
+    for name in names:
+        norm = normalise_name(name)
+        if len(norm) < 3:
+            continue
+        if norm in by_norm:
+            twice.add(norm)
+        by_norm[norm] = name
+    for norm in twice:
+        del by_norm[norm]
+    # each name's longest run of letters: in the text whenever the name is
+    chunks = {max(_WORDS_OF_NAME.split(n), key=len).lower() for n in by_norm.values()}
+    return _Names(by_norm, tuple(sorted(chunks)))
+
+
+@dataclass(slots=True)
+class _Tools:
+    """What the reader needs of one registry: its names' table, and (on first need)
+    each tool's parameters by their comparison form and its required ones."""
+
+    registry: ToolRegistry
+    names: _Names
+    schemas: dict[str, tuple[dict[str, str], tuple[str, ...]]] = field(default_factory=dict)
 
     def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...]]:
         """The tool's parameters by their comparison form, and its required ones."""
@@ -178,9 +206,14 @@ class AnchoredReader:
     def __init__(self, config: FixConfig, markers: Iterable[str]) -> None:
         self.limits: Limits = config.limits
         self._markers = tuple(sorted({m for m in markers if len(m) > 2}, key=len, reverse=True))
+        by_first: dict[str, list[str]] = {}
+        for m in self._markers:  # (longest first, as above)
+            by_first.setdefault(m[0], []).append(m)
+        self._by_first = {ch: tuple(ms) for ch, ms in by_first.items()}
         self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
         self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
-        self._last: _Tools | None = None  # (no cache of many: registries can be large)
+        self._last: _Tools | None = None  # (the last registry's schemas)
+        self._tables: dict[tuple[str, ...], _Names] = {}  # names' tables by the names
 
     def read(
         self,
@@ -190,11 +223,13 @@ class AnchoredReader:
         protected: list[tuple[int, int]],
         family: list[int],
         family_valid: bool,
+        quotes: Callable[[], list[tuple[int, int]]] | None = None,
     ) -> list[tuple[int, int, CallPart]]:
         """The calls found in ``content`` with their spans, in order: valid, or invalid
         ``duplicate_argument`` (:meth:`_finish`). ``protected``: the spans the scan holds
-        quoted (comments, blockquotes, markup shown as an example): no call reaches into
-        one, and no name in one is read. ``family``:
+        quoted (comments, blockquotes, markup shown as an example), and ``quotes()`` more
+        of them, asked for only once an offered name stands outside the others: no call
+        reaches into one, and no name in one is read. ``family``:
         the spans the family readers took (flat start, end pairs); a call's span never
         reaches back into one before its name, and when they hold a valid call
         (``family_valid``) no name inside one is read (their calls stand)."""
@@ -202,15 +237,17 @@ class AnchoredReader:
         # call is read only where that has happened at its name, so a stream never sends
         # text that repair() takes as a call
         tools = self._tools(interp.registry)
-        if not tools.by_norm:
+        if not tools.names.by_norm:
             return []
         # where the family readers' calls stand, they stand: only the text outside read;
         # quoted text is never read
-        quoted = sorted(protected)
         kept = list(zip(family[::2], family[1::2], strict=True)) if family_valid else []
-        off = [x for span in sorted(kept + quoted) for x in span]
-        ranges = _gaps(off, 0, len(content))
-        hits = _anchors(content, tools, ranges) if ranges else []
+        quoted = sorted(protected)
+        hits = _hits(content, tools.names, kept, quoted)
+        more = quotes() if hits and quotes is not None else []
+        if more:
+            quoted = sorted(quoted + more)
+            hits = _hits(content, tools.names, kept, quoted)
         held = _stream_hold(content) if hits else -1
         if held < 0:
             return []
@@ -260,25 +297,20 @@ class AnchoredReader:
     # ---- names ------------------------------------------------------------------------
 
     def _tools(self, registry: ToolRegistry) -> _Tools:
-        """The names of ``registry`` by their comparison form (kept for the last
-        registry; two tools with one comparison form: neither is anchored on)."""
-        last = self._last  # (one registry: an agent loop repairs with the same tools)
+        """What the reader needs of ``registry``: kept for the last registry (an agent
+        loop repairs with the same tools), its names' table for the last
+        :data:`_MAX_TABLES` sets of names (a server gets the same tools anew with every
+        request: the table is not built again for them)."""
+        last = self._last
         if last is not None and last.registry is registry:
             return last
-        by_norm: dict[str, str] = {}
-        twice: set[str] = set()
-        for name in registry:
-            norm = normalise_name(name)
-            if len(norm) < 3:
-                continue
-            if norm in by_norm:
-                twice.add(norm)
-            by_norm[norm] = name
-        for norm in twice:
-            del by_norm[norm]
-        # each name's longest run of letters: in the text whenever the name is
-        chunks = {max(_WORDS_OF_NAME.split(n), key=len).lower() for n in by_norm.values()}
-        tools = _Tools(registry, by_norm, tuple(sorted(chunks)))
+        key = tuple(registry)
+        table = self._tables.get(key)
+        if table is None:
+            if len(self._tables) >= _MAX_TABLES:
+                self._tables.clear()  # (bounded: a burst of new tool sets starts over)
+            table = self._tables[key] = _names_table(key)
+        tools = _Tools(registry, table)
         self._last = tools  # one reference assignment: safe across threads
         return tools
 
@@ -299,7 +331,7 @@ class AnchoredReader:
             return False  # inside inline code: quoted, not sent
         prefix = _GROUP.sub(" ", prefix)
         for m in self._markers:
-            if m in prefix:
+            if m[0] in prefix and m in prefix:
                 prefix = prefix.replace(m, " ")
         if any(w.casefold() not in self._name_words for w in _WORD.findall(prefix)):
             return False
@@ -390,7 +422,7 @@ class AnchoredReader:
                     return pos
                 pos = close + 1
                 continue
-            for m in self._markers:
+            for m in self._by_first.get(ch, ()):
                 if text.startswith(m, pos):
                     pos += len(m)
                     break
@@ -523,7 +555,17 @@ class AnchoredReader:
         return None  # not a valid call: the text stays text
 
 
-def _anchors(text: str, tools: _Tools, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+def _hits(
+    text: str, names: _Names, kept: list[tuple[int, int]], quoted: list[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
+    """Where the offered names stand in ``text`` outside the ``kept`` and ``quoted``
+    spans (:func:`_anchors`)."""
+    off = [x for span in sorted(kept + quoted) for x in span]
+    ranges = _gaps(off, 0, len(text))
+    return _anchors(text, names, ranges) if ranges else []
+
+
+def _anchors(text: str, tools: _Names, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """Where the offered names stand in the ``ranges`` of ``text`` (start, end, tool
     name), in order: each hit of a piece of a name, widened to the word it is in
     (letters, digits, ``_-.:``), is a name when that word, or its last ``.``/``:``

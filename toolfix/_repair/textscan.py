@@ -223,9 +223,11 @@ class TextScanner:
             return calls, remaining
         valid = any(p.type == "tool_call" for p in calls)
         # what the scan holds quoted (its quoted markup, blockquotes, HTML comments) is
-        # off limits to the anchored reader too
-        quoted += _Quotes(content).spans()
-        found = self._anchored.read(content, interp, seed, quoted, used, valid)
+        # off limits to the anchored reader too (its blockquotes and comments found only
+        # when an offered name stands outside the rest)
+        found = self._anchored.read(
+            content, interp, seed, quoted, used, valid, lambda: _Quotes(content).spans()
+        )
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
