@@ -125,6 +125,16 @@ _KEY = re.compile(
     r"""|--(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
 )
+#: Openers that stand right before a name and are markup, not words of a sentence:
+#: the name written as the first argument element's name (``<parameter=edit>``, then the
+#: arguments as ``<parameter=...>`` elements: signalnine/q27 issues 24 and 38), and a
+#: client's display header (``[Tool Use: ask_followup_question]``: RooCodeInc/Roo-Code
+#: issues 10547 and 10459).
+_OPENER_BEFORE_NAME = re.compile(r"""(?:<(?:parameter|param)\s*=\s*["']?|\[Tool Use:\s*)$""")
+#: What closes a call written with no argument (``</function>``, ``</tool_call>``,
+#: ``</invoke>``, ``/>``, ``()``): its name, then only this.
+_WRAPPER_CLOSERS = frozenset({"function", "invoke", "tool_call"})
+_EMPTY_CLOSER = re.compile(r"[\s>]*(?:</(?:function|tool_call|invoke)>|/>|\(\s*\))")
 _NOISE = frozenset(" \t\r\n,;{}()[]|\"'`\u201c\u201d\u2018\u2019>")
 _BARE_END = {
     ":": re.compile(r"[\n,}]"),
@@ -278,12 +288,22 @@ class AnchoredReader:
             if found is None:
                 continue
             args, args_end, paren = found
-            if not args or any(r not in args for r in required):
-                continue
-            if not _closed(
-                content, content[start:end], args_end, stop, _tag_opened(content, start), paren
+            if not args:
+                # a tool that takes no argument: its name, then the construct's closer
+                closer = -1 if required else _empty_closer(content, end, stop, name)
+                if closer == -1:
+                    continue
+                args_end = closer
+            elif any(r not in args for r in required) or not _closed(
+                content,
+                content[start:end],
+                args_end,
+                stop,
+                _tag_opened(content, start),
+                paren,
+                self._wrapped(content, start),
             ):
-                continue  # cut off before the construct's closer
+                continue  # a required argument missing, or cut off before the closer
             s, e = self._span(content, start, args_end, stop)
             # nothing already streamed, nothing of an earlier call
             s = max(s, taken_end, min(held, start), _last_before(ends, start))
@@ -314,6 +334,12 @@ class AnchoredReader:
         self._last = tools  # one reference assignment: safe across threads
         return tools
 
+    @staticmethod
+    def _wrapped(text: str, start: int) -> bool:
+        """An opener stands right before the name (:data:`_OPENER_BEFORE_NAME`): the call
+        ends at a call wrapper's end tag."""
+        return _OPENER_BEFORE_NAME.search(text, max(0, start - 16), start) is not None
+
     def _placed(self, text: str, start: int, fences: list[Any], floor: int) -> bool:
         """The name at ``start`` stands where a call's name stands: at the start of its
         line (or right after the call that ends at ``floor``) once markup and call words
@@ -329,7 +355,7 @@ class AnchoredReader:
             return False  # a closing tag: the end of a call, not a name that starts one
         if prefix.count("`") % 2:
             return False  # inside inline code: quoted, not sent
-        prefix = _GROUP.sub(" ", prefix)
+        prefix = _GROUP.sub(" ", _OPENER_BEFORE_NAME.sub(" ", prefix))
         for m in self._markers:
             if m[0] in prefix and m in prefix:
                 prefix = prefix.replace(m, " ")
@@ -648,16 +674,34 @@ def _last_before(ends: list[int], pos: int) -> int:
     return ends[i - 1] if i else 0
 
 
+def _empty_closer(text: str, end: int, stop: int, name: str) -> int:
+    """Where the construct a name (ending at ``end``) opened closes with nothing in it
+    (-1: something else follows, or nothing closes it: no call of a tool without
+    arguments is read from a name alone)."""
+    m = _EMPTY_CLOSER.match(text, end, stop)
+    if m is not None:
+        return m.end()
+    gt = end
+    while gt < stop and text[gt] in " \t\r\n>":
+        gt += 1
+    close = f"</{text[end - len(name) : end]}>"
+    return gt + len(close) if text.startswith(close, gt) else -1
+
+
 def _tag_opened(text: str, start: int) -> bool:
     """The name opens an element (``<read_file``): the call ends at ``/>`` or its end tag."""
     return start > 0 and text[start - 1] == "<"
 
 
-def _closed(text: str, name: str, pos: int, stop: int, tag: bool, paren: bool) -> bool:
+def _closed(
+    text: str, name: str, pos: int, stop: int, tag: bool, paren: bool, wrapped: bool = False
+) -> bool:
     """The construct the arguments were opened in is closed after the last one (``pos``):
-    ``)`` for ``name(``, ``/>`` or ``</name>`` for ``<name`` (other end tags between are
-    the arguments' own). Anything else there means the call was cut off: not taken."""
-    if not (tag or paren):
+    ``)`` for ``name(``, ``/>`` or ``</name>`` for ``<name``, a call wrapper's end tag
+    (``</function>``, ``</invoke>``, ``</tool_call>``) for a name an opener put before
+    (``wrapped``: ``<parameter=name>``, ``[Tool Use: name]``); other end tags between
+    are the arguments' own. Anything else there means the call was cut off: not taken."""
+    if not (tag or paren or wrapped):
         return True
     for _ in range(_MAX_ANCHORS):
         while pos < stop and text[pos] in " \t\r\n,;\"'}]":
@@ -666,12 +710,15 @@ def _closed(text: str, name: str, pos: int, stop: int, tag: bool, paren: bool) -
             return True
         if tag and text.startswith("/>", pos):
             return True
-        if not (tag and text.startswith("</", pos)):
+        if not ((tag or wrapped) and text.startswith("</", pos)):
             return False
         gt = text.find(">", pos, min(stop, pos + _MAX_NAME))
         if gt == -1:
             return False
-        if normalise_name(text[pos + 2 : gt].strip()) == normalise_name(name):
+        closer = text[pos + 2 : gt].strip()
+        if tag and normalise_name(closer) == normalise_name(name):
+            return True
+        if wrapped and closer.rsplit(":", 1)[-1] in _WRAPPER_CLOSERS:
             return True
         pos = gt + 1
     return False
