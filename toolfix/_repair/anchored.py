@@ -252,24 +252,11 @@ class AnchoredReader:
         # where the family readers' calls stand, they stand: only the text outside read;
         # quoted text is never read
         kept = list(zip(family[::2], family[1::2], strict=True)) if family_valid else []
-        quoted = sorted(protected)
-        hits = _hits(content, tools.names, kept, quoted)
-        more = quotes() if hits and quotes is not None else []
-        if more:
-            quoted = sorted(quoted + more)
-            hits = _hits(content, tools.names, kept, quoted)
-        held = _stream_hold(content) if hits else -1
-        if held < 0:
-            return []
-        anchors = [
-            a
-            for a in hits
-            if a[1] >= held and content[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
-        ]
-        ends = sorted(family[1::2])
-        quoted_ends = sorted(e for _, e in quoted)
+        anchors, held, quoted = _to_read(content, tools.names, kept, sorted(protected), quotes)
         if not anchors:
             return []
+        ends = sorted(family[1::2])
+        quoted_ends = sorted(e for _, e in quoted)
         fences = find_fences(content) if "```" in content or "~~~" in content else []
         out: list[tuple[int, int, CallPart]] = []
         taken_end = 0
@@ -579,6 +566,32 @@ class AnchoredReader:
         if isinstance(part, ToolCallPart) or part.kind == FailureKind.DUPLICATE_ARGUMENT:
             return part
         return None  # not a valid call: the text stays text
+
+
+def _to_read(
+    text: str,
+    names: _Names,
+    kept: list[tuple[int, int]],
+    quoted: list[tuple[int, int]],
+    quotes: Callable[[], list[tuple[int, int]]] | None,
+) -> tuple[list[tuple[int, int, str]], int, list[tuple[int, int]]]:
+    """The names to read (:func:`_hits` outside ``kept`` and every quoted span, where the
+    stream holds back and not a closer's), where the stream starts holding back, and the
+    quoted spans (``quoted`` and, once a name stands outside them, ``quotes()``)."""
+    hits = _hits(text, names, kept, quoted)
+    more = quotes() if hits and quotes is not None else []
+    if more:
+        quoted = sorted(quoted + more)
+        hits = _hits(text, names, kept, quoted)
+    held = _stream_hold(text) if hits else -1
+    if held < 0:
+        return [], held, quoted
+    anchors = [
+        a
+        for a in hits
+        if a[1] >= held and text[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
+    ]
+    return anchors, held, quoted
 
 
 def _hits(
