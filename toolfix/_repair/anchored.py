@@ -633,14 +633,9 @@ _MAX_NAME = 128
 def _word_at(text: str, start: int, end: int) -> tuple[int, int, int]:
     """The word around ``text[start:end]`` (its trailing ``.:-`` left out) and where it
     ends; an empty span when it is longer than :data:`_MAX_NAME` (not a tool's name)."""
-    n = len(text)
-    e = end
-    while e < n and _name_char(text[e]):
-        e += 1
-    word_end = e
-    s = start
-    while s > 0 and _name_char(text[s - 1]) and e - s <= _MAX_NAME:
-        s -= 1
+    e = word_end = _NAME_RUN.match(text, end).end()  # type: ignore[union-attr]
+    lo = max(0, e - _MAX_NAME - 1)
+    s = start - _NAME_RUN.match(text[lo:start][::-1]).end()  # type: ignore[union-attr]
     if e - s > _MAX_NAME:
         return start, start, word_end
     while e > end and text[e - 1] in ".:-":
@@ -648,8 +643,8 @@ def _word_at(text: str, start: int, end: int) -> tuple[int, int, int]:
     return s, e, word_end
 
 
-def _name_char(ch: str) -> bool:
-    return ch.isalnum() or ch in "_-.:"
+#: The characters of a name's word (``str.isalnum`` ones, ``_``, ``-``, ``.``, ``:``).
+_NAME_RUN = re.compile(r"[\w.:-]*")
 
 
 def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
