@@ -117,6 +117,12 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "anchored_name_in_long_word": lambda n: _rep("weather", n),
     "anchored_unclosed_quote": lambda n: 'get_weather city="' + _rep("a city=", n),
     "anchored_calls_one_line": lambda n: _rep('<get_weather city="a"/> ', n),
+    # names an opener puts first (issue 28): closed, never closed, a header per line
+    "anchored_parameter_openers": lambda n: _rep(
+        "<parameter=get_weather>\n<parameter=city>\na\n</parameter>\n</function>\n", n
+    ),
+    "anchored_unclosed_openers": lambda n: _rep("<parameter=get_weather>\n<parameter=city>\n", n),
+    "anchored_tool_use_headers": lambda n: _rep("[Tool Use: get_weather]\n", n),
     # many calls shown in an ```xml example block, with prose outside it
     "calls_in_xml_fence": lambda n: (
         "Example:\n```xml\n"

@@ -211,6 +211,12 @@ _SHAPES = st.sampled_from(
         "get_weather city=Paris",
         "I'll call get_weather for Paris.",
         "get_weather\ncity: Lima",
+        "<parameter=read_file>\n<parameter=path>\n/tmp/a\n</parameter>\n</function>",
+        "<parameter=read_file>\n<parameter=path>\n/tmp/a\n</parameter>",  # (not closed)
+        '[Tool Use: get_weather]\n<parameter name="city">Lima</parameter>\n</invoke>',
+        "[Tool Use: get_weather]",  # (no argument: the city is required)
+        "<parameter=list_tools>\n</function>",
+        "Use list_tools next.\n</function>",
     ]
 )
 _PROSE = st.sampled_from(["", "Sure.\n", "Checking now. ", "\nDone."])
@@ -271,3 +277,106 @@ def test_the_quick_hold_search_is_the_streams(pieces: list[str]) -> None:
     text = "".join(pieces)
     m = _STREAM_HOLD.search(text)
     assert _stream_hold(text) == (m.start() if m else -1)
+
+
+# ---- the name as the first argument element's, a display header, no-argument tools ------
+
+_ZERO = [
+    *TOOLS,
+    {
+        "type": "function",
+        "function": {"name": "list_tools", "parameters": {"type": "object", "properties": {}}},
+    },
+]
+
+
+def _zero_calls(text: str) -> list[tuple[str, dict[str, Any]]]:
+    return [(c.name, c.arguments) for c in repair(text, _ZERO).tool_calls]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # signalnine/q27 #24 and #38: the tool's name in the first <parameter=...> opener
+        (
+            "<parameter=read_file>\n<parameter=path>\n/tmp/a.md\n</parameter>\n</function>",
+            [("read_file", {"path": "/tmp/a.md"})],
+        ),
+        (
+            "<parameter=list_tools>\n</function>\n<parameter=read_file>\n"
+            "<parameter=path>\n/b\n</parameter>\n</function>\n</tool_call>",
+            [("list_tools", {}), ("read_file", {"path": "/b"})],
+        ),
+        # Roo-Code #10547: a display header, then the arguments as elements
+        (
+            '[Tool Use: get_weather]\n<parameter name="city">Lima</parameter>\n</invoke>',
+            [("get_weather", {"city": "Lima"})],
+        ),
+        # a tool without arguments: its name, then only its construct's closer
+        ("<parameter=list_tools></function>", [("list_tools", {})]),
+        ("<list_tools></list_tools>", [("list_tools", {})]),
+        ("list_tools()", [("list_tools", {})]),
+    ],
+)
+def test_a_name_an_opener_puts_first_is_read(
+    text: str, expected: list[tuple[str, dict[str, Any]]]
+) -> None:
+    assert _zero_calls(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # cut before the wrapper's end tag: the next argument may still come
+        "<parameter=read_file>\n<parameter=path>\n/tmp/a.md\n</parameter>\n",
+        '[Tool Use: get_weather]\n<parameter name="city">Lima</parameter>\n',
+        # a header with no argument of a tool that requires one (Roo-Code #10459)
+        "[Tool Use: get_weather]",
+        # a name without arguments and no closer, or a tool that requires arguments
+        "<parameter=list_tools>\n",
+        "Use list_tools next.\n</function>",
+        "<parameter=get_weather>\n</function>",
+        # the opener in prose or inline code is no opener
+        "We use `[Tool Use: get_weather]` headers.",
+        "The `<parameter=read_file>` element is the name.\n</function>",
+    ],
+)
+def test_what_an_opener_does_not_close_stays_text(text: str) -> None:
+    assert _zero_calls(text) == []
+
+
+def _reader_operations(text: str) -> int:
+    """Function calls the manual fixer makes to repair ``text`` (operations: a count, not a
+    time, so a loaded machine does not move it)."""
+    import cProfile
+    import pstats
+
+    from toolfix import ManualToolCallFixProcessor, ToolRegistry
+    from toolfix._convert import response_from_openai
+
+    registry = ToolRegistry.from_openai(_ZERO)
+    fixer = ManualToolCallFixProcessor()
+    response = response_from_openai({"role": "assistant", "content": text})
+    fixer.fix(response, registry)  # (warm: the registry's tables built once)
+    prof = cProfile.Profile()
+    prof.enable()
+    fixer.fix(response, registry)
+    prof.disable()
+    return int(pstats.Stats(prof).total_calls)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "<parameter=read_file>\n<parameter=path>\n/a\n</parameter>\n</function>\n",
+        "[Tool Use: get_weather]\n",
+        "<parameter=list_tools>\n",
+        "read_file get_weather list_tools ",
+        "<parameter=read_file>\n<parameter=path>\n",
+    ],
+)
+def test_the_readers_work_grows_linearly(unit: str) -> None:
+    """Doubling the input at most doubles the operations (with room for constants): names,
+    openers and unclosed runs are each read once, left to right."""
+    small, big = _reader_operations(unit * 30), _reader_operations(unit * 120)
+    assert big <= 4.5 * small, (small, big)

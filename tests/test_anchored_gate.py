@@ -56,10 +56,16 @@ def _construct(shape: str, pairs: list[tuple[str, str]]) -> str:
         return "Action: get_weather\nAction Input: {" + body + "}"
     if shape == "flags":
         return "```\nget_weather " + " ".join(f'--{k} "{v}"' for k, v in pairs) + "\n```"
+    if shape == "parameter_opener":  # the name as the first element's (signalnine/q27)
+        body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in pairs)
+        return "<parameter=get_weather>\n" + body + "</function>"
+    if shape == "tool_use_header":  # a client's display header (Roo-Code)
+        body = "".join(f'<parameter name="{k}">{v}</parameter>\n' for k, v in pairs)
+        return "[Tool Use: get_weather]\n" + body + "</invoke>"
     raise ValueError(shape)
 
 
-SHAPES = ("attrs", "pythonic", "display", "action", "flags")
+SHAPES = ("attrs", "pythonic", "display", "action", "flags", "parameter_opener", "tool_use_header")
 
 
 def _names(text: str) -> tuple[list[str], list[tuple[str | None, str]]]:

@@ -52,9 +52,11 @@ def test_recipient_before_channel_and_text_around() -> None:
 
 
 def test_engine_stripped_forms() -> None:
+    # a bare header word no special token opened stays text: a stream has sent it as
+    # prose before "to=" arrives (promise 12; issue 28, Rapid-MLX #480)
     assert run('commentary to=functions.get_weather json{"city": "Paris"} and then') == (
         [("get_weather", '{"city": "Paris"}', None, MARKUP, False)],
-        " and then",
+        "commentary  and then",
     )
     text = 'to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Oslo"}'
     assert run(text) == ([("get_weather", '{"city": "Oslo"}', None, MARKUP, False)], "")

@@ -32,7 +32,7 @@ import bisect
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,6 +114,7 @@ _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|True|False|N
 _ABSENT = object()  # an empty element: no value written
 _UNSEEN = object()
 _MAX_WORDS = 4096
+_MAX_TABLES = 64  # names' tables kept (by their tuple of names)
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 #: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
 #: or a key (quoted or bare) with its separator.
@@ -124,6 +125,16 @@ _KEY = re.compile(
     r"""|--(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
 )
+#: Openers that stand right before a name and are markup, not words of a sentence:
+#: the name written as the first argument element's name (``<parameter=edit>``, then the
+#: arguments as ``<parameter=...>`` elements: signalnine/q27 issues 24 and 38), and a
+#: client's display header (``[Tool Use: ask_followup_question]``: RooCodeInc/Roo-Code
+#: issues 10547 and 10459).
+_OPENER_BEFORE_NAME = re.compile(r"""(?:<(?:parameter|param)\s*=\s*["']?|\[Tool Use:\s*)$""")
+#: What closes a call written with no argument (``</function>``, ``</tool_call>``,
+#: ``</invoke>``, ``/>``, ``()``): its name, then only this.
+_WRAPPER_CLOSERS = frozenset({"function", "invoke", "tool_call"})
+_EMPTY_CLOSER = re.compile(r"[\s>]*(?:</(?:function|tool_call|invoke)>|/>|\(\s*\))")
 _NOISE = frozenset(" \t\r\n,;{}()[]|\"'`\u201c\u201d\u2018\u2019>")
 _BARE_END = {
     ":": re.compile(r"[\n,}]"),
@@ -135,18 +146,16 @@ _TAG_END = re.compile(r"<")
 
 
 @dataclass(slots=True)
-class _Tools:
-    """What the reader needs of one registry: each tool by its name's comparison form,
-    a piece of every name, and (on first need) each tool's parameters by their
-    comparison form and its required ones."""
+class _Names:
+    """The offered names as the reader anchors on them (one table per set of names,
+    shared by every registry that offers those names): each tool by its name's
+    comparison form, and a piece of every name."""
 
-    registry: ToolRegistry
     by_norm: dict[str, str]
     chunks: tuple[str, ...]
     """A piece of each name every spelling of it holds (a cheap test before the scan)."""
     words: dict[str, str | None] = field(default_factory=dict)
     """The words already looked up (bounded: cleared past :data:`_MAX_WORDS`)."""
-    schemas: dict[str, tuple[dict[str, str], tuple[str, ...]]] = field(default_factory=dict)
 
     def lookup(self, word: str) -> str | None:
         """The tool ``word`` names: itself, or its last ``.``/``:`` segment (a namespace)."""
@@ -158,6 +167,35 @@ class _Tools:
         name = _lookup(word, self.by_norm)
         self.words[word] = name
         return name
+
+
+def _names_table(names: tuple[str, ...]) -> _Names:
+    """The table of ``names`` (two tools with one comparison form: neither is anchored
+    on)."""
+    by_norm: dict[str, str] = {}
+    twice: set[str] = set()
+    for name in names:
+        norm = normalise_name(name)
+        if len(norm) < 3:
+            continue
+        if norm in by_norm:
+            twice.add(norm)
+        by_norm[norm] = name
+    for norm in twice:
+        del by_norm[norm]
+    # each name's longest run of letters: in the text whenever the name is
+    chunks = {max(_WORDS_OF_NAME.split(n), key=len).lower() for n in by_norm.values()}
+    return _Names(by_norm, tuple(sorted(chunks)))
+
+
+@dataclass(slots=True)
+class _Tools:
+    """What the reader needs of one registry: its names' table, and (on first need)
+    each tool's parameters by their comparison form and its required ones."""
+
+    registry: ToolRegistry
+    names: _Names
+    schemas: dict[str, tuple[dict[str, str], tuple[str, ...]]] = field(default_factory=dict)
 
     def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...]]:
         """The tool's parameters by their comparison form, and its required ones."""
@@ -178,9 +216,14 @@ class AnchoredReader:
     def __init__(self, config: FixConfig, markers: Iterable[str]) -> None:
         self.limits: Limits = config.limits
         self._markers = tuple(sorted({m for m in markers if len(m) > 2}, key=len, reverse=True))
+        by_first: dict[str, list[str]] = {}
+        for m in self._markers:  # (longest first, as above)
+            by_first.setdefault(m[0], []).append(m)
+        self._by_first = {ch: tuple(ms) for ch, ms in by_first.items()}
         self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
         self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
-        self._last: _Tools | None = None  # (no cache of many: registries can be large)
+        self._last: _Tools | None = None  # (the last registry's schemas)
+        self._tables: dict[tuple[str, ...], _Names] = {}  # names' tables by the names
 
     def read(
         self,
@@ -190,11 +233,13 @@ class AnchoredReader:
         protected: list[tuple[int, int]],
         family: list[int],
         family_valid: bool,
+        quotes: Callable[[], list[tuple[int, int]]] | None = None,
     ) -> list[tuple[int, int, CallPart]]:
         """The calls found in ``content`` with their spans, in order: valid, or invalid
         ``duplicate_argument`` (:meth:`_finish`). ``protected``: the spans the scan holds
-        quoted (comments, blockquotes, markup shown as an example): no call reaches into
-        one, and no name in one is read. ``family``:
+        quoted (comments, blockquotes, markup shown as an example), and ``quotes()`` more
+        of them, asked for only once an offered name stands outside the others: no call
+        reaches into one, and no name in one is read. ``family``:
         the spans the family readers took (flat start, end pairs); a call's span never
         reaches back into one before its name, and when they hold a valid call
         (``family_valid``) no name inside one is read (their calls stand)."""
@@ -202,27 +247,16 @@ class AnchoredReader:
         # call is read only where that has happened at its name, so a stream never sends
         # text that repair() takes as a call
         tools = self._tools(interp.registry)
-        if not tools.by_norm:
+        if not tools.names.by_norm:
             return []
         # where the family readers' calls stand, they stand: only the text outside read;
         # quoted text is never read
-        quoted = sorted(protected)
         kept = list(zip(family[::2], family[1::2], strict=True)) if family_valid else []
-        off = [x for span in sorted(kept + quoted) for x in span]
-        ranges = _gaps(off, 0, len(content))
-        hits = _anchors(content, tools, ranges) if ranges else []
-        held = _stream_hold(content) if hits else -1
-        if held < 0:
-            return []
-        anchors = [
-            a
-            for a in hits
-            if a[1] >= held and content[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
-        ]
-        ends = sorted(family[1::2])
-        quoted_ends = sorted(e for _, e in quoted)
+        anchors, held, quoted = _to_read(content, tools.names, kept, sorted(protected), quotes)
         if not anchors:
             return []
+        ends = sorted(family[1::2])
+        quoted_ends = sorted(e for _, e in quoted)
         fences = find_fences(content) if "```" in content or "~~~" in content else []
         out: list[tuple[int, int, CallPart]] = []
         taken_end = 0
@@ -241,12 +275,22 @@ class AnchoredReader:
             if found is None:
                 continue
             args, args_end, paren = found
-            if not args or any(r not in args for r in required):
-                continue
-            if not _closed(
-                content, content[start:end], args_end, stop, _tag_opened(content, start), paren
+            if not args:
+                # a tool that takes no argument: its name, then the construct's closer
+                closer = -1 if required else _empty_closer(content, end, stop, name)
+                if closer == -1:
+                    continue
+                args_end = closer
+            elif any(r not in args for r in required) or not _closed(
+                content,
+                content[start:end],
+                args_end,
+                stop,
+                _tag_opened(content, start),
+                paren,
+                self._wrapped(content, start),
             ):
-                continue  # cut off before the construct's closer
+                continue  # a required argument missing, or cut off before the closer
             s, e = self._span(content, start, args_end, stop)
             # nothing already streamed, nothing of an earlier call
             s = max(s, taken_end, min(held, start), _last_before(ends, start))
@@ -260,27 +304,28 @@ class AnchoredReader:
     # ---- names ------------------------------------------------------------------------
 
     def _tools(self, registry: ToolRegistry) -> _Tools:
-        """The names of ``registry`` by their comparison form (kept for the last
-        registry; two tools with one comparison form: neither is anchored on)."""
-        last = self._last  # (one registry: an agent loop repairs with the same tools)
+        """What the reader needs of ``registry``: kept for the last registry (an agent
+        loop repairs with the same tools), its names' table for the last
+        :data:`_MAX_TABLES` sets of names (a server gets the same tools anew with every
+        request: the table is not built again for them)."""
+        last = self._last
         if last is not None and last.registry is registry:
             return last
-        by_norm: dict[str, str] = {}
-        twice: set[str] = set()
-        for name in registry:
-            norm = normalise_name(name)
-            if len(norm) < 3:
-                continue
-            if norm in by_norm:
-                twice.add(norm)
-            by_norm[norm] = name
-        for norm in twice:
-            del by_norm[norm]
-        # each name's longest run of letters: in the text whenever the name is
-        chunks = {max(_WORDS_OF_NAME.split(n), key=len).lower() for n in by_norm.values()}
-        tools = _Tools(registry, by_norm, tuple(sorted(chunks)))
+        key = tuple(registry)
+        table = self._tables.get(key)
+        if table is None:
+            if len(self._tables) >= _MAX_TABLES:
+                self._tables.clear()  # (bounded: a burst of new tool sets starts over)
+            table = self._tables[key] = _names_table(key)
+        tools = _Tools(registry, table)
         self._last = tools  # one reference assignment: safe across threads
         return tools
+
+    @staticmethod
+    def _wrapped(text: str, start: int) -> bool:
+        """An opener stands right before the name (:data:`_OPENER_BEFORE_NAME`): the call
+        ends at a call wrapper's end tag."""
+        return _OPENER_BEFORE_NAME.search(text, max(0, start - 16), start) is not None
 
     def _placed(self, text: str, start: int, fences: list[Any], floor: int) -> bool:
         """The name at ``start`` stands where a call's name stands: at the start of its
@@ -297,9 +342,9 @@ class AnchoredReader:
             return False  # a closing tag: the end of a call, not a name that starts one
         if prefix.count("`") % 2:
             return False  # inside inline code: quoted, not sent
-        prefix = _GROUP.sub(" ", prefix)
+        prefix = _GROUP.sub(" ", _OPENER_BEFORE_NAME.sub(" ", prefix))
         for m in self._markers:
-            if m in prefix:
+            if m[0] in prefix and m in prefix:
                 prefix = prefix.replace(m, " ")
         if any(w.casefold() not in self._name_words for w in _WORD.findall(prefix)):
             return False
@@ -390,7 +435,7 @@ class AnchoredReader:
                     return pos
                 pos = close + 1
                 continue
-            for m in self._markers:
+            for m in self._by_first.get(ch, ()):
                 if text.startswith(m, pos):
                     pos += len(m)
                     break
@@ -523,7 +568,43 @@ class AnchoredReader:
         return None  # not a valid call: the text stays text
 
 
-def _anchors(text: str, tools: _Tools, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+def _to_read(
+    text: str,
+    names: _Names,
+    kept: list[tuple[int, int]],
+    quoted: list[tuple[int, int]],
+    quotes: Callable[[], list[tuple[int, int]]] | None,
+) -> tuple[list[tuple[int, int, str]], int, list[tuple[int, int]]]:
+    """The names to read (:func:`_hits` outside ``kept`` and every quoted span, where the
+    stream holds back and not a closer's), where the stream starts holding back, and the
+    quoted spans (``quoted`` and, once a name stands outside them, ``quotes()``)."""
+    hits = _hits(text, names, kept, quoted)
+    more = quotes() if hits and quotes is not None else []
+    if more:
+        quoted = sorted(quoted + more)
+        hits = _hits(text, names, kept, quoted)
+    held = _stream_hold(text) if hits else -1
+    if held < 0:
+        return [], held, quoted
+    anchors = [
+        a
+        for a in hits
+        if a[1] >= held and text[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
+    ]
+    return anchors, held, quoted
+
+
+def _hits(
+    text: str, names: _Names, kept: list[tuple[int, int]], quoted: list[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
+    """Where the offered names stand in ``text`` outside the ``kept`` and ``quoted``
+    spans (:func:`_anchors`)."""
+    off = [x for span in sorted(kept + quoted) for x in span]
+    ranges = _gaps(off, 0, len(text))
+    return _anchors(text, names, ranges) if ranges else []
+
+
+def _anchors(text: str, tools: _Names, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """Where the offered names stand in the ``ranges`` of ``text`` (start, end, tool
     name), in order: each hit of a piece of a name, widened to the word it is in
     (letters, digits, ``_-.:``), is a name when that word, or its last ``.``/``:``
@@ -552,14 +633,9 @@ _MAX_NAME = 128
 def _word_at(text: str, start: int, end: int) -> tuple[int, int, int]:
     """The word around ``text[start:end]`` (its trailing ``.:-`` left out) and where it
     ends; an empty span when it is longer than :data:`_MAX_NAME` (not a tool's name)."""
-    n = len(text)
-    e = end
-    while e < n and _name_char(text[e]):
-        e += 1
-    word_end = e
-    s = start
-    while s > 0 and _name_char(text[s - 1]) and e - s <= _MAX_NAME:
-        s -= 1
+    e = word_end = _NAME_RUN.match(text, end).end()  # type: ignore[union-attr]
+    lo = max(0, e - _MAX_NAME - 1)
+    s = start - _NAME_RUN.match(text[lo:start][::-1]).end()  # type: ignore[union-attr]
     if e - s > _MAX_NAME:
         return start, start, word_end
     while e > end and text[e - 1] in ".:-":
@@ -567,8 +643,8 @@ def _word_at(text: str, start: int, end: int) -> tuple[int, int, int]:
     return s, e, word_end
 
 
-def _name_char(ch: str) -> bool:
-    return ch.isalnum() or ch in "_-.:"
+#: The characters of a name's word (``str.isalnum`` ones, ``_``, ``-``, ``.``, ``:``).
+_NAME_RUN = re.compile(r"[\w.:-]*")
 
 
 def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
@@ -606,16 +682,34 @@ def _last_before(ends: list[int], pos: int) -> int:
     return ends[i - 1] if i else 0
 
 
+def _empty_closer(text: str, end: int, stop: int, name: str) -> int:
+    """Where the construct a name (ending at ``end``) opened closes with nothing in it
+    (-1: something else follows, or nothing closes it: no call of a tool without
+    arguments is read from a name alone)."""
+    m = _EMPTY_CLOSER.match(text, end, stop)
+    if m is not None:
+        return m.end()
+    gt = end
+    while gt < stop and text[gt] in " \t\r\n>":
+        gt += 1
+    close = f"</{text[end - len(name) : end]}>"
+    return gt + len(close) if text.startswith(close, gt) else -1
+
+
 def _tag_opened(text: str, start: int) -> bool:
     """The name opens an element (``<read_file``): the call ends at ``/>`` or its end tag."""
     return start > 0 and text[start - 1] == "<"
 
 
-def _closed(text: str, name: str, pos: int, stop: int, tag: bool, paren: bool) -> bool:
+def _closed(
+    text: str, name: str, pos: int, stop: int, tag: bool, paren: bool, wrapped: bool = False
+) -> bool:
     """The construct the arguments were opened in is closed after the last one (``pos``):
-    ``)`` for ``name(``, ``/>`` or ``</name>`` for ``<name`` (other end tags between are
-    the arguments' own). Anything else there means the call was cut off: not taken."""
-    if not (tag or paren):
+    ``)`` for ``name(``, ``/>`` or ``</name>`` for ``<name``, a call wrapper's end tag
+    (``</function>``, ``</invoke>``, ``</tool_call>``) for a name an opener put before
+    (``wrapped``: ``<parameter=name>``, ``[Tool Use: name]``); other end tags between
+    are the arguments' own. Anything else there means the call was cut off: not taken."""
+    if not (tag or paren or wrapped):
         return True
     for _ in range(_MAX_ANCHORS):
         while pos < stop and text[pos] in " \t\r\n,;\"'}]":
@@ -624,12 +718,15 @@ def _closed(text: str, name: str, pos: int, stop: int, tag: bool, paren: bool) -
             return True
         if tag and text.startswith("/>", pos):
             return True
-        if not (tag and text.startswith("</", pos)):
+        if not ((tag or wrapped) and text.startswith("</", pos)):
             return False
         gt = text.find(">", pos, min(stop, pos + _MAX_NAME))
         if gt == -1:
             return False
-        if normalise_name(text[pos + 2 : gt].strip()) == normalise_name(name):
+        closer = text[pos + 2 : gt].strip()
+        if tag and normalise_name(closer) == normalise_name(name):
+            return True
+        if wrapped and closer.rsplit(":", 1)[-1] in _WRAPPER_CLOSERS:
             return True
         pos = gt + 1
     return False

@@ -229,9 +229,9 @@ class TextScanner:
             # the anchored reader reads only outside valid family calls: nothing is there
             return calls, remaining
         # what the scan holds quoted (its quoted markup, blockquotes, HTML comments) is
-        # off limits to the anchored reader too
-        quoted += quotes.spans()
-        found = self._anchored.read(content, interp, seed, quoted, used, valid)
+        # off limits to the anchored reader too (its blockquotes and comments found only
+        # when an offered name stands outside the rest)
+        found = self._anchored.read(content, interp, seed, quoted, used, valid, quotes.spans)
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(

@@ -43,8 +43,10 @@ _MAX_NAME = 256
 
 
 def _header_start(text: str, at: int, floor: int) -> int:
-    """Walk back from ``at`` over whitespace and header pieces; never below ``floor``."""
-    p = at
+    """Walk back from ``at`` over whitespace and header pieces; never below ``floor``.
+    Bare words (``commentary``) count only after a special token (``<|channel|>``): a
+    stream has already sent words that no token opened as prose (issue 28)."""
+    p = start = at
     while True:
         q = p
         while q > floor and text[q - 1] in " \t\r\n":
@@ -52,10 +54,12 @@ def _header_start(text: str, at: int, floor: int) -> int:
         for piece in _HEADER_BEFORE:
             if q - len(piece) >= floor and text.startswith(piece, q - len(piece)):
                 p = q - len(piece)
+                if piece.startswith("<|"):
+                    start = p
                 break
         else:
             # keep whitespace that separates the call from preceding text
-            return p
+            return p if start == p else start
 
 
 class HarmonyFormat(ToolCallFormat):
