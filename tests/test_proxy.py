@@ -21,25 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tooldefs import WEATHER_CITY_DAYS
 
 pytest.importorskip("litellm.proxy.proxy_server", reason="needs the proxy extra (toolfix[proxy])")
 anthropic = pytest.importorskip("anthropic")
 openai = pytest.importorskip("openai")
 
 HERE = Path(__file__).parent
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY_DAYS]
 ANTHROPIC_TOOLS = [
     {
         "name": "get_weather",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tooldefs import WEATHER_CITY_DAYS, openai_tool
 
 from toolfix import FixConfig, repair
 from toolfix._repair.formats._base import ScanContext
@@ -14,24 +15,8 @@ from toolfix._repair.specs.dsml import DSML
 FMT = SpecScanner([DSML])  # the declared family, read by the one scanner
 CTX = ScanContext(tool_names=frozenset({"get_weather", "search"}))
 TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "search",
-            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}},
-        },
-    },
+    WEATHER_CITY_DAYS,
+    openai_tool("search", {"q": {"type": "string"}}, []),
 ]
 
 # Rendered the way the V3.2 template writes calls (and SGLang's detector documents).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
 from op_count import assert_linear
+from tooldefs import WEATHER_CITY
 
 from toolfix._errors import TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -162,19 +163,7 @@ def test_one_megabyte_of_calls_completes() -> None:
 
 # ---- by recipient (issue 11): only messages addressed to a function are calls ------------
 
-WEATHER_TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+WEATHER_TOOLS = [WEATHER_CITY]
 PARIS_JSON = '{"city": "Paris"}'
 
 
