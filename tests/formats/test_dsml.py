@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from op_count import assert_linear
 from tooldefs import WEATHER_CITY_DAYS, openai_tool
 
 from toolfix import FixConfig, repair
@@ -112,6 +113,8 @@ def test_negatives(text: str) -> None:
     assert fixed.text == text
 
 
-def test_megabyte_of_markers_finishes() -> None:
-    text = '<invoke name="x' * 70_000
-    assert FMT.extract(text, CTX) == []
+def test_unclosed_openers_take_linear_work() -> None:
+    def run(n: int) -> None:
+        assert FMT.extract('<invoke name="x' * n, CTX) == []
+
+    assert_linear(run, small=500)
