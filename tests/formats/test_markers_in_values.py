@@ -26,6 +26,7 @@ from toolfix import repair
 
 DS_CE, DS_E, DS_SEP, DS_CB = hostile.DS_CE, hostile.DS_E, hostile.DS_SEP, hostile.DS_CB
 K_CE, K_SE, K_CB, K_AB = hostile.K_CE, hostile.K_SE, hostile.K_CB, hostile.K_AB
+K_SB = hostile.K_SB
 S3_CE, S3_E, DSML = hostile.S3_CE, hostile.S3_E, hostile.DSML
 
 #: The families whose outer call keeps its value exactly, whatever it holds.
@@ -191,7 +192,20 @@ FRAGMENTS = sorted(
 def test_any_markup_inside_a_value_is_text(family: str, pieces: list[str], nl: str) -> None:
     value = "v " + "".join(pieces) + " w"
     assume(writable(family, value))
+    assume(K_CB not in value.replace(K_SB + K_CB, ""))  # a known bug: the test below
     _check(outer(family, value, nl), value)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a lone Kimi <|tool_call_begin|> inside a value, with a line break after it, "
+    "is read as a Kimi call named by the rest of its line (an invalid call) and the outer "
+    "call is lost; the same on main (found by the property above)",
+)
+@pytest.mark.parametrize("family", ["hermes", "pythonic", "json", "qwen_xml"])
+def test_a_lone_kimi_call_opener_inside_a_value_is_text(family: str) -> None:
+    value = f"v {K_CB} w"
+    _check(outer(family, value, "\n"), value)
 
 
 THINK_TEXTS = ("a <think> b", "a </think> b", "a <think> b </think> c", "a [THINK] b [/THINK] c")
