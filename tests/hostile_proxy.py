@@ -24,25 +24,20 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
-from pathlib import Path
 from typing import Any
 
 import hostile
 from proxy_stub import Server
+from serving import start_serve, stop, wait_ready
 
 from toolfix import repair
-
-HERE = Path(__file__).parent
 
 
 class HostileUpstream(BaseHTTPRequestHandler):
@@ -86,25 +81,6 @@ class HostileUpstream(BaseHTTPRequestHandler):
         self.close_connection = True
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait(url: str, proc: subprocess.Popen[bytes], seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"toolfix serve exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise TimeoutError(url)
-
-
 @dataclass
 class ProxyArm:
     """The running proxy (``url``) in front of the hostile upstream."""
@@ -132,34 +108,13 @@ def running_proxy() -> Iterator[ProxyArm]:
     """The hostile upstream (a thread) and one ``toolfix serve`` process in front of it."""
     upstream = Server(("127.0.0.1", 0), HostileUpstream)
     threading.Thread(target=upstream.serve_forever, daemon=True).start()
-    port = _free_port()
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-    for name in ("LITELLM_MASTER_KEY", "TOOLFIX_PROXY_KEY", "OPENAI_API_KEY"):
-        env.pop(name, None)
-    cmd = [
-        sys.executable,
-        "-c",
-        "from toolfix._cli import main; main()",
-        "serve",
-        "--upstream",
-        f"http://127.0.0.1:{upstream.server_address[1]}/v1",
-        "--port",
-        str(port),
-        "--timeout",
-        "30",
-    ]
-    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.DEVNULL)
+    upstream_url = f"http://127.0.0.1:{upstream.server_address[1]}/v1"
+    proc, url = start_serve(upstream_url, timeout=30, stderr=subprocess.DEVNULL)
     try:
-        url = f"http://127.0.0.1:{port}"
-        _wait(f"{url}/health/readiness", proc)
+        wait_ready(f"{url}/health/readiness", proc)
         yield ProxyArm(url)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         upstream.shutdown()
         upstream.server_close()
 

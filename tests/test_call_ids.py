@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tooldefs import WEATHER_CITY
 
 from toolfix import (
     FixConfig,
@@ -26,19 +27,7 @@ from toolfix import (
 from toolfix._convert import response_to_anthropic
 from toolfix.testing import ScriptedExecutor, pinned_ids
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY]
 TWO_CALLS = (
     "Checking.\n<tool_call>{'name': 'get_weather', 'arguments': {'city': 'Paris',}}</tool_call>\n"
     '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>'

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from openai_stub import StubServer, openai_completion, run_stub_server
+from tooldefs import WEATHER_CITY
 from typer.testing import CliRunner
 
 from toolfix import __version__
@@ -19,19 +20,7 @@ from toolfix._cli import EXIT_OK, EXIT_USAGE, app
 from toolfix._repair.aliases import FORMAT_ALIASES
 from toolfix.formats import available_formats
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY]
 #: the parser names the issue names, and the family each must select
 KNOWN_NAMES = {
     "hermes": "hermes",

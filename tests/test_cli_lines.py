@@ -22,23 +22,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openai_stub import StubServer, run_stub_server
+from tooldefs import WEATHER_CITY
 from typer.testing import CliRunner
 
 from toolfix._cli import EXIT_LLM_FAILED, EXIT_OK, EXIT_USAGE, app, dump_row, result_line
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY]
 GOOD = json.dumps(
     {
         "id": "good",

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import repair_jsonl_in_subprocess
+from tooldefs import WEATHER_CITY_DAYS
 from typer.testing import CliRunner
 
 from toolfix._cli import app
@@ -26,19 +27,7 @@ KEYS = [
     "elapsed_us",
     "error",
 ]
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY_DAYS]
 
 
 def _rows(stdout: str) -> list[dict[str, Any]]:

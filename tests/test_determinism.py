@@ -37,7 +37,7 @@ def test_output_is_complete() -> None:
     assert any(r["tool_calls"] for r in rows)  # the comparison below is not vacuous
 
 
-@pytest.mark.parametrize("seed", ["1", "random", "12345"])
+@pytest.mark.parametrize("seed", ["1", "random"])
 def test_same_output_across_hash_seeds(seed: str) -> None:
     assert _run(seed) == _run("0")
 

@@ -5,12 +5,15 @@ it needs a real model endpoint). Blocks in one page run in order in a shared
 namespace, like a reader pasting them into one session; and every block runs on its
 own too, in a fresh namespace, like a reader pasting only that one, unless its first
 line is ``# continues`` (it says so to the reader, and then runs after the blocks
-before it).
+before it). A block whose first line is ``# Python 3.11+`` (and why) says so to the reader
+too, and runs only there: on Python 3.10 it is not collected (not a skip: CI turns
+skips into failures).
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,14 +22,18 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 CONTINUES = "# continues"
+NEEDS_311 = "# Python 3.11+"
+
+
+def _runs_here(block: str) -> bool:
+    head = block.lstrip()
+    if head.startswith("# not-run"):
+        return False
+    return sys.version_info >= (3, 11) or not head.startswith(NEEDS_311)
 
 
 def _blocks(page: Path) -> list[str]:
-    return [
-        b
-        for b in BLOCK.findall(page.read_text(encoding="utf-8"))
-        if not b.lstrip().startswith("# not-run")
-    ]
+    return [b for b in BLOCK.findall(page.read_text(encoding="utf-8")) if _runs_here(b)]
 
 
 def _run(page: Path, i: int, src: str, namespace: dict[str, object]) -> None:

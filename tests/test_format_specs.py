@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tooldefs import WEATHER_CITY_DAYS
 
 from toolfix import FixConfig, repair
 from toolfix._repair.formats import ScanContext
@@ -24,19 +25,7 @@ from toolfix.formats import (
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "formats.md"
 
-TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS: list[dict[str, Any]] = [WEATHER_CITY_DAYS]
 
 
 def test_the_docs_table_is_the_generated_one() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tooldefs import WEATHER_CITY_DAYS
 
 import toolfix
 from toolfix import Response, ToolfixError, as_response, as_tools, repair
@@ -21,19 +22,7 @@ from toolfix.convert import (
 )
 from toolfix.errors import NestingTooDeepError, UnsupportedInputError
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY_DAYS]
 IN_TEXT = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": "2"}}'
 PARIS = [("get_weather", {"city": "Paris", "days": 2})]
 

@@ -3,7 +3,9 @@
 A model whose template opens ``<think>`` in the prompt answers ``reasoning</think>answer``;
 with a call quoted in that reasoning, the adapters must not run it for such a model,
 must run it for any other (the text is then not known to be reasoning), and a
-processor whose config sets ``reasoning_prefilled`` keeps its own value.
+processor whose config sets ``reasoning_prefilled`` keeps its own value. (The
+pydantic-ai adapter's case is in ``tests/test_integration_pydantic_ai.py``, with the
+adapter's other tests: its extra needs Python 3.11.)
 """
 
 from __future__ import annotations
@@ -51,47 +53,6 @@ def test_the_shared_helper_keeps_a_config_that_decided() -> None:
     nested = {"extra_body": {"chat_template_kwargs": {"thinking": True}}}
     assert template_kwargs(nested) == {"thinking": True}
     assert template_kwargs({"extra_body": None}) is None
-
-
-# ---- pydantic-ai ---------------------------------------------------------------------
-
-
-def _pai(model_name: str, processor: Any = None) -> Any:
-    pytest.importorskip("pydantic_ai")
-    from pydantic_ai import messages as pai
-    from pydantic_ai.models import ModelRequestParameters
-    from pydantic_ai.tools import ToolDefinition
-
-    from toolfix.integrations.pydantic_ai import repair_model_response
-
-    response = pai.ModelResponse(parts=[pai.TextPart(content=RAW)], model_name=model_name)
-    params = ModelRequestParameters(
-        function_tools=[ToolDefinition(name="get_weather", parameters_json_schema=SCHEMA)]
-    )
-    return pai, repair_model_response(response, params, processor)
-
-
-@pytest.mark.parametrize(
-    ("model", "processor", "runs"),
-    [
-        ("deepseek-r1", None, False),
-        ("gpt-4o", None, True),
-        ("deepseek-r1", ManualToolCallFixProcessor(config=OFF), True),
-    ],
-)
-async def test_pydantic_ai_reads_the_response_model_name(
-    model: str, processor: Any, runs: bool
-) -> None:
-    pai, pending = _pai(model, processor)
-    fixed, unrepaired = await pending
-    calls = [(p.tool_name, p.args) for p in fixed.parts if isinstance(p, pai.ToolCallPart)]
-    assert unrepaired == []
-    assert calls == ([("get_weather", {"city": "Paris"})] if runs else [])
-    if not runs:  # the reasoning is kept as a ThinkingPart, the answer as text
-        assert [(type(p).__name__, p.content) for p in fixed.parts] == [
-            ("ThinkingPart", REASONING),
-            ("TextPart", "Which city do you mean?"),
-        ]
 
 
 # ---- LangChain -----------------------------------------------------------------------

@@ -20,7 +20,9 @@ from pydantic_ai.messages import (
     ToolReturnPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from test_integration_prefilled import OFF, RAW, REASONING, SCHEMA
 
+from toolfix import ManualToolCallFixProcessor
 from toolfix.integrations.pydantic_ai import ToolfixCapability
 
 
@@ -211,3 +213,43 @@ def test_structured_output_written_in_text_uses_the_output_tool() -> None:
 
     agent = Agent(FunctionModel(model), output_type=City, capabilities=[ToolfixCapability()])
     assert agent.run_sync("Oslo?").output == City(name="Oslo", population=709000)
+
+
+# ---- reasoning_prefilled from the response's model name (issue 29) ----------------
+
+
+def _pai(model_name: str, processor: Any = None) -> Any:
+    from pydantic_ai import messages as pai
+    from pydantic_ai.models import ModelRequestParameters
+    from pydantic_ai.tools import ToolDefinition
+
+    from toolfix.integrations.pydantic_ai import repair_model_response
+
+    response = pai.ModelResponse(parts=[pai.TextPart(content=RAW)], model_name=model_name)
+    params = ModelRequestParameters(
+        function_tools=[ToolDefinition(name="get_weather", parameters_json_schema=SCHEMA)]
+    )
+    return pai, repair_model_response(response, params, processor)
+
+
+@pytest.mark.parametrize(
+    ("model", "processor", "runs"),
+    [
+        ("deepseek-r1", None, False),
+        ("gpt-4o", None, True),
+        ("deepseek-r1", ManualToolCallFixProcessor(config=OFF), True),
+    ],
+)
+async def test_pydantic_ai_reads_the_response_model_name(
+    model: str, processor: Any, runs: bool
+) -> None:
+    pai, pending = _pai(model, processor)
+    fixed, unrepaired = await pending
+    calls = [(p.tool_name, p.args) for p in fixed.parts if isinstance(p, pai.ToolCallPart)]
+    assert unrepaired == []
+    assert calls == ([("get_weather", {"city": "Paris"})] if runs else [])
+    if not runs:  # the reasoning is kept as a ThinkingPart, the answer as text
+        assert [(type(p).__name__, p.content) for p in fixed.parts] == [
+            ("ThinkingPart", REASONING),
+            ("TextPart", "Which city do you mean?"),
+        ]

@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "toolfix._patterns": MODEL,
     "toolfix._schema_check": MODEL,
     "toolfix._sync": MODEL,
+    "toolfix._strenum": MODEL,  # enum.StrEnum for every supported Python
     "toolfix._tool_options": MODEL,  # which request options are about tools
     "toolfix._log": MODEL,  # the "toolfix" logger
     "toolfix._pipeline": MODEL,

@@ -238,11 +238,41 @@ async def test_intent_question_drops_tool_params() -> None:
     assert ex.prompts[0].params == {"temperature": 0}
 
 
-async def test_precheck_can_be_disabled_and_configured() -> None:
+@pytest.mark.parametrize(
+    ("precheck", "asked"),
+    [
+        (IntentPrecheck(), False),  # the default: plain prose is not asked about
+        (IntentPrecheck(enabled=False), True),  # disabled: every message is asked about
+        (IntentPrecheck().extend(action_phrases=["capital of"]), True),  # configured
+    ],
+    ids=["default", "disabled", "extended"],
+)
+async def test_precheck_can_be_disabled_and_configured(
+    precheck: IntentPrecheck, asked: bool
+) -> None:
     ex = ScriptedExecutor(["no"])
-    fixer = LLMBasedToolCallFixProcessor(precheck=IntentPrecheck(enabled=False))
-    await run(fixer, ex, resp("Paris is the capital of France."))
-    assert len(ex.calls) == 1
+    original = resp("Paris is the capital of France.")
+    out = await run(LLMBasedToolCallFixProcessor(precheck=precheck), ex, original)
+    assert len(ex.calls) == int(asked)
+    assert out.parts == original.parts  # "no": nothing changes either way
+
+
+async def test_without_its_action_phrases_the_precheck_lets_an_announcement_pass() -> None:
+    ex = ScriptedExecutor(["no"])
+    fixer = LLMBasedToolCallFixProcessor(precheck=IntentPrecheck(action_phrases=()))
+    await run(fixer, ex, resp("Let me check Paris."))  # asked about by default (above)
+    assert ex.calls == []
+
+
+async def test_a_configured_action_phrase_is_what_the_precheck_asks_about() -> None:
+    text = "I shall consult the oracle about Paris."
+    default, configured = ScriptedExecutor(["no"]), ScriptedExecutor(["no"])
+    await run(LLMBasedToolCallFixProcessor(), default, resp(text))
+    fixer = LLMBasedToolCallFixProcessor(
+        precheck=IntentPrecheck().extend(action_phrases=["consult the oracle"])
+    )
+    await run(fixer, configured, resp(text))
+    assert (len(default.calls), len(configured.calls)) == (0, 1)
 
 
 # ---- broken calls ------------------------------------------------------------------------

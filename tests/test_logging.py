@@ -8,23 +8,12 @@ import subprocess
 import sys
 
 import pytest
+from tooldefs import WEATHER_CITY
 
 from toolfix import LLMBasedToolCallFixProcessor, Prompt, Response, ToolCallPart, repair
 from toolfix.testing import ScriptedExecutor
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY]
 BROKEN = "<tool_call>{'name': 'get_weather', 'arguments': {'city': 'Paris',}}"
 
 

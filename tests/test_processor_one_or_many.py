@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from tooldefs import WEATHER_CITY
 
 from toolfix import (
     LLMBasedToolCallFixProcessor,
@@ -20,21 +21,7 @@ from toolfix.errors import UnsupportedInputError
 from toolfix.processors import ChainProcessor, IdentityProcessor
 from toolfix.testing import ScriptedExecutor
 
-TOOLS = ToolRegistry.from_openai(
-    [
-        {
-            "type": "function",
-            "function": {
-                "name": "get_weather",
-                "parameters": {
-                    "type": "object",
-                    "properties": {"city": {"type": "string"}},
-                    "required": ["city"],
-                },
-            },
-        }
-    ]
-)
+TOOLS = ToolRegistry.from_openai([WEATHER_CITY])
 PROMPT = Prompt.of("Weather in Paris?")
 CALL_TEXT = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
 

@@ -8,11 +8,8 @@ module (:func:`stack`).
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -21,59 +18,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import free_port, serve_cmd, serve_env, start_serve, start_stub, stop, wait_ready
+from tooldefs import WEATHER_CITY_DAYS
 
 pytest.importorskip("litellm.proxy.proxy_server", reason="needs the proxy extra (toolfix[proxy])")
 anthropic = pytest.importorskip("anthropic")
 openai = pytest.importorskip("openai")
 
 HERE = Path(__file__).parent
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY_DAYS]
 ANTHROPIC_TOOLS = [
     {
         "name": "get_weather",
         "input_schema": TOOLS[0]["function"]["parameters"],  # type: ignore[index]
     }
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait(url: str, proc: subprocess.Popen[bytes], seconds: float = 90) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{proc.args} exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise TimeoutError(url)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 UPSTREAM_SECRET = "sk-upstream-held-by-the-proxy"
@@ -110,39 +69,22 @@ class Stack:
             return list(json.load(r))
 
 
-def serve_cmd(upstream: str, port: int, *extra: str) -> list[str]:
-    return [
-        sys.executable,
-        "-c",
-        "from toolfix._cli import main; main()",
-        "serve",
-        "--upstream",
-        upstream,
-        "--port",
-        str(port),
-        "--timeout",
-        "3",
-        *extra,
-    ]
-
-
 def proxy_env() -> dict[str, str]:
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-    for name in ("LITELLM_MASTER_KEY", "TOOLFIX_PROXY_KEY", "NO_COLOR"):
-        env.pop(name, None)
-    # provider keys in the proxy's environment must never reach any upstream
-    env.update(OPENAI_API_KEY=ENV_SECRET, ANTHROPIC_API_KEY=ENV_SECRET)
-    env.update(STUB_KEY=UPSTREAM_SECRET, CLIENT_KEY=TOOLFIX_KEY, DEAD_KEY="sk-dead")
-    return env
+    return serve_env(
+        # provider keys in the proxy's environment must never reach any upstream
+        OPENAI_API_KEY=ENV_SECRET,
+        ANTHROPIC_API_KEY=ENV_SECRET,
+        STUB_KEY=UPSTREAM_SECRET,
+        CLIENT_KEY=TOOLFIX_KEY,
+        DEAD_KEY="sk-dead",
+    )
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     logs = tmp_path_factory.mktemp("proxy-logs")
-    sp = _free_port()
-    stub_url = f"http://127.0.0.1:{sp}"
-    dead_upstream = f"http://127.0.0.1:{_free_port()}/v1"  # nothing listens there
-    stub = subprocess.Popen([sys.executable, str(HERE / "proxy_stub.py"), str(sp)])
+    stub, stub_url = start_stub()
+    dead_upstream = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
     specs = {
         "open": (f"{stub_url}/v1", ()),
         "keyed": (f"{stub_url}/v1", ("--api-key-env", "STUB_KEY", "--key-env", "CLIENT_KEY")),
@@ -152,19 +94,18 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     proxies: dict[str, Proxy] = {}
     try:
         for name, (upstream, extra) in specs.items():
-            port = _free_port()
             log = logs / f"{name}.log"
             with log.open("wb") as fh:
-                cmd = serve_cmd(upstream, port, *extra)
-                procs.append(subprocess.Popen(cmd, env=proxy_env(), stderr=fh))
-            proxies[name] = Proxy(f"http://127.0.0.1:{port}", log)
-        _wait(f"{stub_url}/_stub/requests", stub)
+                proc, url = start_serve(upstream, *extra, env=proxy_env(), stderr=fh)
+            procs.append(proc)
+            proxies[name] = Proxy(url, log)
+        wait_ready(f"{stub_url}/_stub/requests", stub)
         for proc, proxy in zip(procs[1:], proxies.values(), strict=True):
-            _wait(f"{proxy.url}/health/readiness", proc)
+            wait_ready(f"{proxy.url}/health/readiness", proc)
         yield Stack(stub_url, dead_upstream=dead_upstream, **proxies)
     finally:
         for p in procs:
-            _stop(p)
+            stop(p)
 
 
 @pytest.fixture(scope="module")
@@ -643,13 +584,13 @@ def test_no_auth_and_sigterm_sigint(tmp_path: Path) -> None:
     ):
         tmp = tmp_path / sig.name
         tmp.mkdir()
-        port = _free_port()
+        port = free_port()
         env = {**proxy_env(), "TMPDIR": str(tmp)}
         cmd = serve_cmd("http://127.0.0.1:9/v1", port, *extra)
         runs.append((sig, tmp, port, subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE)))
     try:
         for _, _, port, proc in runs:
-            _wait(f"http://127.0.0.1:{port}/health/readiness", proc)
+            wait_ready(f"http://127.0.0.1:{port}/health/readiness", proc)
         no_auth_url = f"http://127.0.0.1:{runs[1][2]}/v1/chat/completions"
         assert _raw("POST", no_auth_url)[0] == 502
         errs = []
@@ -664,7 +605,7 @@ def test_no_auth_and_sigterm_sigint(tmp_path: Path) -> None:
     finally:
         for *_, proc in runs:
             if proc.poll() is None:
-                _stop(proc)
+                stop(proc)
     assert not [line for line in errs[0].splitlines() if "--no-auth" in line]
     [warning] = [line for line in errs[1].splitlines() if "--no-auth" in line]
     assert "WARNING" in warning

@@ -12,22 +12,11 @@ import pytest
 pytest.importorskip("litellm")
 
 from litellm.types.utils import Delta, ModelResponse, ModelResponseStream, StreamingChoices
+from tooldefs import WEATHER_CITY
 
 from toolfix.integrations.litellm_proxy import ToolfixProxyHook
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+TOOLS = [WEATHER_CITY]
 BROKEN = "<tool_call>{'name': 'get_weather', 'arguments': {'city': 'Paris',}}"
 
 

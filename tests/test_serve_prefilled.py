@@ -12,10 +12,8 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,9 +24,9 @@ from toolfix._cli import EXIT_OK, app
 pytest.importorskip("litellm.proxy.proxy_server", reason="needs the proxy extra (toolfix[proxy])")
 openai = pytest.importorskip("openai")
 
-from test_proxy import TOOLS, _free_port, _stop, _wait, proxy_env, serve_cmd  # noqa: E402
+from serving import start_serve, start_stub, stop, wait_ready  # noqa: E402
+from test_proxy import TOOLS, proxy_env  # noqa: E402
 
-HERE = Path(__file__).parent
 ASK = [{"role": "user", "content": "think about the weather"}]
 REASONING = (
     'Maybe <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
@@ -46,23 +44,23 @@ class Proxies:
 
 @pytest.fixture(scope="module")
 def proxies() -> Iterator[Proxies]:
-    sp = _free_port()
-    stub_url = f"http://127.0.0.1:{sp}"
-    procs = [subprocess.Popen([sys.executable, str(HERE / "proxy_stub.py"), str(sp)])]
+    stub, stub_url = start_stub()
+    procs = [stub]
     urls: list[str] = []
     try:
         for extra in ((), ("--reasoning-prefilled", "no"), ("--chain", "manual+llm")):
-            port = _free_port()
-            cmd = serve_cmd(f"{stub_url}/v1", port, *extra)
-            procs.append(subprocess.Popen(cmd, env=proxy_env(), stderr=subprocess.DEVNULL))
-            urls.append(f"http://127.0.0.1:{port}")
-        _wait(f"{stub_url}/_stub/requests", procs[0])
+            proc, url = start_serve(
+                f"{stub_url}/v1", *extra, env=proxy_env(), stderr=subprocess.DEVNULL
+            )
+            procs.append(proc)
+            urls.append(url)
+        wait_ready(f"{stub_url}/_stub/requests", stub)
         for proc, url in zip(procs[1:], urls, strict=True):
-            _wait(f"{url}/health/readiness", proc)
+            wait_ready(f"{url}/health/readiness", proc)
         yield Proxies(*urls)
     finally:
         for p in procs:
-            _stop(p)
+            stop(p)
 
 
 def _client(base: str) -> Any:

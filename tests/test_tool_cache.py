@@ -83,7 +83,7 @@ def test_a_leaf_replaced_by_an_equal_but_other_value_is_still_equal() -> None:
     assert reg["a"].is_valid({"x": 10})
 
 
-class Unit(enum.StrEnum):
+class Unit(str, enum.Enum):  # a str enum as written on every Python (StrEnum is 3.11+)
     C = "c"
     F = "f"
 

@@ -2,7 +2,9 @@
 
 ``openai_tool`` builds an OpenAI-style definition; ``WEATHER`` and ``SEARCH`` are the
 two tools most tests repair against (``BASIC_TOOLS``; the ``tools`` fixture in
-conftest.py gives the same list); ``WRITE_FILE`` takes a path and a long content.
+conftest.py gives the same list); ``WEATHER_CITY`` (``city`` only) and
+``WEATHER_CITY_DAYS`` (``city``, ``days``) are the smaller ``get_weather`` of the CLI,
+proxy, stream and loop tests; ``WRITE_FILE`` takes a path and a long content.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ SEARCH = openai_tool(
     additionalProperties=False,
 )
 BASIC_TOOLS: list[dict[str, Any]] = [WEATHER, SEARCH]
+
+WEATHER_CITY = openai_tool("get_weather", {"city": {"type": "string"}}, ["city"])
+WEATHER_CITY_DAYS = openai_tool(
+    "get_weather", {"city": {"type": "string"}, "days": {"type": "integer"}}, ["city"]
+)
 
 WRITE_FILE = openai_tool(
     "write_file",

@@ -12,7 +12,6 @@ never change the ones they were given.
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, Literal, TypeVar
@@ -20,6 +19,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ._errors import InvalidArgumentsError, MalformedToolCallError, UnknownToolError
+from ._strenum import StrEnum
 
 __all__ = [
     "FailureKind",
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-class FailureKind(enum.StrEnum):
+class FailureKind(StrEnum):
     """The failure taxonomy shared by repair records, corpus tags and benchmark breakdowns."""
 
     CALL_IN_CONTENT = "call_in_content"

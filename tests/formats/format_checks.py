@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from op_count import assert_linear
+
 from toolfix._config import Limits
 from toolfix._repair.formats._base import Candidate, ScanContext, ToolCallFormat
 
@@ -97,7 +99,7 @@ class FormatRunner:
 
 
 def many_calls_ctx(tool_names: frozenset[str] = frozenset()) -> ScanContext:
-    """A context whose call limit does not stop a megabyte of calls."""
+    """A context whose call limit does not stop thousands of calls."""
     return ScanContext(tool_names=tool_names, limits=Limits(max_calls=10**6))
 
 
@@ -108,7 +110,7 @@ def megabyte_of(unit: str) -> str:
     return text
 
 
-def assert_megabyte_of_calls(
+def assert_many_calls_linear(
     fmt: ToolCallFormat,
     one: str,
     ctx: ScanContext,
@@ -116,6 +118,11 @@ def assert_megabyte_of_calls(
     before: str = "",
     after: str = "",
 ) -> None:
-    """A megabyte of the call ``one`` (between ``before`` and ``after``) yields every call."""
-    n = MEGABYTE // len(one)
-    assert len(fmt.extract(before + one * n + after, ctx)) == n
+    """``n`` copies of the call ``one`` (between ``before`` and ``after``) yield ``n``
+    calls, and the reader's work grows linearly with ``n``: operations counted
+    (:func:`op_count.assert_linear`, 1,500 and 6,000 calls), never timed."""
+
+    def run(n: int) -> None:
+        assert len(fmt.extract(before + one * n + after, ctx)) == n
+
+    assert_linear(run)

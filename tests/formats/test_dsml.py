@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from op_count import assert_linear
+from tooldefs import WEATHER_CITY_DAYS, openai_tool
 
 from toolfix import FixConfig, repair
 from toolfix._repair.formats._base import ScanContext
@@ -14,24 +16,8 @@ from toolfix._repair.specs.dsml import DSML
 FMT = SpecScanner([DSML])  # the declared family, read by the one scanner
 CTX = ScanContext(tool_names=frozenset({"get_weather", "search"}))
 TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-                "required": ["city"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "search",
-            "parameters": {"type": "object", "properties": {"q": {"type": "string"}}},
-        },
-    },
+    WEATHER_CITY_DAYS,
+    openai_tool("search", {"q": {"type": "string"}}, []),
 ]
 
 # Rendered the way the V3.2 template writes calls (and SGLang's detector documents).
@@ -127,6 +113,8 @@ def test_negatives(text: str) -> None:
     assert fixed.text == text
 
 
-def test_megabyte_of_markers_finishes() -> None:
-    text = '<invoke name="x' * 70_000
-    assert FMT.extract(text, CTX) == []
+def test_unclosed_openers_take_linear_work() -> None:
+    def run(n: int) -> None:
+        assert FMT.extract('<invoke name="x' * n, CTX) == []
+
+    assert_linear(run, small=500)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
+from format_checks import FormatRunner, assert_many_calls_linear, many_calls_ctx
+from op_count import assert_linear
 
 from toolfix._errors import NestingTooDeepError, TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -85,10 +86,10 @@ def test_too_many_calls_raises() -> None:
         FMT.extract(">>>get_time\n{}" * 200, CTX)
 
 
-def test_one_megabyte_of_markers_completes() -> None:
+def test_markers_and_calls_take_linear_work() -> None:
     ctx = many_calls_ctx(CTX.tool_names)
-    FMT.extract(">>>" * 350_000, ctx)
     with pytest.raises(NestingTooDeepError):  # checked before any recursive parser runs
         FMT.extract(">>>x\n{" * 170_000, ctx)
-    FMT.extract(">>>x\n{}" * 50_000, ctx)
-    assert_megabyte_of_calls(FMT, ">>>get_time\n{}", ctx)
+    assert_linear(lambda n: FMT.extract(">>>" * n, ctx))
+    assert_linear(lambda n: FMT.extract(">>>x\n{}" * n, ctx))
+    assert_many_calls_linear(FMT, ">>>get_time\n{}", ctx)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx, megabyte_of
+from format_checks import FormatRunner, assert_many_calls_linear, many_calls_ctx, megabyte_of
+from op_count import assert_linear
 
 from toolfix._errors import NestingTooDeepError, TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -102,10 +103,10 @@ def test_too_many_blocks_raises() -> None:
         FMT.extract('<|tool_call|>[{"name": "get_time"}]' * 200, CTX)
 
 
-def test_one_megabyte_of_markers_completes() -> None:
+def test_markers_and_calls_take_linear_work() -> None:
     ctx = many_calls_ctx()
     with pytest.raises(NestingTooDeepError):  # checked before any recursive parser runs
         FMT.extract(megabyte_of("<|tool_call|>["), ctx)
-    FMT.extract(megabyte_of("<|tool_call|>[] x "), ctx)
-    FMT.extract("<tool_call>[]</tool_call>" * 40_000 + "<|tool_call|>x" * 1000, ctx)
-    assert_megabyte_of_calls(FMT, '<|tool_call|>[{"name": "get_time"}] ', ctx)
+    assert_linear(lambda n: FMT.extract("<|tool_call|>[] x " * n, ctx))
+    assert_linear(lambda n: FMT.extract("<tool_call>[]</tool_call>" * n + "<|tool_call|>x", ctx))
+    assert_many_calls_linear(FMT, '<|tool_call|>[{"name": "get_time"}] ', ctx)

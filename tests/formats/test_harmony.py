@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
+from format_checks import FormatRunner, assert_many_calls_linear, many_calls_ctx
 from op_count import assert_linear
+from tooldefs import WEATHER_CITY
 
 from toolfix._errors import TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -154,9 +155,9 @@ def test_markers_alone_take_linear_work() -> None:
     assert_linear(lambda n: split_harmony("<|channel|>analysis<|message|>" * n))
 
 
-def test_one_megabyte_of_calls_completes() -> None:
+def test_many_calls_take_linear_work() -> None:
     one = call("get_time", "{}")
-    assert_megabyte_of_calls(FMT, one, many_calls_ctx())
+    assert_many_calls_linear(FMT, one, many_calls_ctx())
     reasoning, content = split_harmony((ANALYSIS + one) * 5000)
     assert reasoning is not None
     assert content.count("<|call|>") == 5000
@@ -164,19 +165,7 @@ def test_one_megabyte_of_calls_completes() -> None:
 
 # ---- by recipient (issue 11): only messages addressed to a function are calls ------------
 
-WEATHER_TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+WEATHER_TOOLS = [WEATHER_CITY]
 PARIS_JSON = '{"city": "Paris"}'
 
 

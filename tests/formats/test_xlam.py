@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from format_checks import FormatRunner, assert_megabyte_of_calls, many_calls_ctx
+from format_checks import FormatRunner, assert_many_calls_linear, many_calls_ctx
+from op_count import assert_linear
 
 from toolfix._errors import NestingTooDeepError, TooManyCallsError
 from toolfix._repair.formats._base import ScanContext
@@ -107,9 +108,9 @@ def test_too_many_objects_raises() -> None:
         FMT.extract('{"tool_calls": []} ' * 200, CTX)
 
 
-def test_one_megabyte_of_markers_completes() -> None:
+def test_markers_and_calls_take_linear_work() -> None:
     ctx = many_calls_ctx()
     with pytest.raises(NestingTooDeepError):  # checked before any recursive parser runs
         FMT.extract('{"tool_calls": [' * 60_000, ctx)
-    FMT.extract("{} tool_calls " * 70_000, ctx)
-    assert_megabyte_of_calls(FMT, '{"tool_calls": []} ', ctx)
+    assert_linear(lambda n: FMT.extract("{} tool_calls " * n, ctx))
+    assert_many_calls_linear(FMT, '{"tool_calls": []} ', ctx)

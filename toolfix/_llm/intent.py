@@ -21,7 +21,6 @@ tools); the prompt itself is not changed.
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from .._messages import (
     ToolCallPart,
     ToolResultPart,
 )
+from .._strenum import StrEnum
 from .._tool_options import without_tool_options
 from .._tools import ToolRegistry
 from .feedback import Feedback
@@ -49,7 +49,7 @@ _STRIP = "*_\"'`.,!:;()[]"
 _CLOSERS = ">]})"
 
 
-class IntentAnswer(enum.StrEnum):
+class IntentAnswer(StrEnum):
     YES = "yes"
     NO = "no"
     UNCLEAR = "unclear"

@@ -302,33 +302,38 @@ async def run_call(
     other ``BaseException`` subclasses, and a ``CancelledError`` the tool raised itself.
     Two things propagate: ``KeyboardInterrupt`` (the user stopping the process) and
     the cancellation of the task running the loop (an outer ``asyncio.timeout``,
-    ``task.cancel()``). A tool that finishes after ``timeout`` seconds is a timeout,
-    whatever it returns (an async tool that blocks the event loop cannot be
-    interrupted, and one may swallow its cancellation). A sync function that times
-    out keeps running in its thread (Python cannot stop a thread); its result is
-    discarded.
+    ``task.cancel()``), even when the tool swallows its own cancellation. A tool that
+    finishes after ``timeout`` seconds is a timeout, whatever it returns (an async tool
+    that blocks the event loop cannot be interrupted). A tool that times out is
+    cancelled and the call returns at once: an async tool that swallows the
+    cancellation, like a sync function (Python cannot stop a thread), runs on, and
+    what it returns is discarded.
+
+    The tool runs in a task of its own (in a copy of the caller's context, as
+    ``asyncio`` tasks do): its outcome, whatever it raises, comes back as a value, so
+    the deadline, the tool's own exceptions and a cancellation from outside are told
+    apart without ``asyncio.timeout`` (Python 3.11+) on every supported Python.
     """
     prepared = prepare_call(registry, call)
     if isinstance(prepared, ToolRun):
         return prepared
     start = time.perf_counter()
-    deadline = asyncio.timeout(timeout)
+    tool = asyncio.ensure_future(_outcome(prepared))
     try:
-        async with deadline:
-            value, duration = await invoke(prepared)
-    except TimeoutError as exc:
-        if not deadline.expired():  # the tool itself raised TimeoutError
-            return _exception_run(prepared, exc, time.perf_counter() - start)
-        return _timeout_run(prepared, timeout, time.perf_counter() - start)
-    except Exception as exc:
-        return _exception_run(prepared, exc, time.perf_counter() - start)
-    except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt | GeneratorExit) or _loop_cancelled(exc):
-            raise
-        return _exception_run(prepared, exc, time.perf_counter() - start)
+        done, _ = await asyncio.wait((tool,), timeout=timeout)
+    except BaseException:  # the task running the call was cancelled: so is the tool
+        tool.cancel()
+        raise
     elapsed = time.perf_counter() - start
-    if deadline.expired() or (timeout is not None and elapsed > timeout):
+    if not done or (timeout is not None and elapsed > timeout):
+        tool.cancel()  # (no-op when it is done)
         return _timeout_run(prepared, timeout, elapsed)  # late: what it returned is dropped
+    outcome = tool.result()
+    if isinstance(outcome, BaseException):
+        if isinstance(outcome, (KeyboardInterrupt, GeneratorExit)):
+            raise outcome
+        return _exception_run(prepared, outcome, elapsed)
+    value, duration = outcome
     try:
         return success_run(prepared, value, duration)
     except Exception as exc:  # the result's __str__ / serialisation raised
@@ -343,13 +348,14 @@ async def run_call(
         ).model_copy(update={"duration_s": duration})
 
 
-def _loop_cancelled(exc: BaseException) -> bool:
-    """A ``CancelledError`` that cancels the task running the call (not one the tool
-    raised on its own)."""
-    if not isinstance(exc, asyncio.CancelledError):
-        return False
-    task = asyncio.current_task()
-    return task is not None and task.cancelling() > 0
+async def _outcome(prepared: PreparedCall) -> tuple[Any, float] | BaseException:
+    """:func:`invoke`'s ``(value, seconds)``, or what the tool raised (any
+    ``BaseException``: a ``SystemExit`` or ``KeyboardInterrupt`` that left a task would
+    stop the event loop; :func:`run_call` decides what each one becomes)."""
+    try:
+        return await invoke(prepared)
+    except BaseException as exc:  # handed to run_call, which re-raises what must propagate
+        return exc
 
 
 def _timeout_run(prepared: PreparedCall, timeout: float | None, duration_s: float) -> ToolRun:

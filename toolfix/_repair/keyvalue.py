@@ -30,7 +30,7 @@ _MAX_TAGS = 64
 #: matches the empty run too, so ``match`` never fails).
 _NAME_RUN = re.compile(r"[^<\n{}\[\]\"']*")
 #: A run of white space, maybe empty (:func:`skip_ws` where the index is in the text).
-_BLANKS = re.compile(r"\s*+").match
+_BLANKS = re.compile(r"\s*").match
 #: Whitespace as ``str.isspace`` sees it (the same Unicode test, at C speed).
 _SPACE = re.compile(r"\s")
 #: What, after the opener and its blanks, begins no name (:data:`_NAME_RUN` would be

@@ -43,13 +43,13 @@ _IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$
 #: 5. a number (as written: ``json.loads`` judges it);
 #: 6. any other single character (brackets among them).
 _TOKEN = re.compile(
-    r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)'
-    r"|'(?:[^'\\]++|\\.)*+(?:'|\\?\Z)"
-    r"|[ \t\n\r]++"
-    r"|,[ \t\n\r]*+"
-    r"|:[ \t\n\r]*+"
-    r"|[A-Za-z_$][A-Za-z0-9_$-]*+"
-    r"|[-0-9][0-9.eE+-]*+"
+    r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)'
+    r"|'[^'\\]*(?:\\.[^'\\]*)*(?:'|\\?\Z)"
+    r"|[ \t\n\r]+"
+    r"|,[ \t\n\r]*"
+    r"|:[ \t\n\r]*"
+    r"|[A-Za-z_$][A-Za-z0-9_$-]*"
+    r"|[-0-9][0-9.eE+-]*"
     r"|.",
     re.DOTALL,
 )
@@ -61,7 +61,7 @@ _STRING_SPECIAL = {
 }
 #: A double-quoted string that is already valid JSON (no raw control character, only
 #: JSON escapes): copied whole.
-_PLAIN_STRING = re.compile(r'"[^"\\\x00-\x1f]*+(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*+)*+"')
+_PLAIN_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*)*"')
 
 #: An open container: its closer, where its current member starts in the output, and
 #: what the scan expects next in it ("key", "colon", "value", "after", "cut",

@@ -265,13 +265,16 @@ class _Wrappers:
         # an alternation tries its branches in order: the first of the openers that a
         # text ends with is the first whose reversal the reversed text starts with
         self._reversed_opens = re.compile("|".join(re.escape(o[::-1]) for o in opens))
-        # white space, then a closer (possessive: no closer starts with white space, so
-        # this is skip_ws and then the first closer in order), up to _MAX_WRAPPERS times
-        # (nothing follows the repetition, so the engine never backtracks into it: the
-        # loop that takes one closer after another while one is there, in one match)
+        # white space, then a closer, up to _MAX_WRAPPERS times: skip_ws and then the
+        # first closer in order (``(?=(\s*))\1`` takes all the white space and gives none
+        # back, as a possessive ``\s*+`` would: a lookahead is never re-entered), and
+        # nothing follows the repetition, so the engine never backtracks into it: the
+        # loop that takes one closer after another while one is there, in one match
         self._closes = (
             re.compile(
-                r"(?:\s*+(?:" + "|".join(re.escape(c) for c in closes) + f")){{0,{_MAX_WRAPPERS}}}"
+                r"(?:(?=(\s*))\1(?:"
+                + "|".join(re.escape(c) for c in closes)
+                + f")){{0,{_MAX_WRAPPERS}}}"
             )
             if closes
             else None

@@ -93,9 +93,10 @@ class _Tags:
         #: optionally, its attributes (group 4, its groups 5 to 11): what
         #: :func:`_body` tests in that order; ``follow`` is what may come after a
         #: value's closer (blanks, then the end of the text, an argument's opener or
-        #: the call's closer). Where the attributes' part does not match, the opener
-        #: still does and :meth:`attrs` reads them (its loop takes what the pattern
-        #: leaves).
+        #: the call's closer; ``(?=(\s*))\1`` takes every blank and gives none back, as
+        #: :func:`skip_ws` does, whatever the syntax's tags start with). Where the
+        #: attributes' part does not match, the opener still does and :meth:`attrs` reads
+        #: them (its loop takes what the pattern leaves).
         self.head: re.Pattern[str] | None = None
         self.step: re.Pattern[str] | None = None
         self.follow: re.Pattern[str] | None = None
@@ -105,8 +106,8 @@ class _Tags:
         if grammar.param and not s.glued:
             close_call = self._close_rx[grammar.call].pattern
             open_param = self._open_rx[grammar.param].pattern
-            self.step = re.compile(rf"(\s*+)(?:({close_call})|({open_param}){attrs})?")
-            self.follow = re.compile(rf"\s*+(?:\Z|{open_param}|{close_call})")
+            self.step = re.compile(rf"(\s*)(?:({close_call})|({open_param}){attrs})?")
+            self.follow = re.compile(rf"(?=(\s*))\1(?:\Z|{open_param}|{close_call})")
 
     def open_at(self, text: str, k: int, word: str) -> int:
         """Index just past ``<prefix word`` when such an opening tag starts at ``k``

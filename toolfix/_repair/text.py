@@ -233,9 +233,10 @@ def _last_index(stack: list[str], opener: str) -> int:
 #: What the bracket scan stops at: brackets, and the quotes it reads strings by.
 _SPECIAL_BOTH = re.compile(r"[\[\]{}()\"']")
 _SPECIAL_DQ = re.compile(r"[\[\]{}()\"]")
-#: A double-quoted string that ends (escapes skipped). Possessive loops: nothing is
-#: given back, so an unterminated string costs one pass.
-_DQ_STRING_RE = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+#: A double-quoted string that ends (escapes skipped). The unrolled loop reads each
+#: character one way only (a run of plain characters, or a backslash and the character
+#: after it), so an unterminated string costs one pass and one pass back.
+_DQ_STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _SPECIAL_NONE = re.compile(r"[\[\]{}()]")
 _SQ_BODY = re.compile(r"['\\\n]")
 
@@ -540,7 +541,7 @@ def find_fences(text: str, *, max_lang_chars: int = 40) -> list[Fence]:
 #: A fence's info string (:func:`next_fence`), maybe empty.
 _LANG_RUN = re.compile(r"[\w+.#-]*")
 #: Spaces or tabs, then a newline: the line of a fence's info string ends there.
-_LINE_END = re.compile(r"[ \t]*+\n")
+_LINE_END = re.compile(r"[ \t]*\n")
 
 
 def next_fence(text: str, pos: int, *, max_lang_chars: int = 40) -> Fence | None:

@@ -52,8 +52,8 @@ OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
 _LONE_CLOSE_TRIES = 8
 #: ``<function>NAME</function>`` and the white space after it.
-#: White space, possessive (:func:`~toolfix._repair.text.skip_ws` as one match).
-_BLANKS = re.compile(r"\s*+").match
+#: White space (:func:`~toolfix._repair.text.skip_ws` as one match).
+_BLANKS = re.compile(r"\s*").match
 _FUNCTION_TAG = re.compile(r"<function>[ \t]*([A-Za-z_][\w.\-]{0,127})[ \t]*</function>\s*")
 
 

@@ -187,8 +187,8 @@ _SIMPLE_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*
 #: are read by :func:`_simple_container`. Anything else (escapes, exponents, ``0x``,
 #: ``1_000``, ``5j``, tuples, sets, expressions...) is left to :func:`ast.parse`.
 _LITERAL = (
-    r"(?:\"([^\"\\\x00-\x1f\ud800-\udfff]*+)\""
-    r"|'([^'\\\x00-\x1f\ud800-\udfff]*+)'"
+    r"(?:\"([^\"\\\x00-\x1f\ud800-\udfff]*)\""
+    r"|'([^'\\\x00-\x1f\ud800-\udfff]*)'"
     r"|(-?(?:0|[1-9][0-9]{0,15}))(?![0-9.eExXjJ_oObB])"
     r"|(-?(?:0|[1-9][0-9]{0,15})\.[0-9]{1,15})(?![0-9eEjJ_])"
     r"|(True|False|None|true|false|null)(?![A-Za-z0-9_]))"

@@ -69,7 +69,7 @@ _TAG_NAME_RUN = re.compile(r"[^<>\n]*(?=>)")
 _SPACE = re.compile(r"\s")
 #: A run of white space, maybe empty (:func:`skip_ws` as one match, where the index is
 #: in the text; after a tag, a line break is usually there).
-_BLANKS = re.compile(r"\s*+").match
+_BLANKS = re.compile(r"\s*").match
 
 
 def _trim_newline(value: str) -> str:
