@@ -16,10 +16,11 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from toolfix import FixConfig, ManualToolCallFixProcessor, ToolRegistry
-from toolfix._convert import response_from_openai
-
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))  # the tree this file is in, whatever is installed
+
+from toolfix import FixConfig, ManualToolCallFixProcessor, ToolRegistry  # noqa: E402
+from toolfix._convert import response_from_openai  # noqa: E402
 
 
 def outputs() -> Iterator[tuple[str, str, bool]]:
