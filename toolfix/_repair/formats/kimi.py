@@ -36,6 +36,9 @@ _CALL_END = "<|tool_call_end|>"
 _MAX_ID = 512
 
 
+#: What no call id holds (``functions.get_weather:0``, ``call_abc``, ``0``): a call opener
+#: followed by these is text that mentions the token (a value holding it, issue 27).
+_NOT_IN_ID = re.compile(r'[\n"{}\[\]]')
 #: An arguments object that starts with the tool's name (``{"name": "f", ...}``).
 _NAME_KEY = re.compile(r'\{\s*"(?:name|function|tool_name)"\s*:\s*"')
 
@@ -100,6 +103,9 @@ class KimiFormat(ToolCallFormat):
             if j == -1:
                 j = limit  # no markup within reach: the id ran on (to the end, or too long)
             call_id = text[id_start:j].strip()
+            if _NOT_IN_ID.search(call_id):  # JSON or a line break: text, not a call's id
+                pos = id_start
+                continue
             truncated = False
             arguments: str | dict[str, object]
             if arg_tok is not None:
