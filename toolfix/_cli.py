@@ -374,75 +374,87 @@ def _read_tools_file(path: Path) -> ToolRegistry:
         raise _UsageError(f"cannot read tools from {path}: {_short(exc)}") from exc
 
 
+# the options of ``toolfix repair`` (each names its value, so --help shows no <str>)
+JsonlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--jsonl",
+        metavar="FILE",
+        help="Corpus-format JSON Lines file to repair, or '-' for stdin.",
+    ),
+]
+ToolsFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--tools",
+        metavar="FILE",
+        help="Tools (OpenAI/Anthropic/MCP list, one tool, or MCP ListToolsResult) for a "
+        "single response on stdin.",
+    ),
+]
+ApiKeyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--api-key",
+        metavar="KEY",
+        envvar="TOOLFIX_API_KEY",
+        show_envvar=True,
+        help="API key for --llm (default: $TOOLFIX_API_KEY, else the provider's own "
+        "variable such as OPENAI_API_KEY).",
+    ),
+]
+RetriesOption = Annotated[
+    int,
+    typer.Option("--max-retries", min=0, metavar="N", help="LLM fixer re-asks per response."),
+]
+FormatOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--format",
+        metavar="NAME",
+        help="Pin the native formats to look for (repeatable); a family or a vLLM / "
+        "SGLang parser name (toolfix formats lists them).",
+    ),
+]
+IdSeedOption = Annotated[
+    int | None,
+    typer.Option(
+        "--id-seed",
+        metavar="N",
+        help="Derive the ids of recovered calls from the input and N (same input, "
+        "same ids); default: fresh random ids.",
+    ),
+]
+PromoteOption = Annotated[
+    bool, typer.Option("--promote-reasoning", help="Take calls found only in reasoning.")
+]
+WhenNoAnswerOption = Annotated[
+    bool,
+    typer.Option(
+        "--reasoning-when-no-answer",
+        help="Take calls found only in reasoning when the response has nothing else "
+        "(the default, as in the library).",
+    ),
+]
+IgnoreOption = Annotated[
+    bool,
+    typer.Option("--ignore-reasoning", help="Never take calls found only in reasoning."),
+]
+
+
 @app.command(short_help="Repair tool calls (--jsonl FILE, or --tools FILE and stdin).")
 def repair(
-    jsonl: Annotated[
-        str | None,
-        typer.Option(
-            "--jsonl",
-            metavar="FILE",
-            help="Corpus-format JSON Lines file to repair, or '-' for stdin.",
-        ),
-    ] = None,
-    tools_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--tools",
-            metavar="FILE",
-            help="Tools (OpenAI/Anthropic/MCP list, one tool, or MCP ListToolsResult) for a "
-            "single response on stdin.",
-        ),
-    ] = None,
+    jsonl: JsonlOption = None,
+    tools_file: ToolsFileOption = None,
     llm: LlmOption = None,
     api_base: ApiBaseOption = None,
-    api_key: Annotated[
-        str | None,
-        typer.Option(
-            "--api-key",
-            metavar="KEY",
-            envvar="TOOLFIX_API_KEY",
-            show_envvar=True,
-            help="API key for --llm (default: $TOOLFIX_API_KEY, else the provider's own "
-            "variable such as OPENAI_API_KEY).",
-        ),
-    ] = None,
-    max_retries: Annotated[
-        int,
-        typer.Option("--max-retries", min=0, metavar="N", help="LLM fixer re-asks per response."),
-    ] = 3,
-    fmt: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--format",
-            metavar="NAME",
-            help="Pin the native formats to look for (repeatable); a family or a vLLM / "
-            "SGLang parser name (toolfix formats lists them).",
-        ),
-    ] = None,
-    id_seed: Annotated[
-        int | None,
-        typer.Option(
-            "--id-seed",
-            metavar="N",
-            help="Derive the ids of recovered calls from the input and N (same input, "
-            "same ids); default: fresh random ids.",
-        ),
-    ] = None,
-    promote_reasoning: Annotated[
-        bool, typer.Option("--promote-reasoning", help="Take calls found only in reasoning.")
-    ] = False,
-    reasoning_when_no_answer: Annotated[
-        bool,
-        typer.Option(
-            "--reasoning-when-no-answer",
-            help="Take calls found only in reasoning when the response has nothing else "
-            "(the default, as in the library).",
-        ),
-    ] = False,
-    ignore_reasoning: Annotated[
-        bool,
-        typer.Option("--ignore-reasoning", help="Never take calls found only in reasoning."),
-    ] = False,
+    api_key: ApiKeyOption = None,
+    max_retries: RetriesOption = 3,
+    fmt: FormatOption = None,
+    id_seed: IdSeedOption = None,
+    promote_reasoning: PromoteOption = False,
+    reasoning_when_no_answer: WhenNoAnswerOption = False,
+    ignore_reasoning: IgnoreOption = False,
 ) -> None:
     """Repair tool calls: a corpus file (--jsonl) or one response on stdin (--tools).
 

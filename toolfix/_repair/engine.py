@@ -124,24 +124,8 @@ class Fixer:
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)
             elif part.type == "text" and has_tools:
-                parts, recs = self._text.read_text(part, interp, basis)
-                # A call reported on an earlier pass (same text and error) is not reported
-                # twice: repairing a repaired response changes nothing (promise 7).
-                if existing:
-                    parts = [
-                        p
-                        for p in parts
-                        if not (isinstance(p, InvalidToolCallPart) and (p.raw, p.error) in existing)
-                    ]
-                if len(parts) != 1:
-                    changed = True
-                elif parts[0] is not part:
-                    # an equal text part is the same part (the tag first: a model's ==
-                    # on a model of another class is slow)
-                    if parts[0].type == "text" and parts[0] == part:
-                        parts = [part]
-                    else:
-                        changed = True
+                parts, recs = self._read_text(part, interp, basis, existing)
+                changed |= len(parts) != 1 or parts[0] is not part
                 new_parts.extend(parts)
                 if recs:
                     extra_repairs.extend(r for r in recs if r not in response.repairs)
@@ -173,6 +157,25 @@ class Fixer:
         if log.isEnabledFor(logging.DEBUG):
             log_repair(response, out)
         return out
+
+    def _read_text(
+        self, part: TextPart, interp: Interpreter, basis: str, existing: set[tuple[str, str]]
+    ) -> tuple[list[Part], list[RepairRecord]]:
+        """The parts a text part becomes (itself when unchanged), and its records."""
+        parts, recs = self._text.read_text(part, interp, basis)
+        # A call reported on an earlier pass (same text and error) is not reported twice:
+        # repairing a repaired response changes nothing (promise 7).
+        if existing:
+            parts = [
+                p
+                for p in parts
+                if not (isinstance(p, InvalidToolCallPart) and (p.raw, p.error) in existing)
+            ]
+        # an equal text part is the same part (the tag first: a model's == on a model of
+        # another class is slow)
+        if len(parts) == 1 and parts[0] is not part and parts[0].type == "text":
+            return ([part] if parts[0] == part else parts), recs
+        return parts, recs
 
     def _all_valid(self, response: Response, registry: ToolRegistry) -> bool:
         """True when the response holds only valid native calls (and reasoning we keep)."""

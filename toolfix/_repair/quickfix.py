@@ -130,15 +130,7 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
             closer, mark, state = ("}", len(out), "key") if c == "{" else ("]", len(out), "value")
             last_num = False
         elif c == "}" or c == "]":
-            _drop_trailing_comma(out, fixes)
-            if closer:
-                if closer != c:
-                    fixes.add("fixed a mismatched closing bracket")
-                    c = closer
-                closer, mark, state = outer.pop() if outer else ("", 0, "")
-                if closer:
-                    state = "after"
-            append(c)
+            closer, mark, state = _close_bracket(c, (closer, mark, state), outer, out, fixes)
             last_num = False
         elif c == '"' or c == "'":  # a string literal that needs rewriting
             if _string(tok, 0, c, out, fixes) < 0:  # it ran to the end of the text
@@ -151,21 +143,7 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
                 state = "colon" if state == "key" else "after"
             last_num = False
         elif c in _IDENT_START:
-            if closer == "}" and _colon_after(toks, k):  # an unquoted key
-                append('"' + tok + '"')
-                fixes.add("quoted unquoted keys")
-                state = "colon"
-            else:
-                lit = _LITERALS.get(tok)
-                if lit is not None:
-                    append(lit)
-                    fixes.add("converted Python literals")
-                    if closer:
-                        state = "after"
-                else:
-                    append(tok)  # a bare word, copied as it is
-                    if closer and tok in ("true", "false", "null"):
-                        state = "after"
+            state = _word(toks, k, closer, state, out, fixes)
             last_num = False
         elif c in "-0123456789":
             append(tok)
@@ -178,6 +156,40 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
         state = "cut"  # "n": 12 at the very end may have been 123
     frames = _open(outer, closer, mark, state)
     return _close(out, frames, fixes, bool(frames), cut)
+
+
+def _close_bracket(
+    c: str, inner: _Frame, outer: list[_Frame], out: list[str], fixes: set[str]
+) -> _Frame:
+    """Write the closing bracket ``c`` (the innermost container's, whatever was written);
+    returns the container that is then the innermost."""
+    _drop_trailing_comma(out, fixes)
+    closer = inner[0]
+    if not closer:
+        out.append(c)
+        return inner
+    if closer != c:
+        fixes.add("fixed a mismatched closing bracket")
+    out.append(closer)
+    frame = outer.pop() if outer else ("", 0, "")
+    return (frame[0], frame[1], "after") if frame[0] else frame
+
+
+def _word(toks: list[str], k: int, closer: str, state: str, out: list[str], fixes: set[str]) -> str:
+    """Write the identifier ``toks[k]`` (an unquoted key, a Python literal, a bare word);
+    returns the innermost container's state after it."""
+    tok = toks[k]
+    if closer == "}" and _colon_after(toks, k):  # an unquoted key
+        out.append('"' + tok + '"')
+        fixes.add("quoted unquoted keys")
+        return "colon"
+    lit = _LITERALS.get(tok)
+    if lit is not None:
+        out.append(lit)
+        fixes.add("converted Python literals")
+        return "after" if closer else state
+    out.append(tok)  # a bare word, copied as it is
+    return "after" if closer and tok in ("true", "false", "null") else state
 
 
 def _colon_after(toks: list[str], k: int) -> bool:

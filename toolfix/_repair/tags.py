@@ -410,15 +410,7 @@ def _body(
     n = len(text)
     p = skip_ws(text, lo) if g.json_body else n  # (a body of tags does not need it)
     if p < n and text[p] == "{":
-        span = find_bracket_end(text, p, ctx.limits)
-        if span.truncated:
-            # unbalanced JSON: up to the first closer (a missing brace), or cut off
-            cs, ce = tags.find_close(text, g.call, p, n)
-            return text[p : n if cs == -1 else cs], False, ce
-        cs, ce = tags.find_close(text, g.call, span.end, n)
-        if cs != -1 and text[span.end : cs].strip():
-            cs, ce = tags.find_close(text, g.call, p, n)  # text after the JSON
-        return text[p : span.end], False, ce
+        return _json_body(text, p, tags, ctx)
     params: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
     untyped = False
     pos = lo
@@ -451,18 +443,7 @@ def _body(
             more = _loose_params(text, pos, cs, tags, params)
             return params, untyped or more, ce
         if which == 4 and m.end() - key_end <= _MAX_ATTRS:  # type: ignore[union-attr]
-            # the attributes the step read (what :meth:`_Tags.attrs` returns there:
-            # :func:`_attr_dict`, inline)
-            k1, d1, s1, k2, d2, s2, closing = m.group(5, 6, 7, 8, 9, 10, 11)  # type: ignore[union-attr]
-            attrs = {} if k1 is None else {k1: d1 if d1 is not None else s1}
-            if k2 is not None:
-                attrs[k2] = d2 if d2 is not None else s2
-            if g.unescape_attrs:  # (:func:`_unescape_values`, inline)
-                for key, value in attrs.items():
-                    if "&" in value:
-                        attrs[key] = _unescape(value)
-            value_start = m.end()  # type: ignore[union-attr]
-            empty = closing is not None
+            attrs, value_start, empty = _step_attrs(m, g)  # type: ignore[arg-type]
         else:
             head = tags.attrs(text, key_end)
             if head is None:
@@ -484,6 +465,30 @@ def _body(
         if vs == -1:
             return params, untyped, -1
         pos = ve
+
+
+def _json_body(
+    text: str, p: int, tags: _Tags, ctx: ScanContext
+) -> tuple[str | dict[str, Any], bool, int]:
+    """:func:`_body` for a JSON object at ``p``."""
+    n = len(text)
+    call = tags.g.call
+    span = find_bracket_end(text, p, ctx.limits)
+    if span.truncated:
+        # unbalanced JSON: up to the first closer (a missing brace), or cut off
+        cs, ce = tags.find_close(text, call, p, n)
+        return text[p : n if cs == -1 else cs], False, ce
+    cs, ce = tags.find_close(text, call, span.end, n)
+    if cs != -1 and text[span.end : cs].strip():
+        cs, ce = tags.find_close(text, call, p, n)  # text after the JSON
+    return text[p : span.end], False, ce
+
+
+def _step_attrs(m: re.Match[str], g: TaggedCalls) -> tuple[dict[str, str], int, bool]:
+    """The attributes the step read (what :meth:`_Tags.attrs` returns there), where the
+    value starts, whether the tag was empty."""
+    k1, d1, s1, k2, d2, s2, closing = m.group(5, 6, 7, 8, 9, 10, 11)
+    return _attr_dict(k1, d1, s1, k2, d2, s2, g.unescape_attrs), m.end(), closing is not None
 
 
 def _loose_params(text: str, lo: int, hi: int, tags: _Tags, params: dict[str, Any]) -> bool:

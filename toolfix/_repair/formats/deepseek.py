@@ -94,7 +94,6 @@ class DeepSeekFormat(ToolCallFormat):
         toks = _tokens(text)
         out: list[Candidate] = []
         floor = 0  # nothing before this index may be claimed again
-        n = len(toks)
         for ti, tok in enumerate(toks):
             if tok.kind != "sep" or tok.start < floor:
                 continue
@@ -135,46 +134,17 @@ class DeepSeekFormat(ToolCallFormat):
             ):
                 continue  # a bare "tool▁sep" word in prose
             # ---- body (right of the separator)
-            body_start = tok.end
-            name: str
-            if header == "function":
-                # V3/R1: name on the rest of the line, then a ```json fence
-                line_end = text.find("\n", body_start)
-                next_tok = toks[ti + 1].start if ti + 1 < n else len(text)
-                stop_name = min(line_end if line_end != -1 else len(text), next_tok)
-                name = text[body_start:stop_name].strip()
-                pos = stop_name
-                fenced = False
-                p = skip_ws(text, pos)
-                if text.startswith("```", p):
-                    q = p + 3
-                    while q < len(text) and text[q].isalpha():
-                        q += 1
-                    fenced = True
-                    pos = q
+            if header == "function":  # V3/R1: name on the rest of the line, then a fence
+                name, pos, fenced = _function_line(text, tok.end, toks, ti)
             else:
-                name = header
-                pos = body_start
-                fenced = False
+                name, pos, fenced = header, tok.end, False
             args, args_end, truncated = self._arguments(text, pos, toks, ti, ctx)
             end = args_end
             if fenced and not truncated:
                 p = skip_ws(text, end)
                 if text.startswith("```", p):
                     end = p + 3
-            # closing call token, then an optional section end
-            k = ti + 1
-            while k < n and toks[k].start < end:
-                k += 1
-            closed = False
-            if k < n and toks[k].kind == "call_end" and not text[end : toks[k].start].strip():
-                end = toks[k].end
-                closed = True
-                k += 1
-            if k < n and toks[k].kind == "calls_end" and not text[end : toks[k].start].strip():
-                end = toks[k].end
-            elif k < n and toks[k].kind == "call_begin" and not text[end : toks[k].start].strip():
-                end = toks[k].start  # whitespace between calls of one section
+            end, closed = _closing_tokens(text, end, toks, ti)
             if not closed and args_end >= len(text) and not args.strip():
                 truncated = True
             if not name:
@@ -212,3 +182,39 @@ class DeepSeekFormat(ToolCallFormat):
         if stripped.endswith("```"):
             stripped = stripped[:-3].rstrip()
         return stripped, p + len(stripped), nxt >= len(text)
+
+
+def _function_line(text: str, body_start: int, toks: list[_Tok], ti: int) -> tuple[str, int, bool]:
+    """V3/R1's ``function<sep>NAME`` line: the name, where the arguments start (past a
+    ```` ```json ```` fence opener when one follows) and whether one did."""
+    line_end = text.find("\n", body_start)
+    next_tok = toks[ti + 1].start if ti + 1 < len(toks) else len(text)
+    stop_name = min(line_end if line_end != -1 else len(text), next_tok)
+    name = text[body_start:stop_name].strip()
+    p = skip_ws(text, stop_name)
+    if not text.startswith("```", p):
+        return name, stop_name, False
+    q = p + 3
+    while q < len(text) and text[q].isalpha():
+        q += 1
+    return name, q, True
+
+
+def _closing_tokens(text: str, end: int, toks: list[_Tok], ti: int) -> tuple[int, bool]:
+    """Where the call ending at ``end`` ends with its closing call token, then an
+    optional section end (or up to the next call of the section); and whether a call
+    token closed it."""
+    n = len(toks)
+    k = ti + 1
+    while k < n and toks[k].start < end:
+        k += 1
+    closed = False
+    if k < n and toks[k].kind == "call_end" and not text[end : toks[k].start].strip():
+        end = toks[k].end
+        closed = True
+        k += 1
+    if k < n and toks[k].kind == "calls_end" and not text[end : toks[k].start].strip():
+        end = toks[k].end
+    elif k < n and toks[k].kind == "call_begin" and not text[end : toks[k].start].strip():
+        end = toks[k].start  # whitespace between calls of one section
+    return end, closed

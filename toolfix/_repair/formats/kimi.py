@@ -125,33 +125,9 @@ class KimiFormat(ToolCallFormat):
             if not call_id:
                 pos = max(end, id_start)
                 continue
-            # closing tokens: call end, then section end (or the next call of the section)
-            p = skip_ws(text, end)
-            if text.startswith(_CALL_END, p):
-                end = p + len(_CALL_END)
-                p = skip_ws(text, end)
-            se = _starts(text, p, _SECTION_END)
-            if se is not None:
-                end = p + len(se)
-            elif text.startswith(_CALL_BEGIN, p):
-                end = p
+            end = _closing_end(text, end)
             self.check_call_count(len(out), ctx, text, start)
-            name: str | None = kimi_name(call_id)
-            payload = None
-            notes: tuple[tuple[str, str], ...] = ()
-            if (
-                isinstance(arguments, str)
-                and not ctx.is_tool(name or "")
-                and _NAME_KEY.match(arguments)
-            ):
-                # an OpenAI-style id (``call_abc123``) in the id's place and the name in
-                # the arguments object (vllm #32146): the object is the whole call
-                name, payload = None, arguments
-            elif name is not None and name.isdigit() and len(ctx.tool_names) == 1:
-                # a bare counter for an id, no name: with one tool offered it can only be
-                # that one, as vLLM reads it (test_kimi_k2_tool_parser: test_bare_counter)
-                (name,) = ctx.tool_names
-                notes = (("unknown_name", "the call named no tool: read as the only one"),)
+            name, payload, notes = _name_of(call_id, arguments, ctx)
             out.append(
                 self._make(
                     text,
@@ -167,6 +143,37 @@ class KimiFormat(ToolCallFormat):
             )
             floor = pos = end
         return out
+
+
+def _closing_end(text: str, end: int) -> int:
+    """Where a call ending at ``end`` ends with its closing tokens: the call end, then the
+    section end (or up to the next call of the section)."""
+    p = skip_ws(text, end)
+    if text.startswith(_CALL_END, p):
+        end = p + len(_CALL_END)
+        p = skip_ws(text, end)
+    se = _starts(text, p, _SECTION_END)
+    if se is not None:
+        return p + len(se)
+    return p if text.startswith(_CALL_BEGIN, p) else end
+
+
+def _name_of(
+    call_id: str, arguments: str | dict[str, object], ctx: ScanContext
+) -> tuple[str | None, str | None, tuple[tuple[str, str], ...]]:
+    """The call's tool name, the payload when the arguments object is the whole call, and
+    the notes of the reading."""
+    name = kimi_name(call_id)
+    if isinstance(arguments, str) and not ctx.is_tool(name) and _NAME_KEY.match(arguments):
+        # an OpenAI-style id (``call_abc123``) in the id's place and the name in the
+        # arguments object (vllm #32146): the object is the whole call
+        return None, arguments, ()
+    if name.isdigit() and len(ctx.tool_names) == 1:
+        # a bare counter for an id, no name: with one tool offered it can only be that
+        # one, as vLLM reads it (test_kimi_k2_tool_parser: test_bare_counter)
+        (only,) = ctx.tool_names
+        return only, None, (("unknown_name", "the call named no tool: read as the only one"),)
+    return name, None, ()
 
 
 def _cut_token(text: str, j: int) -> bool:
