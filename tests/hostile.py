@@ -385,13 +385,23 @@ def reasoning_examples(refused_only: bool = False) -> st.SearchStrategy[Example]
     )
 
 
-#: How a tool result or a note quotes text: an HTML comment, a Markdown blockquote.
+#: How a tool result or a note quotes text: an HTML comment, a Markdown blockquote, a
+#: text documenting the call format (after its first placeholder).
 QUOTES: dict[str, Callable[[str], str]] = {
     "comment": lambda c: f"<!-- {c} -->",
     "comment_lines": lambda c: f"Done.\n<!--\n{c}\n-->\n",
     "blockquote": lambda c: "The tool returned:\n" + "\n".join(f"> {ln}" for ln in c.split("\n")),
     "blockquote_tight": lambda c: "\n".join(f">{ln}" for ln in c.split("\n")) + "\n\nDone.",
     "blockquote_nested": lambda c: "Quote:\n\n" + "\n".join(f"> > {ln}" for ln in c.split("\n")),
+    # documentation of the call format echoed back (Cline's/Roo's prompt, Qwen's template)
+    "format_doc": lambda c: (
+        "Tool uses are formatted like this:\n<actual_tool_name>\n"
+        "<parameter1_name>value1</parameter1_name>\n</actual_tool_name>\n\nFor example:\n" + c
+    ),
+    "format_doc_qwen": lambda c: (
+        'Return each call as <tool_call>{"name": <function-name>, "arguments": '
+        "<args-json-object>}</tool_call>, for example:\n" + c + "\nThat is all."
+    ),
 }
 
 #: Families a quote is checked with: every family whose markup is its own (bare JSON and

@@ -517,7 +517,8 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
-_NO_QUOTES: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+_Found = tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]
+_NO_QUOTES: _Found = ([], [], [])
 #: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
 _NO_END = 1 << 62
 #: A line after the first that starts with a blockquote marker (one search: the engine
@@ -545,6 +546,15 @@ def _may_quote_lines(markers: _Markers) -> bool:
 
 #: A Markdown blockquote marker: up to three spaces, then ``>``, at a line's start.
 _QUOTE_LINE_RE = re.compile(r"^ {0,3}>", re.MULTILINE)
+#: A placeholder that documentation of the tool-call format writes where a call names
+#: its tool or its arguments: Cline's and Roo Code's tool-use prompts (``<tool_name>``,
+#: ``<actual_tool_name>``, ``<parameter1_name>``; echoed back in cline/cline#13008 and
+#: RooCodeInc/Roo-Code#4900), Qwen's chat template (``<function-name>``,
+#: ``<args-json-object>``). From the first one on, the text shows the format: the
+#: elements it writes are examples, not calls.
+_FORMAT_PLACEHOLDER_RE = re.compile(
+    r"<(?:actual_)?(?:tool|function)[-_]name>|<parameter\d*_name>|<args-json-object>"
+)
 
 
 class _Quotes:
@@ -560,9 +570,9 @@ class _Quotes:
 
     def __init__(self, markers: _Markers) -> None:
         self._markers = markers
-        self._spans: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None
+        self._spans: _Found | None = None
 
-    def _find(self) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    def _find(self) -> _Found:
         markers = self._markers
         text = markers.text
         lines: list[tuple[int, int]] = []
@@ -580,13 +590,27 @@ class _Quotes:
                 break
             comments.append((k + 4, close))
             k = text.find("<!--", close + 3)
-        return lines, comments
+        docs: list[tuple[int, int]] = []
+        if markers.has("name>") or markers.has("json-object>"):
+            doc = _FORMAT_PLACEHOLDER_RE.search(text)
+            if doc is not None:
+                docs.append((doc.start(), len(text)))  # documentation from here on
+        return lines, comments, docs
 
     def spans(self) -> list[tuple[int, int]]:
-        """Every quoted region (blockquote lines, then comments)."""
+        """Every quoted region (blockquote lines, comments, then documentation of the
+        call format)."""
         if self._spans is None:
             self._spans = self._find()
-        return [*self._spans[0], *self._spans[1]]
+        return [*self._spans[0], *self._spans[1], *self._spans[2]]
+
+    def shows(self, start: int, end: int) -> bool:
+        """Does the span reach into documentation of the call format (from its first
+        placeholder on, or holding one itself)?"""
+        if self._spans is None:
+            self._spans = self._find()
+        docs = self._spans[2]
+        return bool(docs) and end > docs[0][0]
 
     def holds(self, at: int) -> bool:
         if self._spans is None:
@@ -605,11 +629,13 @@ def _shown(
     text: str, c: Candidate, fences: list[Fence] | None, starts: list[int], quotes: _Quotes
 ) -> bool:
     """Markup shown to the reader, not sent: in inline code, in an example fence, in a
-    blockquote or an HTML comment."""
+    blockquote or an HTML comment, or after a placeholder of documentation of the call
+    format (:data:`_FORMAT_PLACEHOLDER_RE`)."""
     return (
         _in_inline_code(text, c)
         or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
         or quotes.holds(c.start)
+        or quotes.shows(c.start, c.end)
     )
 
 
