@@ -44,19 +44,10 @@ SETS = {
     "fresh": ROOT / "benchmarks" / "intent" / "fresh.jsonl",
     "hand": ROOT / "tests" / "data" / "intent_precheck.jsonl",
 }
-HAND_TOOLS = [  # the tools tests/test_intent_precheck.py checks the hand-written set with
-    "get_weather",
-    "search_web",
-    "get_stock_price",
-    "send_email",
-    "create_calendar_event",
-    "read_file",
-    "run_sql",
-    "convert_currency",
-    "calculator",
-    "book_flight",
-    "get_time",
-]
+#: the tools tests/test_intent_precheck.py checks the hand-written set with
+HAND_TOOLS: list[str] = json.loads(
+    (ROOT / "tests" / "data" / "intent_precheck_tools.json").read_text()
+)
 NEUTRAL_TOOLS = ["unnamed_tool"]
 
 

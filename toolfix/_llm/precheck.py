@@ -305,21 +305,18 @@ def _hands_off(low: str, phrases: tuple[str, ...]) -> str:
 
 def _has_word_start(low: str, phrase: str) -> bool:
     """``phrase`` occurs in ``low`` not preceded by a letter or digit (linear)."""
-    start = low.find(phrase)
-    while start != -1:
-        if start == 0 or not low[start - 1].isalnum():
-            return True
-        start = low.find(phrase, start + 1)
-    return False
+    return _has_word(low, phrase, whole=False)
 
 
-def _has_word(low: str, phrase: str) -> bool:
-    """``phrase`` occurs in ``low`` as whole words: no letter or digit on either side."""
+def _has_word(low: str, phrase: str, *, whole: bool = True) -> bool:
+    """``phrase`` occurs in ``low`` as whole words: no letter or digit before it, nor
+    after it unless ``whole`` is false (linear)."""
     start = low.find(phrase)
     while start != -1:
         end = start + len(phrase)
-        before_ok = start == 0 or not low[start - 1].isalnum()
-        if before_ok and (end == len(low) or not low[end].isalnum()):
+        if (start == 0 or not low[start - 1].isalnum()) and (
+            not whole or end == len(low) or not low[end].isalnum()
+        ):
             return True
         start = low.find(phrase, start + 1)
     return False
