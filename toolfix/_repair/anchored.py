@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._config import FixConfig, Limits
+from .._config import DEFAULT_ARGUMENT_KEYS, FixConfig, Limits
 from .._errors import LimitExceededError, MalformedToolCallError
 from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart
 from .._tools import ToolRegistry
@@ -47,7 +47,7 @@ from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import parse_lenient
 from .names import normalise_name
-from .text import find_bracket_end, find_fences
+from .text import find_bracket_end, find_fences, remove_spans
 
 __all__ = ["AnchoredReader"]
 
@@ -82,22 +82,9 @@ _NAME_WORDS = frozenset(
         "tool_use",
     }
 )
-#: Words that may join a name to its arguments (``args =>``, ``"arguments": {``).
-_CONNECTORS = frozenset(
-    {
-        "arguments",
-        "args",
-        "parameters",
-        "params",
-        "tool_args",
-        "tool_input",
-        "input",
-        "inputs",
-        "kwargs",
-        "action_input",
-        "with",
-    }
-)
+#: Words that may join a name to its arguments (``args =>``, ``"arguments": {``): the
+#: default argument keys (the config's own are added per reader), and a few more.
+_CONNECTORS = frozenset({*DEFAULT_ARGUMENT_KEYS, "inputs", "with"})
 #: Where the stream starts holding content back: the family registry's
 #: :func:`~toolfix._repair.families.markup_start`, which toolfix/_stream/core.py reads as
 #: ``_MARKUP_START``. A call's name must come at or after the first match.
@@ -877,15 +864,6 @@ _REREAD = frozenset(
 
 
 def _remove(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` without the (possibly overlapping) spans, the pieces left stripped and
-    joined by newlines, as the family readers leave theirs (textscan._remove_spans)."""
-    pieces: list[str] = []
-    pos = 0
-    for s, e in sorted(spans):
-        pieces.append(text[pos:s] if s > pos else "")
-        pos = max(pos, e)
-    pieces.append(text[pos:])
-    kept = [p.strip() for p in pieces]
-    if kept[0]:
-        kept[0] = pieces[0].rstrip()
-    return "\n".join(p for p in kept if p)
+    """``text`` without the (possibly overlapping) spans, as the family readers leave
+    theirs (:func:`~toolfix._repair.text.remove_spans`)."""
+    return remove_spans(text, [x for span in sorted(spans) for x in span])

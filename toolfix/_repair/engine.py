@@ -85,22 +85,17 @@ class Fixer:
         # registry even once the LRU has let it go: one registry's weight at most)
         self._last: tuple[ToolRegistry, Interpreter] | None = None
 
-    @functools.cached_property
-    def _split(self) -> Fixer:
-        """This fixer for responses whose reasoning the server split out, with a text no
-        reasoning closer ends (:func:`_split_out`)."""
-        return Fixer(self.config.model_copy(update={"reasoning_prefilled": None}))
-
     def fix(self, response: Response, registry: ToolRegistry) -> Response:
         """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
         given = response.parts
         # (a text part first: there is text to scan; the test is spared)
         if (not given or given[0].type != "text") and self._all_valid(response, registry):
             return response  # the fast path: nothing to scan, every call valid
-        if self.config.reasoning_prefilled and _split_out(given):
+        prefilled = self.config.reasoning_prefilled
+        if prefilled and _split_out(given):
             # the server split reasoning out and the text has no closer: it is the
             # answer, not more reasoning (e.g. a hosted API the model table named)
-            return self._split.fix(response, registry)
+            prefilled = None
         interp = self._interpreter(registry)
         seed = id_basis(response.id, self.config.id_seed)
         new_parts: list[Part] = []
@@ -124,7 +119,7 @@ class Fixer:
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)
             elif part.type == "text" and has_tools:
-                parts, recs = self._read_text(part, interp, basis, existing)
+                parts, recs = self._read_text(part, interp, basis, existing, prefilled)
                 changed |= len(parts) != 1 or parts[0] is not part
                 new_parts.extend(parts)
                 if recs:
@@ -159,10 +154,15 @@ class Fixer:
         return out
 
     def _read_text(
-        self, part: TextPart, interp: Interpreter, basis: str, existing: set[tuple[str, str]]
+        self,
+        part: TextPart,
+        interp: Interpreter,
+        basis: str,
+        existing: set[tuple[str, str]],
+        prefilled: bool | None,
     ) -> tuple[list[Part], list[RepairRecord]]:
         """The parts a text part becomes (itself when unchanged), and its records."""
-        parts, recs = self._text.read_text(part, interp, basis)
+        parts, recs = self._text.read_text(part, interp, basis, prefilled)
         # A call reported on an earlier pass (same text and error) is not reported twice:
         # repairing a repaired response changes nothing (promise 7).
         if existing:
@@ -287,7 +287,8 @@ def _last_call(parts: tuple[Part, ...]) -> int:
 def _split_out(parts: Sequence[Part]) -> bool:
     """Does the response carry reasoning of its own (the server split it out) beside
     text that no reasoning closer ends? ``reasoning_prefilled=True`` would make all of
-    such a text reasoning; a server that split reasoning out sent it as the answer."""
+    such a text reasoning; a server that split reasoning out sent it as the answer, so
+    it is read as with ``None``."""
     if not any(p.type == "reasoning" for p in parts):
         return False
     texts = [p.text for p in parts if isinstance(p, TextPart)]

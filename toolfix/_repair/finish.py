@@ -31,7 +31,16 @@ from .._messages import (
 from .._tools import ToolDescriptor, ToolRegistry
 from .coerce import Coercer, decode_double_encoded, schema_coercer, text_keys
 from .formats import Candidate
-from .gate import Duplicate, Gate, InvalidCall, Proposal, ReadArguments, derive_id, duplicate_keys
+from .gate import (
+    Duplicate,
+    Gate,
+    InvalidCall,
+    Proposal,
+    ReadArguments,
+    derive_id,
+    duplicate_keys,
+    jsonable,
+)
 from .jsonparse import parse_lenient
 from .names import NameMatch, normalise_name, resolve_name
 
@@ -157,7 +166,7 @@ class CallFinisher:
             f"unknown tool {s.name!r}{hint}; available: {', '.join(self.names[:20])}",
             K.UNKNOWN_NAME,
             s.name,
-            raw=p.raw or canonical_json({"name": s.name, "arguments": _jsonable(s.arguments)}),
+            raw=p.raw or canonical_json({"name": s.name, "arguments": jsonable(s.arguments)}),
         )
 
     def _arguments(
@@ -216,7 +225,7 @@ class CallFinisher:
                 f"arguments must be a JSON object, got {type(args).__name__}",
                 K.TYPE_MISMATCH,
                 tool.name,
-                raw=p.raw or canonical_json(_jsonable(args)),
+                raw=p.raw or canonical_json(jsonable(args)),
             )
         return args
 
@@ -460,11 +469,3 @@ def _rename_near_keys(
     for old, new in renames.items():
         repairs.append(rec(K.KEY_ALIAS, f"read the argument {old!r} as the parameter {new!r}"))
     return {renames.get(k, k): v for k, v in args.items()}
-
-
-def _jsonable(value: Any) -> Any:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
-    return value

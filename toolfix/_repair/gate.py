@@ -397,7 +397,7 @@ class Gate:
                     "invalid arguments: " + "; ".join(str(i) for i in issues[:10]),
                     kind,
                     name,
-                    raw=p.raw or canonical_json({"name": name, "arguments": _jsonable(args)}),
+                    raw=p.raw or canonical_json({"name": name, "arguments": jsonable(args)}),
                     arguments=args,
                 )
             if given and not args:  # G6
@@ -445,7 +445,8 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
     return not (("NaN" in raw or "Infinity" in raw) and _walk_non_finite(args))
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """``value`` when JSON can write it, else its ``repr`` (an invalid call's raw text)."""
     try:
         json.dumps(value)
     except (TypeError, ValueError):

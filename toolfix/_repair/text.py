@@ -34,6 +34,7 @@ __all__ = [
     "next_fence",
     "occurrences",
     "read_identifier",
+    "remove_spans",
     "skip_ws",
     "whole_json",
 ]
@@ -567,3 +568,23 @@ def next_fence(text: str, pos: int, *, max_lang_chars: int = 40) -> Fence | None
     if close == -1:
         return Fence(start, body_start, n, n, lang, False)
     return Fence(start, body_start, close, close + len(ticks), lang, True)
+
+
+def remove_spans(text: str, spans: list[int]) -> str:
+    """``text`` without the spans (flat start, end pairs in order), the pieces left
+    stripped and joined by newlines; the leading whitespace of the text before the
+    first span is kept (it is what a stream has already sent, and what ``repair()`` of a
+    message with no call keeps)."""
+    if len(spans) == 2:  # one call (the common case): the same, without the lists
+        head, tail = text[: spans[0]].rstrip(), text[spans[1] :].strip()
+        return f"{head}\n{tail}" if head and tail else head or tail
+    pieces: list[str] = []
+    pos = 0
+    for s, e in zip(spans[::2], spans[1::2], strict=True):
+        pieces.append(text[pos:s])
+        pos = max(pos, e)
+    pieces.append(text[pos:])
+    kept = [p.strip() for p in pieces]
+    if kept[0]:
+        kept[0] = pieces[0].rstrip()
+    return "\n".join(p for p in kept if p)

@@ -34,7 +34,7 @@ from .interpret import Interpreter, derive_id
 from .jsonparse import decode_memo
 from .reasoning import OTHER_THINK_TOKENS, THINK_CLOSE, THINK_OPEN, split_reasoning
 from .scanner import SpecScanner
-from .text import Fence, find_fences, occurrences
+from .text import Fence, find_fences, occurrences, remove_spans
 
 __all__ = ["TextScanner"]
 
@@ -63,8 +63,10 @@ class TextScanner:
         )
 
     def read_text(
-        self, part: TextPart, interp: Interpreter, seed: str
+        self, part: TextPart, interp: Interpreter, seed: str, prefilled: bool | None
     ) -> tuple[list[Part], list[RepairRecord]]:
+        """The parts ``part`` becomes and the records of the reading; ``prefilled`` is
+        ``FixConfig.reasoning_prefilled`` as it holds for this response."""
         text = part.text
         limits = self.config.limits
         if len(text) > limits.max_input_chars:
@@ -80,7 +82,6 @@ class TextScanner:
         found: dict[ToolCallFormat, list[Candidate]] = {}  # what the masking pass read
         markers = _Markers(text)  # every substring test on a long text goes through it
         masked, restore = self._mask_markup_in_calls(text, interp, found, markers)
-        prefilled = self.config.reasoning_prefilled
         reasoning, content = (
             split_reasoning(masked, prefilled)
             if prefilled or _may_hold_reasoning(markers if masked is text else _Markers(masked))
@@ -278,7 +279,7 @@ class TextScanner:
             tail = _tail_start(content, used)
             kept = [c for c, end in zip(calls, ends, strict=True) if end > tail]
             return kept, content, used
-        remaining = _remove_spans(content, used)
+        remaining = remove_spans(content, used)
         # the formats' own channel tokens, by each format that read a call (once each)
         tidies = self._tidies
         done: list[ToolCallFormat] = []
@@ -617,7 +618,7 @@ class _Quotes:
             self._spans = self._find()
         if self._spans == _NO_QUOTES:
             return False  # (most texts)
-        for spans in self._spans:
+        for spans in self._spans[:2]:  # (documentation: :meth:`shows`)
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
             if i >= 0 and spans[i][0] <= at < spans[i][1]:
@@ -898,26 +899,6 @@ def _blank_outside(text: str, spans: list[int]) -> bool:
             return False
         pos = max(pos, e)
     return pos >= len(text) or text[pos:].isspace()
-
-
-def _remove_spans(text: str, spans: list[int]) -> str:
-    """``text`` without the spans (flat start, end pairs in order), the pieces left
-    stripped and joined by newlines; the leading whitespace of the text before the
-    first span is kept (it is what a stream has already sent, and what ``repair()`` of a
-    message with no call keeps)."""
-    if len(spans) == 2:  # one call (the common case): the same, without the lists
-        head, tail = text[: spans[0]].rstrip(), text[spans[1] :].strip()
-        return f"{head}\n{tail}" if head and tail else head or tail
-    pieces: list[str] = []
-    pos = 0
-    for s, e in zip(spans[::2], spans[1::2], strict=True):
-        pieces.append(text[pos:s])
-        pos = max(pos, e)
-    pieces.append(text[pos:])
-    kept = [p.strip() for p in pieces]
-    if kept[0]:
-        kept[0] = pieces[0].rstrip()
-    return "\n".join(p for p in kept if p)
 
 
 _EMPTY_DIGEST = hashlib.sha256(b"").hexdigest()[:24]

@@ -13,7 +13,6 @@ from .._repair.families import reasoning_prefilled_for
 from .._repair.manual import ManualToolCallFixProcessor
 
 __all__ = [
-    "default_processor",
     "describe_invalid",
     "model_name",
     "parse_args",
@@ -24,11 +23,6 @@ __all__ = [
     "tool_dict",
     "with_prefilled",
 ]
-
-
-def default_processor(processor: ResponseProcessor | None) -> ResponseProcessor:
-    """The processor an adapter uses: the one given, else the manual fixer."""
-    return processor if processor is not None else ManualToolCallFixProcessor()
 
 
 def model_name(model: Any) -> str | None:
@@ -51,6 +45,7 @@ def template_kwargs(request: Mapping[str, Any]) -> Mapping[str, object] | None:
 
 @functools.cache
 def _default() -> ManualToolCallFixProcessor:
+    """The manual fixer adapters use when given none (one, kept: it holds its twins)."""
     return ManualToolCallFixProcessor()
 
 
@@ -61,7 +56,7 @@ def with_prefilled(processor: ResponseProcessor | None, value: bool | None) -> R
     own ``True``/``False``, ``value=None`` and other processors (they read their own
     configs) leave ``processor`` as it is."""
     if processor is None:
-        processor = _default() if value is not None else ManualToolCallFixProcessor()
+        processor = _default()
     if value is None or not isinstance(processor, ManualToolCallFixProcessor):
         return processor
     return processor.with_reasoning_prefilled(value)
