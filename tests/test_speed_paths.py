@@ -19,7 +19,8 @@ from toolfix import FixConfig, Limits, ManualToolCallFixProcessor, Response, Too
 from toolfix._repair.jsonparse import decode_memo, parse_lenient
 from toolfix._repair.quickfix import quick_fix
 from toolfix._repair.text import _scan_brackets, find_bracket_end
-from toolfix._repair.textscan import _Markers, _remove_spans
+from toolfix._repair.text import remove_spans as _remove_spans
+from toolfix._repair.textscan import _Markers
 
 TOOLS = [
     WRITE_FILE,
