@@ -262,6 +262,8 @@ class AnchoredReader:
             if found is None:
                 continue
             args, args_end, paren = found
+            if not args and (bare := _bare_element(content, start, end, stop, interp, name)):
+                args, args_end = bare  # (``<read_file> a.py </read_file>``)
             if not args:
                 # a tool that takes no argument: its name, then the construct's closer
                 closer = -1 if required else _empty_closer(content, end, stop, name)
@@ -310,9 +312,12 @@ class AnchoredReader:
 
     @staticmethod
     def _wrapped(text: str, start: int) -> bool:
-        """An opener stands right before the name (:data:`_OPENER_BEFORE_NAME`): the call
+        """An opener stands right before the name (:data:`_OPENER_BEFORE_NAME`), or the
+        name opens the element a call wrapper opened (:func:`_wrapper_element`): the call
         ends at a call wrapper's end tag."""
-        return _OPENER_BEFORE_NAME.search(text, max(0, start - 16), start) is not None
+        if _OPENER_BEFORE_NAME.search(text, max(0, start - 16), start) is not None:
+            return True
+        return _wrapper_element(text, start)
 
     def _placed(self, text: str, start: int, fences: list[Any], floor: int) -> bool:
         """The name at ``start`` stands where a call's name stands: at the start of its
@@ -681,6 +686,45 @@ def _empty_closer(text: str, end: int, stop: int, name: str) -> int:
         gt += 1
     close = f"</{text[end - len(name) : end]}>"
     return gt + len(close) if text.startswith(close, gt) else -1
+
+
+def _bare_element(
+    text: str, start: int, end: int, stop: int, interp: Interpreter, name: str
+) -> tuple[dict[str, Any], int] | None:
+    """The one argument of a tool that takes only one string, written bare in the
+    element its name opens (``<read_file> rdt_engine.py </read_file>``: Devstral Medium
+    in Cline, cline/cline issue 4839; GLM-4.5-Air wrote ``<write_file> path text`` there
+    too, issue 5683), and where its end tag starts; ``None`` for anything else (another
+    element inside, no end tag before ``stop``, a tool with more parameters)."""
+    if not _tag_opened(text, start) or not text.startswith(">", end):
+        return None
+    tool = interp.registry.lookup(name)
+    if tool is None or len(tool.properties) != 1 or len(tool.required) != 1:
+        return None
+    ((param, schema),) = tool.properties.items()
+    if param != tool.required[0] or schema.get("type", "string") != "string":
+        return None
+    close = text.find(f"</{text[start:end]}>", end + 1, stop)
+    value = text[end + 1 : close].strip() if close != -1 else ""
+    if not value or "<" in value:
+        return None
+    return {param: value}, close  # (the end tag is the construct's closer: _closed)
+
+
+#: A call wrapper's opener right before the ``<`` of a name's element: the Qwen XML
+#: call whose ``<function=NAME>`` opener is written as ``<NAME>`` (anomalyco/opencode
+#: issue 30061), the spelling next to ``<parameter=NAME>`` (:data:`_OPENER_BEFORE_NAME`).
+_WRAPPER_BEFORE_ELEMENT = re.compile(r"<(?:[\w-]+:)?tool_call>\s*<$")
+
+
+def _wrapper_element(text: str, start: int) -> bool:
+    """The name at ``start`` opens an element right inside a call wrapper
+    (``<tool_call>\\n<read>``): its call ends at the wrapper's end tags
+    (``</function>``, ``</tool_call>``), not only at ``</read>``."""
+    return (
+        _tag_opened(text, start)
+        and _WRAPPER_BEFORE_ELEMENT.search(text, max(0, start - 40), start) is not None
+    )
 
 
 def _tag_opened(text: str, start: int) -> bool:
