@@ -156,7 +156,10 @@ class Interpreter:
             args = {} if args is None else args
             return [
                 self.finish(
-                    CallShape(cand.name, args, cand.id), cand, CallSite(seed, 0, cand.kinds)
+                    CallShape(cand.name, args, cand.id),
+                    cand,
+                    CallSite(seed, 0, cand.kinds),
+                    reads=reads,
                 )
             ]
         try:
@@ -190,7 +193,8 @@ class Interpreter:
             s.duplicates = twice
             # Only the last call of a cut-off span can itself be cut off.
             is_last, complete = i == last, parsed.complete_prefix
-            part = self.finish(s, cand, CallSite(seed, i, cand.kinds, is_last, complete))
+            site = CallSite(seed, i, cand.kinds, is_last, complete)
+            part = self.finish(s, cand, site, reads=reads)
             if not cand.explicit and not alone and self._prose_mention(s, part):
                 return None  # prose that mentions a tool: prose is prose
             out.append(part)
