@@ -16,6 +16,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tooldefs import WRITE_FILE, openai_tool
@@ -159,10 +160,23 @@ def _decoded_sizes(run: Callable[[], object]) -> list[int]:
     return sizes
 
 
-def test_a_long_argument_is_decoded_once_and_handed_out_once() -> None:
-    args = {"path": "a.md", "content": 'line with "quotes", a tab\t and é\n' * 5000}
-    call = {"name": "write_file", "arguments": args}
-    text = f"<tool_call>\n{json.dumps(call, ensure_ascii=False)}\n</tool_call>"
+_LONG_ARGS = {"path": "a.md", "content": 'line with "quotes", a tab\t and é\n' * 5000}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a call object (the payload parse takes the span's decode)
+        "<tool_call>\n"
+        + json.dumps({"name": "write_file", "arguments": _LONG_ARGS}, ensure_ascii=False)
+        + "\n</tool_call>",
+        # markup that names the tool (the finisher's arguments parse takes it)
+        "[TOOL_CALLS]write_file[ARGS]" + json.dumps(_LONG_ARGS, ensure_ascii=False),
+    ],
+    ids=["payload", "arguments"],
+)
+def test_a_long_argument_is_decoded_once_and_handed_out_once(text: str) -> None:
+    args = _LONG_ARGS
     fixer = ManualToolCallFixProcessor(config=FixConfig(limits=Limits(max_span_chars=2_000_000)))
     fixed = fixer.fix(Response.text_only(text), REGISTRY)
     assert [c.name for c in fixed.tool_calls] == ["write_file"]
