@@ -45,7 +45,7 @@ from .formats import Candidate
 from .formats._base import make_candidate
 from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
-from .jsonparse import parse_lenient
+from .jsonparse import ScanReads, parse_lenient
 from .names import normalise_name
 from .text import find_bracket_end, find_fences, remove_spans
 
@@ -221,6 +221,7 @@ class AnchoredReader:
         family: list[int],
         family_valid: bool,
         quotes: Callable[[], list[tuple[int, int]]] | None = None,
+        reads: ScanReads | None = None,
     ) -> list[tuple[int, int, CallPart]]:
         """The calls found in ``content`` with their spans, in order: valid, or invalid
         ``duplicate_argument`` (:meth:`_finish`). ``protected``: the spans the scan holds
@@ -229,7 +230,8 @@ class AnchoredReader:
         reaches into one, and no name in one is read. ``family``:
         the spans the family readers took (flat start, end pairs); a call's span never
         reaches back into one before its name, and when they hold a valid call
-        (``family_valid``) no name inside one is read (their calls stand)."""
+        (``family_valid``) no name inside one is read (their calls stand). ``reads``: the
+        scan's :class:`ScanReads`, for the JSON values read (``None``: nothing remembered)."""
         # streamed prose goes out until markup may begin (toolfix/_stream/core.py): a
         # call is read only where that has happened at its name, so a stream never sends
         # text that repair() takes as a call
@@ -258,7 +260,7 @@ class AnchoredReader:
             if not self._placed(content, start, fences, taken_end):
                 continue
             params, required = tools.schema(name)
-            found = self._arguments(content, end, stop, params)
+            found = self._arguments(content, end, stop, params, reads)
             if found is None:
                 continue
             args, args_end, paren = found
@@ -350,7 +352,7 @@ class AnchoredReader:
     # ---- arguments --------------------------------------------------------------------
 
     def _arguments(
-        self, text: str, pos: int, stop: int, params: Mapping[str, str]
+        self, text: str, pos: int, stop: int, params: Mapping[str, str], reads: ScanReads | None
     ) -> tuple[dict[str, Any], int, bool] | None:
         """The run of arguments that starts right after a name (``pos``), up to
         ``stop``: the arguments found, where the last one ends, and whether a ``(``
@@ -378,7 +380,7 @@ class AnchoredReader:
             if first:
                 # ``name(``: a pythonic call, where a bare word is code, not a value
                 pythonic, first = "(" in text[start:pos], False
-            value = self._value(text, m.end(), stop, mode, open_style, pythonic)
+            value = self._value(text, m.end(), stop, mode, open_style, pythonic, reads)
             if value is None:
                 return None
             val, end, open_style = value
@@ -455,7 +457,14 @@ class AnchoredReader:
         return text[pos] if pos < stop else ""
 
     def _value(
-        self, text: str, pos: int, stop: int, mode: str, open_style: bool, pythonic: bool
+        self,
+        text: str,
+        pos: int,
+        stop: int,
+        mode: str,
+        open_style: bool,
+        pythonic: bool,
+        reads: ScanReads | None,
     ) -> tuple[Any, int, bool] | None:
         """The value that starts at ``pos``, where it ends, and whether the run writes
         its elements without closers (``open_style``: a value that reaches the end of the
@@ -472,10 +481,10 @@ class AnchoredReader:
             return None if q is None else (q[0], q[1], open_style)
         if ch and ch in "{[":
             try:
-                span = find_bracket_end(text, pos, self.limits, stop=stop)
+                span = find_bracket_end(text, pos, self.limits, stop=stop, reads=reads)
                 if span.truncated:
                     return None  # never closed: cut off, not a value to guess
-                parsed = parse_lenient(text[pos : span.end], self.limits, cut=False)
+                parsed = parse_lenient(text[pos : span.end], self.limits, cut=False, reads=reads)
             except (LimitExceededError, MalformedToolCallError):
                 return None
             return parsed.value, span.end, open_style

@@ -41,7 +41,7 @@ from .gate import (
     duplicate_keys,
     jsonable,
 )
-from .jsonparse import parse_lenient
+from .jsonparse import ScanReads, parse_lenient
 from .names import NameMatch, normalise_name, resolve_name
 
 __all__ = [
@@ -137,11 +137,13 @@ class CallFinisher:
         cand: Candidate | None,
         site: CallSite,
         native: ToolCallPart | None = None,
+        reads: ScanReads | None = None,
     ) -> CallPart:
         """The call part for one call shape: name resolved, arguments decoded, cut-off
         calls handled by the truncation policy, then admitted (coerced and validated) by
         the gate, or an invalid call. ``native``: the provider's call the shape was read
-        from, passed through as it is when the gate admits it unchanged."""
+        from, passed through as it is when the gate admits it unchanged. ``reads``: what
+        the scan that found ``cand`` worked out (arguments text it decoded already)."""
         name = s.name or ""  # shape() and the formats always set a name
         match = self._name_cache.get(name) or self.resolve(name)
         p = _proposal(s, cand, site)
@@ -151,7 +153,7 @@ class CallFinisher:
         if match.repair is not None:
             p.repairs.append(match.repair)
         tool = self._tools[match.name]
-        args = self._arguments(s.arguments, tool, cand, p)
+        args = self._arguments(s.arguments, tool, cand, p, reads)
         if isinstance(args, InvalidToolCallPart):
             return args
         if p.truncated:
@@ -175,6 +177,7 @@ class CallFinisher:
         tool: ToolDescriptor,
         cand: Candidate | None,
         p: Proposal,
+        reads: ScanReads | None = None,
     ) -> dict[str, Any] | InvalidToolCallPart:
         """The arguments as a fresh dict: JSON text parsed, double encoding undone, markup
         taken out of keys; an invalid call when they are not an object (or never came).
@@ -182,7 +185,7 @@ class CallFinisher:
         if type(args) is not dict:  # (a dict, the usual, needs none of what it does)
             if type(args) is ReadArguments and args.duplicates:
                 p.duplicates = (*p.duplicates, *args.duplicates)
-            found = self._object(args, tool, cand, p)
+            found = self._object(args, tool, cand, p, reads)
             if isinstance(found, InvalidToolCallPart):
                 return found
             args = found
@@ -200,6 +203,7 @@ class CallFinisher:
         tool: ToolDescriptor,
         cand: Candidate | None,
         p: Proposal,
+        reads: ScanReads | None = None,
     ) -> Mapping[str, Any] | InvalidToolCallPart:
         """Arguments that are not a dict as an object: JSON text parsed (an empty text is
         ``{}``), double encoding undone; an invalid call when they are no object."""
@@ -210,7 +214,7 @@ class CallFinisher:
                 args = {}
                 p.repairs.append(rec(K.INVALID_JSON, "read an empty arguments string as {}"))
             else:
-                args = self._parse_arguments(args, tool, cand, p)
+                args = self._parse_arguments(args, tool, cand, p, reads)
                 if isinstance(args, InvalidToolCallPart):
                     return args
         elif args is None:
@@ -235,13 +239,14 @@ class CallFinisher:
         tool: ToolDescriptor,
         cand: Candidate | None,
         p: Proposal,
+        reads: ScanReads | None = None,
     ) -> Any:
         """Arguments given as JSON text, parsed (leniently); an invalid call if they are not
         JSON. A native arguments string (``openai``) may have been cut off: an open string
         or bracket at its end says so, as it has no markup to say where it ended."""
         native = cand is None or cand.open_ended
         try:
-            parsed = parse_lenient(text, self.config.limits, cut=p.truncated or native)
+            parsed = parse_lenient(text, self.config.limits, cut=p.truncated or native, reads=reads)
         except (LimitExceededError, MalformedToolCallError) as exc:
             kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
             return p.invalid(f"arguments are not JSON: {exc}", kind, tool.name, raw=p.raw or text)

@@ -29,7 +29,7 @@ from .finish import (
 )
 from .formats import Candidate, ScanContext
 from .gate import duplicate_keys
-from .jsonparse import ParsedJson, parse_lenient
+from .jsonparse import ParsedJson, ScanReads, parse_lenient
 
 __all__ = ["CallShape", "CallSite", "Interpreter", "InvalidCall", "derive_id"]
 
@@ -139,13 +139,15 @@ class Interpreter:
     # ---- candidates -----------------------------------------------------------------------
 
     def from_candidate(
-        self, cand: Candidate, seed: str, *, alone: bool = True
+        self, cand: Candidate, seed: str, *, alone: bool = True, reads: ScanReads | None = None
     ) -> list[CallPart] | None:
         """Call parts for a candidate, or ``None`` when it is not a call (text stays text).
 
         ``alone``: the text holds nothing but candidates. Otherwise bare JSON in prose
         (``explicit=False``) is a call only when it validates after repair, or names a
         tool and carries an explicit arguments key; else it stays prose, unchanged.
+        ``reads``: what the scan that found the candidate worked out (its payload may be
+        decoded already), for :func:`parse_lenient`; ``None``: nothing is remembered.
         """
         if cand.error is not None:
             return [_known_invalid(cand, seed)]
@@ -154,11 +156,16 @@ class Interpreter:
             args = {} if args is None else args
             return [
                 self.finish(
-                    CallShape(cand.name, args, cand.id), cand, CallSite(seed, 0, cand.kinds)
+                    CallShape(cand.name, args, cand.id),
+                    cand,
+                    CallSite(seed, 0, cand.kinds),
+                    reads=reads,
                 )
             ]
         try:
-            parsed = parse_lenient(cand.payload, self.config.limits, cut=cand.truncated)
+            parsed = parse_lenient(
+                cand.payload, self.config.limits, cut=cand.truncated, reads=reads
+            )
         except (LimitExceededError, MalformedToolCallError) as exc:
             over = isinstance(exc, LimitExceededError)
             if not cand.explicit and not (over and self._names_a_tool(cand.payload)):
@@ -166,7 +173,7 @@ class Interpreter:
             kind = K.LIMIT_EXCEEDED if over else K.INVALID_JSON
             return [_candidate_invalid(cand, seed, str(exc), kind)]
         twice = duplicate_keys(cand.payload, parsed.value)
-        values, extra = self._payload_calls(parsed)
+        values, extra = self._payload_calls(parsed, reads)
         shapes = [self.shape(v, canonical_args=cand.args_key) for v in values]
         if not cand.explicit and (
             not shapes or any(s is None or not self._call_shaped(s) for s in shapes)
@@ -186,13 +193,16 @@ class Interpreter:
             s.duplicates = twice
             # Only the last call of a cut-off span can itself be cut off.
             is_last, complete = i == last, parsed.complete_prefix
-            part = self.finish(s, cand, CallSite(seed, i, cand.kinds, is_last, complete))
+            site = CallSite(seed, i, cand.kinds, is_last, complete)
+            part = self.finish(s, cand, site, reads=reads)
             if not cand.explicit and not alone and self._prose_mention(s, part):
                 return None  # prose that mentions a tool: prose is prose
             out.append(part)
         return out
 
-    def _payload_calls(self, parsed: ParsedJson) -> tuple[list[Any], list[RepairRecord]]:
+    def _payload_calls(
+        self, parsed: ParsedJson, reads: ScanReads | None
+    ) -> tuple[list[Any], list[RepairRecord]]:
         """The call objects of a parsed payload (a list of calls, a ``tool_calls`` wrapper,
         JSON objects glued together) and the records of what that took."""
         extra: list[RepairRecord] = []
@@ -203,7 +213,7 @@ class Interpreter:
         values: list[Any] = self._call_list(parsed.value)
         if parsed.trailing.lstrip().startswith(("{", "[")):
             try:
-                more = parse_lenient(parsed.trailing, self.config.limits)
+                more = parse_lenient(parsed.trailing, self.config.limits, reads=reads)
             except (LimitExceededError, MalformedToolCallError):
                 more = None
             if more is not None:

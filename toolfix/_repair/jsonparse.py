@@ -11,8 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,75 +25,113 @@ from .._errors import (
 )
 from .quickfix import quick_fix
 
-__all__ = ["ParsedJson", "check_limits", "parse_lenient"]
+__all__ = [
+    "DECODE_MISSES",
+    "MEMO_MIN_CHARS",
+    "ParsedJson",
+    "ScanReads",
+    "check_limits",
+    "parse_lenient",
+    "raw_decode",
+]
 
 # Tokens for the depth / number pre-check: a JSON or Python string literal, a bracket,
 # or a run of digits. Each alternative consumes disjoint characters (no nested
 # quantifiers), so one finditer pass is linear in the text length.
 _TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[\[\]{}()]|\d+')
-_DECODER = json.JSONDecoder()
-#: ``raw_decode`` without its Python frame (the C scanner it calls; not in the stubs):
-#: raises ``StopIteration`` where no value starts, where ``raw_decode`` raises
-#: ``JSONDecodeError``. The one copy the manual fixer's modules share.
-scan_json: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+#: ``json.JSONDecoder().raw_decode``: the JSON value that starts at ``s[idx]`` (no blank
+#: skipped) and the index just past it; ``ValueError`` where none does. One bound method
+#: the manual fixer's modules share.
+raw_decode = json.JSONDecoder().raw_decode
 
 #: Below this size a second parse costs less than remembering the first one.
 MEMO_MIN_CHARS = 65_536
+#: Failed fast decodes :class:`ScanReads` allows per text (see :meth:`ScanReads.may_decode`).
+DECODE_MISSES = 64
 
 
-class DecodeMemo(threading.local):
-    """What the scanner last worked out, per thread: the last bracket span it found
-    (``last_*``: the formats often ask for the same extent twice in a row), the decoded
-    ``value`` of the last large well-formed JSON ``text`` (kept for the
-    :func:`parse_lenient` call on the same text that follows: a long argument is decoded
-    once), and its failed fast decodes on ``miss_source`` (they are capped per text;
-    ``broken_at``: where the decoder found no JSON value at all, so that a payload read
-    there is known broken without a second failed decode, :func:`known_broken`).
-    :meth:`reset` at the start and end of a scan; taking the value clears it (it is
-    mutable: handed out once)."""
+class ScanReads:
+    """What one scan has worked out about the texts it reads, handed explicitly to the
+    readers that consult it (``ScanContext.reads``, the ``reads`` parameter of
+    :func:`~toolfix._repair.text.find_bracket_end`, :func:`parse_lenient` and
+    ``Interpreter.from_candidate``). A scan makes a fresh one and drops it when done; a
+    caller outside a scan passes none (``None``: nothing is remembered).
 
-    last_source: str | None = None
-    last_key: tuple[int, int, int, str] = (-1, -1, -1, "")
-    last_span: Any = None
-    text: str = ""
-    value: Any = None
-    miss_source: str | None = None
-    misses: int = 0
-    broken_at: tuple[int, ...] = ()
+    - the last bracket span found (``last_*``): the formats often ask for the same
+      extent twice in a row;
+    - the decoded value of the last large well-formed JSON value (``text``, ``value``):
+      the :func:`parse_lenient` call on the same text that follows takes it, so a long
+      argument is decoded once (:meth:`take_decoded` hands it out once: it is mutable);
+    - the failed fast decodes on one text (``miss_source``, ``misses``): a failed decode
+      costs more than its reading (the error message counts the lines of the whole text
+      before it), so each text gets :data:`DECODE_MISSES` of them and the scan stays
+      linear; and where the decoder found no JSON value at all (``broken_at``), so a
+      payload read there is known broken without a second failed decode
+      (:meth:`known_broken`).
 
-    def reset(self) -> None:
-        # What a thread sets lives in its own ``__dict__``; cleared, the class defaults
-        # above answer again. Usually nothing was set (short texts): one test.
-        held = self.__dict__
-        if held:
-            held.clear()
+    Everything it remembers is a fact about a text (compared by identity, or by value
+    for the decoded text): reading with or without it gives the same answers."""
 
+    __slots__ = (
+        "broken_at",
+        "last_key",
+        "last_source",
+        "last_span",
+        "miss_source",
+        "misses",
+        "text",
+        "value",
+    )
 
-decode_memo = DecodeMemo()
+    def __init__(self) -> None:
+        self.last_source: str | None = None
+        self.last_key: tuple[int, int, int, str] = (-1, -1, -1, "")
+        self.last_span: Any = None
+        self.text = ""
+        self.value: Any = None
+        self.miss_source: str | None = None
+        self.misses = 0
+        self.broken_at: tuple[int, ...] = ()
 
+    def may_decode(self, source: str) -> bool:
+        """Is a fast decode in ``source`` still allowed (fewer than
+        :data:`DECODE_MISSES` failed in it)?"""
+        return self.miss_source is not source or self.misses < DECODE_MISSES
 
-def known_broken(text: str) -> bool:
-    """Did the scanner's decoder already fail, with a ``ValueError``, on a value that
-    starts with ``text`` (in the text it scanned)? Then ``text`` is no JSON value
-    either: a value's brackets close it, so a decode that fails on the longer text fails
-    on or before the same character in its prefix, and ``raw_decode`` would fail again."""
-    memo = decode_memo
-    source = memo.miss_source
-    if source is None:
+    def missed(self, source: str, start: int, *, broken: bool) -> None:
+        """A fast decode at ``source[start]`` gave no usable span; ``broken``: the decoder
+        found no JSON value there at all."""
+        if self.miss_source is not source:
+            self.miss_source, self.misses, self.broken_at = source, 0, ()
+        self.misses += 1
+        if broken:
+            self.broken_at += (start,)
+
+    def keep_decoded(self, text: str, value: Any) -> None:
+        """``value`` is what ``text`` (a large JSON value) decodes to."""
+        self.text, self.value = text, value
+
+    def take_decoded(self, text: str) -> tuple[bool, Any]:
+        """``(True, value)`` when the kept value is the decoding of ``text`` (it is then
+        forgotten: handed out once), else ``(False, None)``."""
+        if len(text) < MEMO_MIN_CHARS or len(self.text) != len(text) or self.text != text:
+            return False, None
+        value = self.value
+        self.text, self.value = "", None
+        return True, value
+
+    def known_broken(self, text: str) -> bool:
+        """Did a fast decode already fail, with a ``ValueError``, on a value that starts
+        with ``text`` (in the text it scanned)? Then ``text`` is no JSON value either: a
+        value's brackets close it, so a decode that fails on the longer text fails on or
+        before the same character in its prefix, and ``raw_decode`` would fail again."""
+        source = self.miss_source
+        if source is None:
+            return False
+        for start in self.broken_at:  # noqa: SIM110 - a plain loop: usually none or one
+            if source.startswith(text, start):
+                return True
         return False
-    for start in memo.broken_at:  # noqa: SIM110 - a plain loop: usually none or one
-        if source.startswith(text, start):
-            return True
-    return False
-
-
-def _take_decoded(text: str) -> tuple[bool, Any]:
-    memo = decode_memo
-    if len(text) < MEMO_MIN_CHARS or len(memo.text) != len(text) or memo.text != text:
-        return False, None
-    value = memo.value
-    memo.text, memo.value = "", None
-    return True, value
 
 
 @dataclass(slots=True)  # not frozen: built on the hot path (docs/design.md#speed)
@@ -171,11 +207,16 @@ def _digit_run(max_num: int) -> re.Pattern[str]:
     return re.compile(rf"\d{{{max_num + 1}}}")
 
 
-def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
+def parse_lenient(
+    text: str, limits: Limits, *, cut: bool = True, reads: ScanReads | None = None
+) -> ParsedJson:
     """Parse ``text`` as JSON, repairing it if needed.
 
     ``cut`` says whether the text may have been cut off (no markup closed it): then an
     unclosed value keeps only its complete members; otherwise missing closers are added.
+    ``reads``: what the scan that found ``text`` worked out (a value it already decoded,
+    a decode that already failed there); ``None``: nothing is remembered, ``text`` is
+    decoded afresh. The answer is the same either way.
 
     Raises:
         LimitExceededError: the span is over a limit (checked before json-repair).
@@ -187,18 +228,18 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     size = len(stripped)
     if size > limits.max_span_chars:
         check_limits(stripped, limits)
-    if size >= MEMO_MIN_CHARS:  # (only a long value is kept decoded)
-        found, value = _take_decoded(stripped)
+    if reads is not None and size >= MEMO_MIN_CHARS:  # (only a long value is kept decoded)
+        found, value = reads.take_decoded(stripped)
         if found:
             return ParsedJson(value)
     # One C-speed parse answers both "valid JSON" and "a complete value, then junk"
     # (prose, a stray closer, a second object). ``stripped`` starts with no whitespace.
-    if decode_memo.miss_source is None or not known_broken(stripped):
+    if reads is None or reads.miss_source is None or not reads.known_broken(stripped):
         try:
-            value, end = scan_json(stripped, 0)
+            value, end = raw_decode(stripped)
         except RecursionError as exc:
             raise _too_deep("parse", stripped, limits) from exc
-        except (ValueError, StopIteration):
+        except ValueError:
             pass
         else:
             rest = stripped[end:]  # empty, or ending in non-blank text (stripped)
@@ -209,13 +250,11 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     quick = quick_fix(stripped, cut=cut)
     if quick.fixes:
-        # ``json.loads`` without its Python frames: blanks, a whole value, then blanks
-        fixed = quick.text
         try:
-            value, end = scan_json(fixed, len(fixed) - len(fixed.lstrip(" \t\n\r")))
-        except (ValueError, StopIteration, RecursionError):
-            end = -1
-        if end != -1 and (end == len(fixed) or not fixed[end:].strip(" \t\n\r")):
+            value = json.loads(quick.text)
+        except (ValueError, RecursionError):
+            pass
+        else:
             return ParsedJson(
                 value,
                 repaired=True,

@@ -41,7 +41,7 @@ from .finish import CallShape, CallSite
 from .formats import Candidate
 from .gate import admits_as_sent, duplicate_keys
 from .interpret import Interpreter
-from .jsonparse import parse_lenient, scan_json
+from .jsonparse import parse_lenient, raw_decode
 from .textscan import TextScanner
 
 __all__ = ["NativeCallFixer"]
@@ -274,8 +274,8 @@ def _glued_objects(raw: str, interp: Interpreter) -> list[Any] | None:
         if raw[pos] != "{" or len(out) > limits.max_calls:
             return None
         try:
-            value, pos = scan_json(raw, pos)
-        except (ValueError, StopIteration, RecursionError):
+            value, pos = raw_decode(raw, pos)
+        except (ValueError, RecursionError):
             return None
         out.append(value)
     return out if len(out) > 1 else None

@@ -66,13 +66,15 @@ def read_section(
     broken = False
     while len(values) < _MAX_VALUES:
         stop = close_at if close_at != -1 else n
-        span = find_bracket_end(text, q, ctx.limits, stop=stop)
+        span = find_bracket_end(text, q, ctx.limits, stop=stop, reads=ctx.reads)
         if span.truncated and close_at != -1:
             # the closer may be text inside one of the value's strings
-            past = json_past_markers(text, q, close_at, grammar.close, ctx.limits, budget)
+            past = json_past_markers(
+                text, q, close_at, grammar.close, ctx.limits, budget, reads=ctx.reads
+            )
             if past is not None:
                 close_at, closer = _first_closer(text, grammar.close, past)
-                span = find_bracket_end(text, q, ctx.limits, stop=past)
+                span = find_bracket_end(text, q, ctx.limits, stop=past, reads=ctx.reads)
             else:
                 broken = True  # a closed section around unbalanced JSON: a missing brace
                 values.append((q, close_at))
@@ -153,7 +155,7 @@ def _pythonic(
         name_end = read_dotted_name(text, q)
         if name_end == q or name_end >= n or text[name_end] != "(":
             break
-        span = find_bracket_end(text, name_end, ctx.limits)
+        span = find_bracket_end(text, name_end, ctx.limits, reads=ctx.reads)
         items.append((q, span.end, text[q:name_end], span.truncated))
         if span.truncated:
             break

@@ -473,7 +473,7 @@ def _json_body(
     """:func:`_body` for a JSON object at ``p``."""
     n = len(text)
     call = tags.g.call
-    span = find_bracket_end(text, p, ctx.limits)
+    span = find_bracket_end(text, p, ctx.limits, reads=ctx.reads)
     if span.truncated:
         # unbalanced JSON: up to the first closer (a missing brace), or cut off
         cs, ce = tags.find_close(text, call, p, n)

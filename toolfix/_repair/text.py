@@ -15,7 +15,7 @@ from typing import Any
 
 from .._config import Limits
 from .._errors import NestingTooDeepError
-from .jsonparse import MEMO_MIN_CHARS, decode_memo, scan_json
+from .jsonparse import MEMO_MIN_CHARS, ScanReads, raw_decode
 
 __all__ = [
     "ANCHOR_MIN_CHARS",
@@ -61,6 +61,7 @@ def find_bracket_end(
     *,
     stop: int | None = None,
     quotes: str = "\"'",
+    reads: ScanReads | None = None,
 ) -> BracketSpan:
     """Match the bracket at ``text[start]`` with its closer, skipping string literals.
 
@@ -74,6 +75,12 @@ def find_bracket_end(
     next, and string bodies are skipped with ``str.find``-like searches, so the
     cost is linear with a small constant.
 
+    ``reads``: what the scan worked out so far (:class:`ScanReads`). With it, a
+    well-formed JSON value is first read by one C-speed decode (its failures are capped
+    per text, its large values kept for :func:`parse_lenient`), and the last span found
+    is remembered. ``None``: nothing is remembered, and only the bracket scan runs (an
+    uncapped decode could fail at every opener of a long text). The span is the same.
+
     Raises:
         NestingTooDeepError: nesting deeper than ``limits.max_depth``.
     """
@@ -83,18 +90,19 @@ def find_bracket_end(
     opener = text[start]
     if opener not in _OPEN:
         raise ValueError(f"no bracket at {start}")
+    if reads is None:
+        return _scan_brackets(text, start, end_at, max_depth, quotes)
     # the formats often ask twice in a row (up to a closer, then to read the body)
-    memo = decode_memo
     key = (start, end_at, max_depth, quotes)
-    if memo.last_source is text and memo.last_key == key:
-        last: BracketSpan = memo.last_span
+    if reads.last_source is text and reads.last_key == key:
+        last: BracketSpan = reads.last_span
         return last
     span = None
     if opener != "(" and '"' in quotes:
-        span = _json_value_span(text, start, end_at, max_depth)
+        span = _json_value_span(text, start, end_at, max_depth, reads)
     if span is None:
         span = _scan_brackets(text, start, end_at, max_depth, quotes)
-    memo.last_source, memo.last_key, memo.last_span = text, key, span
+    reads.last_source, reads.last_key, reads.last_span = text, key, span
     return span
 
 
@@ -157,7 +165,9 @@ def _scan_brackets(text: str, start: int, end_at: int, max_depth: int, quotes: s
 _MATCH = {"}": "{", "]": "[", ")": "("}
 
 
-def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> BracketSpan | None:
+def _json_value_span(
+    text: str, start: int, end_at: int, max_depth: int, reads: ScanReads
+) -> BracketSpan | None:
     """The span of a well-formed JSON value at ``text[start]``, found by one C-speed
     ``raw_decode``; ``None`` when it is not one (the scan below then decides).
 
@@ -165,16 +175,15 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
     newline, no stray escape and no unescaped quote, and no ``'`` or ``(`` occurs outside
     strings. The decoder never reads past that closer (on broken JSON it stops earlier).
     A failed decode costs more than its reading, though (the error message counts the
-    lines of the whole text before it), so each text gets :data:`_DECODE_MISSES` of them.
+    lines of the whole text before it), so ``reads`` caps them per text
+    (:meth:`ScanReads.may_decode`).
     """
-    memo = decode_memo
-    same = memo.miss_source is text
-    if same and memo.misses >= _DECODE_MISSES:
+    if not reads.may_decode(text):
         return None
     broken = False
     try:
-        value, end = scan_json(text, start)
-    except (ValueError, StopIteration):
+        value, end = raw_decode(text, start)
+    except ValueError:
         value, end, broken = None, -1, True
     except RecursionError:
         value, end = None, -1
@@ -191,21 +200,15 @@ def _json_value_span(text: str, start: int, end_at: int, max_depth: int) -> Brac
         or _depth(value, max_depth) <= max_depth
     ):
         if end - start >= MEMO_MIN_CHARS:
-            memo.text, memo.value = text[start:end], value
+            reads.keep_decoded(text[start:end], value)
         return BracketSpan(start, end, False)
     # broken, ends past ``end_at``, or too deep: the scan decides
-    if not same:
-        memo.miss_source, memo.misses, memo.broken_at = text, 0, ()
-    memo.misses += 1
-    if broken:
-        memo.broken_at += (start,)
+    reads.missed(text, start, broken=broken)
     return None
 
 
 #: Longest span whose openers :func:`_json_value_span` counts instead of walking it.
 _COUNT_MAX_CHARS = 4096
-#: Failed fast decodes allowed per text (see :func:`_json_value_span`).
-_DECODE_MISSES = 64
 
 
 def _depth(value: object, cap: int) -> int:
@@ -279,6 +282,7 @@ def json_past_markers(
     closers: tuple[str, ...],
     limits: Limits | None = None,
     budget: ExtendBudget | None = None,
+    reads: ScanReads | None = None,
 ) -> int | None:
     """Where the JSON value at ``text[first]`` really ends when markup was found inside it.
 
@@ -291,6 +295,7 @@ def json_past_markers(
     A value whose first key starts with a backslash (``{\\"name\\": ...``) is no JSON
     value: it is escaped JSON quoted inside another call's string, and the marker after
     it ends it (issue 26: a ``<|python_tag|>`` call quoted in a ReAct ``Action Input``).
+    ``reads``: the scan's :class:`ScanReads`, handed to :func:`find_bracket_end`.
     """
     if text.startswith("\\", skip_ws(text, first + 1)):
         return None
@@ -298,10 +303,10 @@ def json_past_markers(
         if budget.left <= 0:
             return None
         budget.left -= 1
-    short = find_bracket_end(text, first, limits, stop=stop)
+    short = find_bracket_end(text, first, limits, stop=stop, reads=reads)
     if not short.truncated:
         return None
-    span = find_bracket_end(text, first, limits)
+    span = find_bracket_end(text, first, limits, reads=reads)
     if span.truncated or span.end <= stop:
         return None
     k = skip_ws(text, span.end)
@@ -354,12 +359,12 @@ NOT_JSON: Any = object()
 def whole_json(body: str) -> Any:
     """``json.loads(body)`` for a ``body`` with no blank at either end (stripped, or
     written between its own brackets or quotes), :data:`NOT_JSON` where it raises
-    ``ValueError``: the decoder's C scanner without ``json.loads``' Python frames (~0.6
-    us a value). With no blank around it, the whole value is the whole text
+    ``ValueError``: ``raw_decode`` without ``json.loads``' blank skipping (half its cost
+    on a small value). With no blank around it, the whole value is the whole text
     (``json.loads`` skips ``[ \\t\\n\\r]`` around it; a BOM makes both fail)."""
     try:
-        value, end = scan_json(body, 0)
-    except (ValueError, StopIteration):
+        value, end = raw_decode(body)
+    except ValueError:
         return NOT_JSON
     return value if end == len(body) else NOT_JSON
 

@@ -31,7 +31,7 @@ from .._messages import (
 from .anchored import AnchoredReader, merge_anchored
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
-from .jsonparse import decode_memo
+from .jsonparse import ScanReads
 from .reasoning import OTHER_THINK_TOKENS, THINK_CLOSE, THINK_OPEN, split_reasoning
 from .scanner import SpecScanner
 from .text import Fence, find_fences, occurrences, remove_spans
@@ -81,7 +81,8 @@ class TextScanner:
         # masked while reasoning and harmony channels are split off (issue 11)
         found: dict[ToolCallFormat, list[Candidate]] = {}  # what the masking pass read
         markers = _Markers(text)  # every substring test on a long text goes through it
-        masked, restore = self._mask_markup_in_calls(text, interp, found, markers)
+        ctx = _scan_context(interp)  # (one per text: the masking pass and the scan share it)
+        masked, restore = self._mask_markup_in_calls(text, ctx, found, markers)
         reasoning, content = (
             split_reasoning(masked, prefilled)
             if prefilled or _may_hold_reasoning(markers if masked is text else _Markers(masked))
@@ -123,7 +124,7 @@ class TextScanner:
             )
         # the masking pass read ``text``: when nothing was split off, its reads hold
         calls, remaining = self.scan(
-            content, interp, seed, answer, found if content is text else None, markers
+            content, interp, seed, answer, found if content is text else None, markers, ctx=ctx
         )
         if reasoning is None and not calls:
             return [part], []
@@ -135,7 +136,7 @@ class TextScanner:
     def _mask_markup_in_calls(
         self,
         text: str,
-        interp: Interpreter,
+        ctx: ScanContext,
         found_by: dict[ToolCallFormat, list[Candidate]],
         markers: _Markers,
     ) -> tuple[str, Callable[[str], str]]:
@@ -154,7 +155,6 @@ class TextScanner:
             return text, _same
         outer = _Spans()
         plain = _Spans()  # calls of families whose markup is not channels
-        ctx = interp.scan_context
         # the regex's alternatives are literals, none overlapping another: the last match
         # starts at the last occurrence of one of them
         last = max(map(text.rfind, _SPLIT_TOKENS))
@@ -212,16 +212,21 @@ class TextScanner:
         markers: _Markers | None = None,
         *,
         last_only: bool = False,
+        ctx: ScanContext | None = None,
     ) -> tuple[list[CallPart], str]:
         """Calls found in ``content`` and the text left once their spans are removed: the
         family readers', then the schema-anchored reader's in the text their calls left
-        (docs/finding-calls.md)."""
+        (docs/finding-calls.md). ``ctx``: the context the formats read with, its
+        :class:`ScanReads` shared with an earlier pass over the same text; ``None``: the
+        interpreter's, with fresh reads (what a scan works out holds for it alone)."""
+        if ctx is None:
+            ctx = _scan_context(interp)
         quoted: list[tuple[int, int]] = list(protected or ())
         if markers is None or markers.text is not content:
             markers = _Markers(content)
         quotes = _Quotes(markers)  # (found when a candidate or the anchored reader asks)
         calls, remaining, used = self._scan(
-            content, interp, seed, quoted, found_by, markers, quotes, last_only
+            content, interp, ctx, seed, quoted, found_by, markers, quotes, last_only
         )
         if self._anchored is None or last_only:  # (reasoning: only its last element counts)
             return calls, remaining
@@ -232,13 +237,16 @@ class TextScanner:
         # what the scan holds quoted (its quoted markup, blockquotes, HTML comments) is
         # off limits to the anchored reader too (its blockquotes and comments found only
         # when an offered name stands outside the rest)
-        found = self._anchored.read(content, interp, seed, quoted, used, valid, quotes.spans)
+        found = self._anchored.read(
+            content, interp, seed, quoted, used, valid, quotes.spans, reads=ctx.reads
+        )
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
         self,
         content: str,
         interp: Interpreter,
+        ctx: ScanContext,
         seed: str,
         protected: list[tuple[int, int]] | None,
         found_by: dict[ToolCallFormat, list[Candidate]] | None,
@@ -256,23 +264,17 @@ class TextScanner:
         issue 26): only the calls that end the text, with nothing after them but
         whitespace and closers, are kept.
         """
-        decode_memo.reset()  # what the scanner remembers holds for this scan only
-        try:
-            quoted: list[tuple[int, int]] = protected if protected is not None else []
-            cands = self._candidates(
-                content, interp.scan_context, quoted, found_by or {}, markers, quotes
+        quoted: list[tuple[int, int]] = protected if protected is not None else []
+        cands = self._candidates(content, ctx, quoted, found_by or {}, markers, quotes)
+        if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
+            return (
+                [cands.model_copy(update={"id": derive_id(seed, cands.id or "")})],
+                content,
+                [],
             )
-            if not isinstance(cands, list):  # (a list test: cheap, unlike a model's ABC test)
-                return (
-                    [cands.model_copy(update={"id": derive_id(seed, cands.id or "")})],
-                    content,
-                    [],
-                )
-            if not cands:
-                return [], content, []
-            calls, used, ends = self._read_candidates(cands, quoted, content, interp, seed)
-        finally:
-            decode_memo.reset()
+        if not cands:
+            return [], content, []
+        calls, used, ends = self._read_candidates(cands, quoted, content, interp, ctx, seed)
         if not used:
             return [], content, []
         if last_only:
@@ -380,6 +382,7 @@ class TextScanner:
         quoted: list[tuple[int, int]],
         content: str,
         interp: Interpreter,
+        ctx: ScanContext,
         seed: str,
     ) -> tuple[list[CallPart], list[int], list[int]]:
         """The call parts of the candidates, outer spans first, the spans they took
@@ -414,7 +417,9 @@ class TextScanner:
                 used += (c.start, c.end)
                 ends.append(c.end)
                 continue
-            parts = interp.from_candidate(c, f"{seed}:{prefix.upto(c.start)}", alone=alone)
+            parts = interp.from_candidate(
+                c, f"{seed}:{prefix.upto(c.start)}", alone=alone, reads=ctx.reads
+            )
             if parts is None:
                 continue
             calls.extend(parts)
@@ -794,6 +799,13 @@ class _Outside:
             if ch in gaps or ch in firsts:
                 return True
         return False
+
+
+def _scan_context(interp: Interpreter) -> ScanContext:
+    """The interpreter's scan context (tool names, limits) with a fresh
+    :class:`ScanReads`: what one scan works out is never seen by another."""
+    base = interp.scan_context
+    return ScanContext(base.tool_names, base.limits, ScanReads())
 
 
 def _same(s: str) -> str:

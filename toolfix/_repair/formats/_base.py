@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from ..._config import Limits
 from ..._errors import TooManyCallsError
+from ..jsonparse import ScanReads
 from ..names import normalise_name
 from ..text import find_bracket_end
 
@@ -167,18 +168,20 @@ def _kinds(where: tuple[str, ...], extra: tuple[str, ...], truncated: bool) -> t
     return (*where, *extra, *(("truncated",) if truncated else ()))
 
 
-def arguments_before(text: str, at: int, stop: int, limits: Limits) -> tuple[str, int, bool]:
+def arguments_before(
+    text: str, at: int, stop: int, limits: Limits, reads: ScanReads | None = None
+) -> tuple[str, int, bool]:
     """The arguments written at ``text[at:]`` of a call whose end token is at ``stop``
     (``len(text)`` when there is none): ``(arguments, end, truncated)``.
 
     JSON runs to its closing bracket; when it does not close before the end token it is
     broken JSON, and only the end of the output cuts a call off. Anything else runs to
-    the end token, without trailing whitespace."""
+    the end token, without trailing whitespace. ``reads``: the scan's (``ScanContext``)."""
     n = len(text)
     if at < n and text[at] in "{[":
-        span = find_bracket_end(text, at, limits)
+        span = find_bracket_end(text, at, limits, reads=reads)
         if span.truncated and stop < n:
-            span = find_bracket_end(text, at, limits, stop=stop)
+            span = find_bracket_end(text, at, limits, stop=stop, reads=reads)
         arguments = text[at : span.end]
         if span.truncated:
             arguments = arguments.rstrip()
@@ -189,10 +192,14 @@ def arguments_before(text: str, at: int, stop: int, limits: Limits) -> tuple[str
 
 @dataclass(frozen=True, slots=True)
 class ScanContext:
-    """What a format may consult while scanning: the tool names and the limits."""
+    """What a format may consult while scanning: the tool names, the limits, and what
+    this scan has worked out so far (``reads``: one :class:`ScanReads` per scan, made by
+    the scanner and handed to ``find_bracket_end`` and ``json_past_markers``; ``None``:
+    nothing is remembered)."""
 
     tool_names: frozenset[str] = frozenset()
     limits: Limits = field(default_factory=Limits)
+    reads: ScanReads | None = None
 
     def is_tool(self, name: str) -> bool:
         """Exact or normalised (case, ``-``/``_``/space) match against the tool names."""

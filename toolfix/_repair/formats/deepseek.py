@@ -167,9 +167,9 @@ class DeepSeekFormat(ToolCallFormat):
                 nxt = t.start
                 break
         if p < len(text) and text[p] in "{[":
-            span = find_bracket_end(text, p, ctx.limits)
+            span = find_bracket_end(text, p, ctx.limits, reads=ctx.reads)
             if span.truncated and nxt < len(text):
-                span = find_bracket_end(text, p, ctx.limits, stop=nxt)
+                span = find_bracket_end(text, p, ctx.limits, stop=nxt, reads=ctx.reads)
             if not span.truncated or nxt >= len(text):
                 return text[p : span.end], span.end, span.truncated
             # the JSON lacks a closer but the call token closed it: broken, not cut off

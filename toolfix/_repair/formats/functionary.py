@@ -95,9 +95,9 @@ class FunctionaryFormat(ToolCallFormat):
         # the next ">>>" ends the segment, unless it sits inside a JSON string of it
         nxt = text.find(_MARK, p)
         stop = n if nxt == -1 else nxt
-        span = find_bracket_end(text, p, ctx.limits, stop=stop)
+        span = find_bracket_end(text, p, ctx.limits, stop=stop, reads=ctx.reads)
         if span.truncated and stop < n:
-            past = json_past_markers(text, p, stop, (_MARK,), ctx.limits)
+            past = json_past_markers(text, p, stop, (_MARK,), ctx.limits, reads=ctx.reads)
             if past is not None:
                 return self._cand(text, start, past, name, text[p:past], False)
             end = len(text[:stop].rstrip())

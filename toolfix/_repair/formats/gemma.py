@@ -272,7 +272,10 @@ class GemmaFormat(ToolCallFormat):
         ):
             # JSON in a tool_code fence (seen from Gemini/Gemma): hand it over as a payload
             body = text[p:hi].rstrip()
-            trunc = not closed or find_bracket_end(text, p, ctx.limits, stop=hi).truncated
+            trunc = (
+                not closed
+                or find_bracket_end(text, p, ctx.limits, stop=hi, reads=ctx.reads).truncated
+            )
             return [self._make(text, start, end, trunc, where=_FENCED, payload=body)]
         in_list = False
         if p < hi and text[p] == "[":
@@ -290,7 +293,7 @@ class GemmaFormat(ToolCallFormat):
             ne = read_dotted_name(text, p)
             if ne == p or ne >= hi or text[ne] != "(":
                 return []  # other code in the fence: not a tool call
-            span = find_bracket_end(text, ne, ctx.limits, stop=hi)
+            span = find_bracket_end(text, ne, ctx.limits, stop=hi, reads=ctx.reads)
             name = text[p:ne]
             if "." in name and not ctx.is_tool(name):
                 name = name.rsplit(".", 1)[1]
@@ -342,7 +345,7 @@ class GemmaFormat(ToolCallFormat):
         start, closer = _wrapped_start(text, c)
         if not closer and not ctx.is_tool(name):
             return None  # "call:f(x)" in prose
-        span = find_bracket_end(text, ne, ctx.limits)
+        span = find_bracket_end(text, ne, ctx.limits, reads=ctx.reads)
         parsed = None if span.truncated else parse_call(text[ns : span.end], ctx.limits)
         end = span.end
         if closer:
@@ -429,7 +432,7 @@ def _python_fence(text: str, fence: Fence, ctx: ScanContext) -> Fence:
     ne = read_dotted_name(text, p)
     if ne == p or ne >= len(text) or text[ne] != "(" or ne >= fence.body_end:
         return fence
-    span = find_bracket_end(text, ne, ctx.limits)
+    span = find_bracket_end(text, ne, ctx.limits, reads=ctx.reads)
     if span.truncated or span.end <= fence.body_end:
         return fence
     ticks = text[fence.body_end : fence.end]

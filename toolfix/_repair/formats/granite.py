@@ -61,7 +61,9 @@ class GraniteFormat(ToolCallFormat):
                 continue  # "<tool_call>[" then no call object: text (e.g. inside a string)
             if p < n and text[p] in "[{":
                 # escaped JSON is quoted in another call's string: it ends with it
-                span = escaped_json_end(text, p) or find_bracket_end(text, p, ctx.limits)
+                span = escaped_json_end(text, p) or find_bracket_end(
+                    text, p, ctx.limits, reads=ctx.reads
+                )
                 end, truncated, payload = span.end, span.truncated, text[p : span.end]
                 if old and not truncated and text.startswith(_HERMES_CLOSE, skip_ws(text, end)):
                     pos = end

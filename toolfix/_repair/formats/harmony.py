@@ -121,7 +121,7 @@ class HarmonyFormat(ToolCallFormat):
                 name = name[:-4]
             # ---- arguments
             stop, _ = finder.first(_TERMINATORS, args_at, n)
-            arguments, end, truncated = arguments_before(text, args_at, stop, ctx.limits)
+            arguments, end, truncated = arguments_before(text, args_at, stop, ctx.limits, ctx.reads)
             q = skip_ws(text, end)
             if text.startswith(_CALL, q):
                 end = q + len(_CALL)

@@ -112,7 +112,9 @@ class HermesFormat(ToolCallFormat):
                 marker = close_at
             if marker < n and first < marker and text[first] in "{[":
                 # a tag inside a JSON string of the body is text, not this call's end
-                past = json_past_markers(text, first, marker, (CLOSE, OPEN), ctx.limits, budget)
+                past = json_past_markers(
+                    text, first, marker, (CLOSE, OPEN), ctx.limits, budget, reads=ctx.reads
+                )
                 if past is not None:
                     next_open = find_marker(text, OPEN, past)
                     close_at = find_marker(text, CLOSE, past)
@@ -142,7 +144,7 @@ class HermesFormat(ToolCallFormat):
         ctx: ScanContext,
     ) -> Candidate:
         """A name, then its arguments as the JSON object at ``brace``."""
-        span = find_bracket_end(text, brace, ctx.limits, stop=body_end)
+        span = find_bracket_end(text, brace, ctx.limits, stop=body_end, reads=ctx.reads)
         if not closed and not span.truncated:
             end = span.end
         return self._make(
@@ -185,7 +187,7 @@ class HermesFormat(ToolCallFormat):
         ):
             return None  # an open "<tool_call>[" with no call object after it: text
         if text[first] in "{[":
-            span = find_bracket_end(text, first, ctx.limits, stop=body_end)
+            span = find_bracket_end(text, first, ctx.limits, stop=body_end, reads=ctx.reads)
             last = body_end  # the body without its white space, copied once (it may be long)
             while last > first and text[last - 1].isspace():
                 last -= 1
@@ -201,7 +203,7 @@ class HermesFormat(ToolCallFormat):
         name_end = read_dotted_name(text, first)
         has_name = first < name_end < body_end
         if has_name and text[name_end] == "(":
-            cs = find_bracket_end(text, name_end, ctx.limits, stop=body_end)
+            cs = find_bracket_end(text, name_end, ctx.limits, stop=body_end, reads=ctx.reads)
             call = parse_call(text[first : cs.end], ctx.limits) if not cs.truncated else None
             if not closed and not cs.truncated:
                 end = cs.end
@@ -257,7 +259,7 @@ class HermesFormat(ToolCallFormat):
             ok = text[i] == "{" and _keyable(text, i, j + 1)
             ok = ok or (text[i] == "[" and text[skip_ws(text, i + 1)] == "{")
             if ok:
-                span = find_bracket_end(text, i, ctx.limits, stop=j + 1)
+                span = find_bracket_end(text, i, ctx.limits, stop=j + 1, reads=ctx.reads)
                 if not span.truncated and span.end == j + 1:
                     return self._make(
                         text, i, close_at + len(CLOSE), False, payload=text[i : j + 1]

@@ -76,7 +76,9 @@ def _value_start(text: str, i: int, hi: int) -> bool:
 def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
     """The value at ``first`` and the values glued after it (separators only between)."""
     spans = [
-        _missing_brace_before_object(text, find_bracket_end(text, first, ctx.limits, stop=hi), hi)
+        _missing_brace_before_object(
+            text, find_bracket_end(text, first, ctx.limits, stop=hi, reads=ctx.reads), hi
+        )
     ]
     while not spans[-1].truncated:
         k = spans[-1].end
@@ -84,7 +86,7 @@ def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
             k += 1
         if k >= hi or text[k] not in "{[" or not _value_start(text, k, hi):
             break
-        span = find_bracket_end(text, k, ctx.limits, stop=hi)
+        span = find_bracket_end(text, k, ctx.limits, stop=hi, reads=ctx.reads)
         spans.append(_missing_brace_before_object(text, span, hi))
     return spans
 
@@ -248,7 +250,7 @@ class JsonTextFormat(ToolCallFormat):
             if fence.closed:
                 ticks = fence.end - fence.body_end
                 past = json_past_markers(
-                    text, first, fence.body_end, ("`" * ticks,), ctx.limits, budget
+                    text, first, fence.body_end, ("`" * ticks,), ctx.limits, budget, reads=ctx.reads
                 )
                 if past is not None:  # the closing backticks were inside a JSON string
                     close = skip_ws(text, past)
@@ -291,7 +293,7 @@ class JsonTextFormat(ToolCallFormat):
             last = spans[-1]
             if last.truncated and hi < n and budget.left > 0:
                 budget.left -= 1
-                whole = find_bracket_end(text, last.start, ctx.limits)
+                whole = find_bracket_end(text, last.start, ctx.limits, reads=ctx.reads)
                 if not whole.truncated:
                     spans[-1] = whole
             spans[-1] = _missing_brace_before_prose(text, spans[-1], hi)

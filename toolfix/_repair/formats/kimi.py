@@ -112,7 +112,7 @@ class KimiFormat(ToolCallFormat):
                 a = skip_ws(text, j + len(arg_tok))
                 stop = text.find("<|", a)
                 stop = n if stop == -1 else stop
-                arguments, end, truncated = arguments_before(text, a, stop, ctx.limits)
+                arguments, end, truncated = arguments_before(text, a, stop, ctx.limits, ctx.reads)
             elif j >= n or (j - id_start > _MAX_ID):
                 if j - id_start > _MAX_ID:  # not a Kimi call after all
                     pos = id_start

@@ -64,7 +64,7 @@ class LlamaFormat(ToolCallFormat):
             if body_end < n and first < body_end and text[first] == "{":
                 # an end token inside a JSON string of the call is text, not its end
                 past = json_past_markers(
-                    text, first, body_end, (*END_TOKENS, TAG), ctx.limits, budget
+                    text, first, body_end, (*END_TOKENS, TAG), ctx.limits, budget, reads=ctx.reads
                 )
                 if past is not None:
                     body_end, which = finder.first((*END_TOKENS, TAG), past, n)
@@ -86,7 +86,7 @@ class LlamaFormat(ToolCallFormat):
         found: list[Candidate] = []
         p = first
         while p < hi and text[p] == "{":
-            span = find_bracket_end(text, p, ctx.limits, stop=hi)
+            span = find_bracket_end(text, p, ctx.limits, stop=hi, reads=ctx.reads)
             start = tag if not found else found[-1].end
             # an end token after unbalanced JSON: broken JSON, not a cut-off output
             cut = span.truncated and not ended and hi >= len(text)

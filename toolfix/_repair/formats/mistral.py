@@ -168,9 +168,9 @@ class MistralFormat(ToolCallFormat):
         quoted = escaped_json_end(text, first)
         if quoted is not None:  # escaped JSON, quoted in another call's string
             return quoted.end, quoted.truncated
-        span = find_bracket_end(text, first, ctx.limits, stop=stop)
+        span = find_bracket_end(text, first, ctx.limits, stop=stop, reads=ctx.reads)
         if span.truncated and stop < len(text):
-            past = json_past_markers(text, first, stop, (BOT, "</s>"), ctx.limits)
+            past = json_past_markers(text, first, stop, (BOT, "</s>"), ctx.limits, reads=ctx.reads)
             if past is not None:
                 return past, False
         return span.end, span.truncated and span.end >= len(text)

@@ -560,7 +560,7 @@ class PythonicFormat(ToolCallFormat):
         name_end = read_dotted_name(text, first)
         if name_end < hi and text[name_end] != "(":
             return [], name_end
-        span = find_bracket_end(text, lb, ctx.limits, stop=hi)
+        span = find_bracket_end(text, lb, ctx.limits, stop=hi, reads=ctx.reads)
         if not span.truncated and text[span.end - 1] != "]":
             return [], span.end
         inner_hi = span.end if span.truncated else span.end - 1
@@ -604,7 +604,7 @@ class PythonicFormat(ToolCallFormat):
                 return items
             if text[name_end] != "(":
                 return None
-            cs = find_bracket_end(text, name_end, ctx.limits, stop=hi)
+            cs = find_bracket_end(text, name_end, ctx.limits, stop=hi, reads=ctx.reads)
             if cs.truncated:
                 items.append(_Item(p, hi, text[p:name_end], True))
                 return items
@@ -623,7 +623,7 @@ class PythonicFormat(ToolCallFormat):
         name = text[start:name_end]
         if name_end >= hi or text[name_end] != "(" or not ctx.is_tool(name):
             return [], max(name_end, start + 1)
-        cs = find_bracket_end(text, name_end, ctx.limits, stop=hi)
+        cs = find_bracket_end(text, name_end, ctx.limits, stop=hi, reads=ctx.reads)
         if cs.truncated:
             item = _Item(start, hi, name, True)
             return [_candidate(text, start, hi, item, None, fenced, ctx.limits)], hi

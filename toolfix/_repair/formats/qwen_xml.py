@@ -304,7 +304,7 @@ class QwenXmlFormat(ToolCallFormat):
         if first < n and text[first] in "{[":
             # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
             stop, closer = finder.first((FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC), first, n)
-            span = find_bracket_end(text, first, ctx.limits, stop=stop)
+            span = find_bracket_end(text, first, ctx.limits, stop=stop, reads=ctx.reads)
             end = self._close_tags(text, span.end)
             # unbalanced JSON before </function> is broken JSON, not a cut-off output
             cut = span.truncated and closer == ""

@@ -53,7 +53,7 @@ class ReactFormat(ToolCallFormat):
                 continue
             body = skip_ws(text, pos)
             if body < n and text[body] in "{[":
-                span = find_bracket_end(text, body, ctx.limits)
+                span = find_bracket_end(text, body, ctx.limits, reads=ctx.reads)
                 arguments = text[body : span.end]
                 end, truncated = span.end, span.truncated
             else:

@@ -91,7 +91,7 @@ class XlamFormat(ToolCallFormat):
             o = text.find("{", pos)
             if o == -1:
                 break
-            span = find_bracket_end(text, o, ctx.limits)
+            span = find_bracket_end(text, o, ctx.limits, reads=ctx.reads)
             obj_end = span.end
             pos = obj_end if obj_end > o else o + 1
             if "tool_calls" not in text[o:obj_end]:
@@ -103,7 +103,7 @@ class XlamFormat(ToolCallFormat):
                 if span.truncated:
                     break
                 continue
-            lst = find_bracket_end(text, lb, ctx.limits, stop=obj_end)
+            lst = find_bracket_end(text, lb, ctx.limits, stop=obj_end, reads=ctx.reads)
             truncated = span.truncated or lst.truncated
             start, end = o, obj_end
             where: tuple[str, ...] = ("call_in_content",)
