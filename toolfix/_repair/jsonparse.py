@@ -25,6 +25,7 @@ from .._errors import (
     NestingTooDeepError,
     NumberTooLongError,
 )
+from .elision import ELIDED, elided_at
 from .quickfix import quick_fix
 
 __all__ = ["ParsedJson", "check_limits", "parse_lenient"]
@@ -206,6 +207,8 @@ def parse_lenient(text: str, limits: Limits, *, cut: bool = True) -> ParsedJson:
                 return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
             return ParsedJson(value)
     check_limits(stripped, limits)
+    if elided_at(stripped) >= 0:  # ``[...]`` is a placeholder, not ``[]`` (elision.py)
+        raise MalformedToolCallError(ELIDED, raw=text)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     quick = quick_fix(stripped, cut=cut)
     if quick.fixes:
