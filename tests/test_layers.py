@@ -55,6 +55,7 @@ LAYERS: dict[str, int] = {
     # the pure repair engine
     "toolfix._repair": ENGINE,
     "toolfix._repair.elision": ENGINE,  # a bare ``...`` is a placeholder, not a value
+    "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,
