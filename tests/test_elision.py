@@ -10,13 +10,14 @@ values now refuse a bare ellipsis; a quoted ``"..."`` is a string like any other
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolfix import repair
+from toolfix import accumulate, repair, repair_stream
 from toolfix._repair.elision import elided_at
 
 TOOLS: list[dict[str, Any]] = [
@@ -127,3 +128,24 @@ def test_elided_at_is_one_pass() -> None:
     assert elided_at('"' + "[, " * 200_000) == -1
     assert elided_at("'" * 100_000 + "[...]") in (-1, 100_000)
     assert elided_at("[" * 100_000 + "...]") == 99_999
+
+
+def _chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
+    return {
+        "id": "s",
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=1, max_value=80), max_size=6))
+def test_a_stream_releases_no_call_for_an_elided_value(cuts: list[int]) -> None:
+    call = '{"name": "clarify", "arguments": {"question": "Q", "choices": [...]}}'
+    content = f"<tool_call>{call}</tool_call>"
+    points = [0, *sorted({c for c in cuts if c < len(content)}), len(content)]
+    pieces = [content[a:b] for a, b in itertools.pairwise(points) if b > a]
+    chunks = [_chunk({"content": p}, None) for p in pieces] + [_chunk({}, "stop")]
+    whole = accumulate(list(repair_stream(chunks, TOOLS)))
+    assert whole.tool_calls == []
+    assert whole.invalid_tool_calls  # the raw text comes back as an invalid call
