@@ -54,6 +54,8 @@ LAYERS: dict[str, int] = {
     "toolfix.tools": MODEL,
     # the pure repair engine
     "toolfix._repair": ENGINE,
+    "toolfix._repair.elision": ENGINE,  # a bare ``...`` is a placeholder, not a value
+    "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,

@@ -188,6 +188,11 @@ class FixConfig(StrictSettings):
     """Names a model writes for a tool, as ``(alias, registry name)`` pairs: read as that
     tool (recorded). Besides these, a name is repaired only in how it is written (case,
     separators, a namespace prefix, markup glued to it), never in its letters."""
+    argument_aliases: tuple[tuple[str, str], ...] = ()
+    """Argument keys a model writes for a parameter, as ``(alias, parameter)`` pairs
+    (``("target_file", "path")``): the key is read as that parameter when the called tool
+    declares it and not the alias, the call lacks it and no other key takes it
+    (recorded). Besides these, a key is repaired only in how it is written."""
     accept_flat_arguments: bool = True
     """Accept ``{"name": "tool", "city": "Paris"}`` (arguments beside the name) when the
     name is a registry tool."""

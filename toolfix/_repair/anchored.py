@@ -40,6 +40,7 @@ from .._config import DEFAULT_ARGUMENT_KEYS, FixConfig, Limits
 from .._errors import LimitExceededError, MalformedToolCallError
 from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart
 from .._tools import ToolRegistry
+from .elision import is_placeholder
 from .families import markup_start
 from .formats import Candidate
 from .formats._base import make_candidate
@@ -501,6 +502,8 @@ class AnchoredReader:
             return _ABSENT, pos + len(raw.rstrip()), open_style  # (an empty element)
         if pythonic and not _LITERAL.fullmatch(value):
             return None  # ``f(city=x)``: a name in code, not a value (the pythonic rule)
+        if mode != "tag" and is_placeholder(value):
+            return None  # ``query: ...``: a placeholder, not a value (elision.py)
         return value, pos + len(raw.rstrip()), open_style
 
     # ---- the call ---------------------------------------------------------------------

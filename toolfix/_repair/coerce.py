@@ -74,6 +74,7 @@ from .._config import Limits
 from .._messages import FailureKind, RepairRecord, repair_record
 from .._patterns import PATTERN_INPUT_CAP, bounded_additional_properties
 from .._schema_check import NO_REMOTE, pointer_target
+from .elision import elided_at, elided_container
 from .fastcheck import ANNOTATIONS, TYPE_CHECKS, compile_checker
 from .names import _ASCII_LOWER
 
@@ -147,6 +148,8 @@ def decode_double_encoded(value: Any, limits: Limits = _DEFAULT_LIMITS) -> tuple
         decoded = json.loads(text)
     except (ValueError, RecursionError):
         if len(text) > limits.max_repair_chars or _nesting(text) > limits.max_depth:
+            return value, False
+        if elided_at(text) >= 0:  # ``[...]`` is a placeholder, not ``[]`` (elision.py)
             return value, False
         try:
             decoded = json_repair.loads(text)
@@ -616,6 +619,8 @@ class _Walker:
         declared = schema.get("type")
         wants_array = declared == "array" or (isinstance(declared, list) and "array" in declared)
         if wants_array and not isinstance(value, list) and not schema.get("prefixItems"):
+            if isinstance(value, str) and elided_container(value):
+                return value  # ``[...]``: a placeholder, not one item (elision.py)
             items = schema.get("items", True)
             mark = len(self.repairs)
             keep = self.fits(value, items) and self.drop_extra_keys != "always"

@@ -42,6 +42,7 @@ from .gate import (
     jsonable,
 )
 from .jsonparse import ScanReads, parse_lenient
+from .keyalias import apply_argument_aliases
 from .names import NameMatch, normalise_name, resolve_name
 
 __all__ = [
@@ -195,6 +196,7 @@ class CallFinisher:
             return fresh  # every key a parameter: nothing below would change a thing
         fresh = _strip_markup_from_keys(fresh, tool, p.repairs)
         fresh = _unwrap_arguments_key(fresh, tool, p.repairs)
+        fresh = apply_argument_aliases(fresh, tool, self.config.argument_aliases, p.repairs)
         return _rename_near_keys(fresh, tool, p.repairs)
 
     def _object(

@@ -23,6 +23,7 @@ from .._errors import (
     NestingTooDeepError,
     NumberTooLongError,
 )
+from .elision import ELIDED, elided_at
 from .quickfix import quick_fix
 
 __all__ = [
@@ -247,6 +248,8 @@ def parse_lenient(
                 return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
             return ParsedJson(value)
     check_limits(stripped, limits)
+    if elided_at(stripped) >= 0:  # ``[...]`` is a placeholder, not ``[]`` (elision.py)
+        raise MalformedToolCallError(ELIDED, raw=text)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     quick = quick_fix(stripped, cut=cut)
     if quick.fixes:

@@ -1,0 +1,57 @@
+"""Elided values: a bare ``...`` where JSON expects a value or a member.
+
+``{"question": "...", "choices": [...]}`` (hermes-agent#59291) and
+``{"command": "glob **/server/**", ...}`` (opencode#856) are calls quoted with their
+values left out: the ellipsis is a placeholder for text the writer did not show, not an
+empty value. json-repair reads ``[...]`` as ``[]``, ``[1, ...]`` as ``[1]`` and
+``{"a": 1, ...}`` as ``{"a": 1}``, so a call would come out with arguments nobody
+wrote. :func:`elided_at` finds such a placeholder before the text is repaired, and the
+caller refuses the text (promise 6: an invalid call with its raw text, never made-up
+arguments).
+
+Only a bare ellipsis counts: outside string literals (double- or single-quoted), in a
+value or member position (after ``[``, ``{``, ``,`` or ``:``, before ``]``, ``}`` or
+``,``). ``"..."`` is a string value like any other.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ELIDED", "elided_at", "elided_container", "is_placeholder"]
+
+#: The error a refused text carries.
+ELIDED = "a value is elided (...): the arguments are not known"
+
+# A string literal (consumed whole, so nothing inside it is looked at) or a bare
+# ellipsis between JSON punctuation. Every alternative is an unrolled loop or bounded
+# run, and a failed string match stops at the text's end once: one pass, linear.
+_ELIDED = re.compile(
+    r'"[^"\\]*(?:\\.[^"\\]*)*"'
+    r"|'[^'\\]*(?:\\.[^'\\]*)*'"
+    r"|(?P<gap>[\[{,:][ \t\r\n]*(?:\.{3,}|\u2026)[ \t\r\n]*[\]},])"
+)
+
+
+_ELLIPSIS = re.compile(r"\.{3,}|\u2026")
+
+
+def is_placeholder(value: str) -> bool:
+    """Is ``value`` (a bare, stripped value) an ellipsis: ``...``, ``....``, ``\u2026``?"""
+    return _ELLIPSIS.fullmatch(value) is not None
+
+
+def elided_at(text: str) -> int:
+    """Where the first bare ellipsis placeholder of ``text`` is, or -1 if none is."""
+    if "..." not in text and "\u2026" not in text:
+        return -1
+    for m in _ELIDED.finditer(text):
+        if m.lastgroup == "gap":
+            return m.start("gap")
+    return -1
+
+
+def elided_container(value: str) -> bool:
+    """Is ``value`` a JSON array or object text (``"[...]"``, ``'["a", ...]'``) with a
+    bare ellipsis in it: a placeholder, not one item of an array?"""
+    return value.lstrip()[:1] in ("[", "{") and elided_at(value) >= 0

@@ -1,0 +1,68 @@
+"""Configured argument-key aliases (``FixConfig.argument_aliases``).
+
+A model trained on one agent's tools writes that agent's parameter names for another's:
+qwen3-coder ``<parameter=target_file>`` and DeepSeek V4 ``<｜DSML｜parameter name="file">``
+for a ``read_file`` whose parameter is ``path`` (hermes-agent PRs 7628 and 81237). The
+letters differ, so toolfix never renames such a key on its own (promise 4: a key is
+repaired only in how it is written); a user who knows the pairs configures them.
+
+A configured ``(alias, parameter)`` pair renames an argument key ``alias`` to
+``parameter`` only when the called tool declares ``parameter`` and not ``alias``, the
+call does not already carry ``parameter``, and no other key of the call would take it
+(two keys for one parameter, or one alias naming two missing parameters of the tool:
+left as they are). Each rename is recorded as ``key_alias``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from .._messages import FailureKind, RepairRecord, repair_record
+from .._tools import ToolDescriptor
+
+__all__ = ["apply_argument_aliases"]
+
+
+@functools.lru_cache(maxsize=32)
+def _table(pairs: tuple[tuple[str, str], ...]) -> Mapping[str, tuple[str, ...]]:
+    """alias -> the parameters it may stand for (in the order configured)."""
+    table: dict[str, list[str]] = {}
+    for alias, target in pairs:
+        if alias != target and target not in table.setdefault(alias, []):
+            table[alias].append(target)
+    return {alias: tuple(targets) for alias, targets in table.items()}
+
+
+def apply_argument_aliases(
+    args: dict[str, Any],
+    tool: ToolDescriptor,
+    pairs: tuple[tuple[str, str], ...],
+    repairs: list[RepairRecord],
+) -> dict[str, Any]:
+    """``args`` with each configured alias key renamed to the one missing parameter it
+    stands for (see the module's rules); ``args`` itself when nothing is renamed."""
+    if not pairs:
+        return args
+    props = tool.properties
+    table = _table(pairs)
+    renames: dict[str, str] = {}
+    taken: dict[str, int] = {}
+    for key in args:
+        if key in props:
+            continue
+        targets = [t for t in table.get(key, ()) if t in props and t not in args]
+        if len(targets) == 1:
+            renames[key] = targets[0]
+            taken[targets[0]] = taken.get(targets[0], 0) + 1
+    renames = {k: v for k, v in renames.items() if taken[v] == 1}
+    if not renames:
+        return args
+    for old, new in renames.items():
+        repairs.append(
+            repair_record(
+                FailureKind.KEY_ALIAS, f"read the argument {old!r} as {new!r} (configured alias)"
+            )
+        )
+    return {renames.get(k, k): v for k, v in args.items()}
