@@ -32,6 +32,7 @@ from .anchored import AnchoredReader, merge_anchored
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
 from .jsonparse import decode_memo
+from .narration import answered_spans, narrated, told_spans
 from .reasoning import OTHER_THINK_TOKENS, THINK_CLOSE, THINK_OPEN, split_reasoning
 from .scanner import SpecScanner
 from .text import Fence, find_fences, occurrences, remove_spans
@@ -518,8 +519,14 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
-_Found = tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]
-_NO_QUOTES: _Found = ([], [], [])
+_Found = tuple[
+    list[tuple[int, int]],
+    list[tuple[int, int]],
+    list[tuple[int, int]],
+    list[tuple[int, int]],
+    list[tuple[int, int]],
+]
+_NO_QUOTES: _Found = ([], [], [], [], [])
 #: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
 _NO_END = 1 << 62
 #: A line after the first that starts with a blockquote marker (one search: the engine
@@ -596,14 +603,17 @@ class _Quotes:
             doc = _FORMAT_PLACEHOLDER_RE.search(text)
             if doc is not None:
                 docs.append((doc.start(), len(text)))  # documentation from here on
-        return lines, comments, docs
+        # calls shown in a diagram or assigned in code; ReAct actions answered by their
+        # observation (toolfix/_repair/narration.py)
+        has = markers.has
+        return lines, comments, docs, told_spans(text, has), answered_spans(text, has)
 
     def spans(self) -> list[tuple[int, int]]:
-        """Every quoted region (blockquote lines, comments, then documentation of the
-        call format)."""
+        """Every quoted region (blockquote lines, comments, documentation of the call
+        format, calls shown in diagrams or code, answered ReAct actions)."""
         if self._spans is None:
             self._spans = self._find()
-        return [*self._spans[0], *self._spans[1], *self._spans[2]]
+        return [span for spans in self._spans for span in spans]
 
     def shows(self, start: int, end: int) -> bool:
         """Does the span reach into documentation of the call format (from its first
@@ -613,12 +623,16 @@ class _Quotes:
         docs = self._spans[2]
         return bool(docs) and end > docs[0][0]
 
-    def holds(self, at: int) -> bool:
+    def holds(self, at: int, explicit: bool = True) -> bool:
+        """Does a quoted region hold ``at``? An answered ReAct action (decided by what
+        follows it) holds only a call that is not ``explicit`` markup (native markup
+        leaves a stream at its closer, before what follows is known)."""
         if self._spans is None:
             self._spans = self._find()
         if self._spans == _NO_QUOTES:
             return False  # (most texts)
-        for spans in self._spans[:2]:  # (documentation: :meth:`shows`)
+        found = self._spans
+        for spans in (found[0], found[1], found[3], *(() if explicit else (found[4],))):
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
             if i >= 0 and spans[i][0] <= at < spans[i][1]:
@@ -635,8 +649,9 @@ def _shown(
     return (
         _in_inline_code(text, c)
         or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
-        or quotes.holds(c.start)
+        or quotes.holds(c.start, c.explicit)
         or quotes.shows(c.start, c.end)
+        or narrated(text, c.start)
     )
 
 

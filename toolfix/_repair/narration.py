@@ -1,0 +1,131 @@
+"""Text that tells about a call instead of making one (issue 28's negative corpus).
+
+Tutorials, glossaries, diagrams and worked examples show calls to explain how tool
+calling works. Each class here is named by what the text does, and comes from at least
+two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
+``prose3-`` and ``fresh2-``):
+
+- **narrated**: the call is the object of a sentence about what a third party (the
+  model, the LLM, the assistant) emits, or follows an example marker (``like``,
+  ``such as``, ``e.g.``, ``for example``) ending the sentence's lead-in: "…decides which
+  to call, and emits {…}. The runtime parses…" (runlocalai.co), "2. Model emits a
+  function call: {…}." (heyitskundan.com), "it writes something like: {…}"
+  (theneuralbase.com), "it returns something like:\\n{…}" (meaningfool.net), "A function
+  call from the model is, fundamentally, JSON:\\n{…}" (build-agents.dev). A lead-in
+  written in the first person ("I'll call it like: …") is the model's own, never
+  narration. Decided by the text before the call only (:func:`narrated`).
+- **diagram**: the call is the label of a sequence-diagram message line
+  (``Script->>Tools: get_weather(city="Paris")``: jeffrey-groneberg.github.io,
+  backbenchlearner.com, langchain-ai/docs#1222).
+- **assigned**: the call is the value assigned to a variable in code
+  (``model_output = {…}``: grubenwald.com; ``example = \"\"\"…\"\"\"``: a ReAct
+  transcript in bsamud/learn-ai-engineering).
+- **answered**: a ReAct ``Action`` whose ``Observation`` follows it: a transcript
+  with the results quoted back, not a request for them (lkim0402.github.io's worked
+  example, bsamud/learn-ai-engineering). Decided by what follows the call, so only
+  for calls that wait for the end of a stream (not native markup, which a stream
+  releases at its closer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .._errors import LimitExceededError
+from .text import find_bracket_end
+
+__all__ = ["answered_spans", "narrated", "told_spans"]
+
+Span = tuple[int, int]
+
+#: How far back a lead-in is looked for (one sentence, at most).
+_LEAD_CHARS = 240
+#: Where a sentence ends: ``.``/``!``/``?`` before a space, or a blank line.
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
+#: A third party that emits the call: the model, the LLM, the assistant (the subject,
+#: then an emitting verb later in the same lead-in), or a call "from the model".
+_THIRD_PARTY_RE = re.compile(
+    r"\b(?:models?|llms?|assistants?)\b.{0,160}?\b(?:emits?|outputs?|returns?|generates?"
+    r"|produces?|writes?|sends?|responds with|replies with)\b"
+    r"|\b(?:calls?|outputs?|responses?|requests?)\s+(?:from|by)\s+the\s+(?:model|llm)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+#: An example marker ending the lead-in (the call follows it at once).
+_EXAMPLE_END_RE = re.compile(
+    r"(?:\blike|\bsuch as|\be\.g\.,?|\bfor example,?|\bfor instance,?)[ \t]*:?[ \t]*\n?[ \t]*\Z",
+    re.IGNORECASE,
+)
+#: The first person: the model speaking of its own call (never narration).
+_FIRST_PERSON_RE = re.compile(r"\bI(?:'(?:ll|m|ve|d))?\b|\b[Ll]et(?:'s|\s+me)\b|\b[Ww]e\b|\b[Mm]y\b")
+
+
+def narrated(text: str, start: int) -> bool:
+    """Is the call starting at ``start`` told, not made: the object of a sentence about a
+    third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
+    sentence before ``start`` is read."""
+    lo = max(0, start - _LEAD_CHARS)
+    lead = text[lo:start]
+    cut = 0
+    for m in _SENTENCE_END_RE.finditer(lead):
+        cut = m.end()
+    lead = lead[cut:]
+    if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
+        return False
+    return _EXAMPLE_END_RE.search(lead) is not None or _THIRD_PARTY_RE.search(lead) is not None
+
+
+#: A sequence-diagram message line up to its label (``A->>B:``, ``T-->>M:``), as Mermaid
+#: writes it: a participant, the arrow, a participant, a colon.
+_DIAGRAM_LINE_RE = re.compile(r"[ \t]*[\w .\-]{1,40}-{1,2}>>[+\-]?[ \t]*[\w .\-]{1,40}:")
+#: A variable assigned a literal at a line's start (``model_output = {``, ``x = \"\"\"``).
+_ASSIGNED_RE = re.compile(
+    r"^[ \t]*[A-Za-z_][\w.]{0,63}[ \t]*=[ \t]*(?:[{\[]|\"\"\"|''')", re.MULTILINE
+)
+#: What an assignment of a literal holds (a substring test before the search).
+_ASSIGN_MARKERS = ("= {", "= [", "={", "=[", '= """', "= '''", '="""')
+#: A ReAct action (and its input lines) followed by its observation.
+_ANSWERED_RE = re.compile(
+    r"^[ \t]*(?:[-*\u2022][ \t]*)?Action(?:[ \t]*\d{1,3})?[ \t]*:[^\n]*"
+    r"(?:\n[^\n]*){0,3}?\n[ \t]*(?:[-*\u2022][ \t]*)?Observation(?:[ \t]*\d{1,3})?[ \t]*:",
+    re.MULTILINE,
+)
+
+
+def told_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
+    """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
+    labels of sequence-diagram message lines, and literals assigned to a variable.
+    ``has(s)`` answers ``s in text`` (substring tests first)."""
+    spans: list[Span] = []
+    if has("->>"):
+        k = text.find("->>")
+        while k != -1:
+            bol = text.rfind("\n", 0, k) + 1
+            eol = text.find("\n", k)
+            eol = len(text) if eol == -1 else eol
+            m = _DIAGRAM_LINE_RE.match(text, bol, eol)
+            if m is not None and m.end() > k:
+                spans.append((m.end(), eol))
+            k = text.find("->>", eol)
+    if any(map(has, _ASSIGN_MARKERS)):
+        for m in _ASSIGNED_RE.finditer(text):
+            opener = m.end() - 1
+            if text[opener] in "{[":
+                try:
+                    end = find_bracket_end(text, opener).end
+                except LimitExceededError:
+                    end = len(text)  # (too deep to match: shown to the end)
+                spans.append((opener, end))
+            else:
+                close = text.find(text[opener - 2 : opener + 1], opener + 1)
+                spans.append((opener - 2, len(text) if close == -1 else close + 3))
+    spans.sort()
+    return spans
+
+
+def answered_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
+    """Sorted spans of ReAct actions whose observation follows (a transcript with the
+    results quoted back)."""
+    if not has("Observation"):
+        return []
+    return [(m.start(), m.end()) for m in _ANSWERED_RE.finditer(text)]
