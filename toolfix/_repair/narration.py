@@ -23,8 +23,8 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
 - **answered**: a ReAct ``Action`` whose ``Observation`` follows it: a transcript
   with the results quoted back, not a request for them (lkim0402.github.io's worked
   example, bsamud/learn-ai-engineering). Decided by what follows the call, so only
-  for calls that wait for the end of a stream (not native markup, which a stream
-  releases at its closer).
+  for calls that wait for the end of a stream (a call holding a family's closer may
+  leave a stream at it).
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ _EXAMPLE_END_RE = re.compile(
     r"(?:\blike|\bsuch as|\be\.g\.,?|\bfor example,?|\bfor instance,?)[ \t]*:?[ \t]*\n?[ \t]*\Z",
     re.IGNORECASE,
 )
+#: A word glued to the call's start (``functools[...]``: Phi-4-mini's list marker).
+_GLUED_RE = re.compile(r"\w+\Z")
 #: The first person: the model speaking of its own call (never narration).
 _FIRST_PERSON_RE = re.compile(r"\bI(?:'(?:ll|m|ve|d))?\b|\b[Ll]et(?:'s|\s+me)\b|\b[Ww]e\b|\b[Mm]y\b")
 
@@ -65,7 +67,7 @@ def narrated(text: str, start: int) -> bool:
     third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
     sentence before ``start`` is read."""
     lo = max(0, start - _LEAD_CHARS)
-    lead = text[lo:start]
+    lead = _GLUED_RE.sub("", text[lo:start])  # (a name glued to the call is its markup)
     cut = 0
     for m in _SENTENCE_END_RE.finditer(lead):
         cut = m.end()

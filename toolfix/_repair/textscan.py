@@ -29,6 +29,7 @@ from .._messages import (
     text_part,
 )
 from .anchored import AnchoredReader, merge_anchored
+from .families import release_closers
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
 from .jsonparse import decode_memo
@@ -623,16 +624,16 @@ class _Quotes:
         docs = self._spans[2]
         return bool(docs) and end > docs[0][0]
 
-    def holds(self, at: int, explicit: bool = True) -> bool:
-        """Does a quoted region hold ``at``? An answered ReAct action (decided by what
-        follows it) holds only a call that is not ``explicit`` markup (native markup
-        leaves a stream at its closer, before what follows is known)."""
+    def holds(self, at: int, answered: bool = False) -> bool:
+        """Does a quoted region hold ``at``? With ``answered``, a ReAct action whose
+        observation follows counts too (decided by what follows: only for a call that
+        waits for the end of a stream)."""
         if self._spans is None:
             self._spans = self._find()
         if self._spans == _NO_QUOTES:
             return False  # (most texts)
         found = self._spans
-        for spans in (found[0], found[1], found[3], *(() if explicit else (found[4],))):
+        for spans in (found[0], found[1], found[3], *((found[4],) if answered else ())):
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
             if i >= 0 and spans[i][0] <= at < spans[i][1]:
@@ -645,14 +646,20 @@ def _shown(
 ) -> bool:
     """Markup shown to the reader, not sent: in inline code, in an example fence, in a
     blockquote or an HTML comment, or after a placeholder of documentation of the call
-    format (:data:`_FORMAT_PLACEHOLDER_RE`)."""
+    format (:data:`_FORMAT_PLACEHOLDER_RE`); or a call told about, not made
+    (``narration.py``: narrated, in a diagram, assigned in code, answered)."""
     return (
         _in_inline_code(text, c)
         or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
-        or quotes.holds(c.start, c.explicit)
+        or quotes.holds(c.start, _CLOSER.search(text, c.start, c.end) is None)
         or quotes.shows(c.start, c.end)
         or narrated(text, c.start)
     )
+
+
+#: Every family's call closers: a call holding one may leave a stream at it, before what
+#: follows it is known (docs/guides/streaming.md), so what follows never unmakes it.
+_CLOSER = release_closers()
 
 
 #: Markup split off before calls are read: reasoning and harmony channel tokens.
