@@ -70,7 +70,8 @@ def told(draw: st.DrawFn) -> str:
     if way == "third_party":
         subject, verb = draw(st.sampled_from(SUBJECTS)), draw(st.sampled_from(VERBS))
         step = draw(st.sampled_from(["", "  2. "]))
-        return f"It works like this.\n{step}{subject} {verb} a function call{colon} {{c}}. Then it runs."
+        lead = f"{step}{subject} {verb} a function call{colon}"
+        return f"It works like this.\n{lead} {{c}}. Then it runs."
     if way == "example":
         marker = draw(st.sampled_from(MARKERS))
         return f"Instead of text, it returns {marker}{colon} {{c}}\nYour code reads that text."
@@ -136,9 +137,7 @@ REACT_CALL = 'Action: send_email\nAction Input: {"to": "x@y"}'
         ('Action 1: send_email(to="x@y")', ["send_email"]),
     ],
 )
-def test_an_action_answered_by_its_observation_is_a_transcript(
-    text: str, calls: list[str]
-) -> None:
+def test_an_action_answered_by_its_observation_is_a_transcript(text: str, calls: list[str]) -> None:
     assert [c.name for c in repair(text, TOOLS).tool_calls] == calls
 
 

@@ -41,40 +41,65 @@ Span = tuple[int, int]
 
 #: How far back a lead-in is looked for (one sentence, at most).
 _LEAD_CHARS = 240
-#: Where a sentence ends: ``.``/``!``/``?`` before a space, or a blank line.
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
+#: What a lead-in of either kind holds, as written (lower case, or capitalised).
+_HINTS = (
+    "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
+    "e.g.", "or example", "or instance",
+)  # fmt: skip
+#: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
+_SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
 #: A third party that emits the call: the model, the LLM, the assistant (the subject,
-#: then an emitting verb later in the same lead-in), or a call "from the model".
-_THIRD_PARTY_RE = re.compile(
-    r"\b(?:models?|llms?|assistants?)\b.{0,160}?\b(?:emits?|outputs?|returns?|generates?"
-    r"|produces?|writes?|sends?|responds with|replies with)\b"
-    r"|\b(?:calls?|outputs?|responses?|requests?)\s+(?:from|by)\s+the\s+(?:model|llm)\b",
-    re.IGNORECASE | re.DOTALL,
+#: then an emitting verb later in the same lead-in), or a call "from the model" (read
+#: in lower case).
+_SUBJECT_RE = re.compile(r"\b(?:models?|llms?|assistants?)\b")
+_EMITS_RE = re.compile(
+    r"\b(?:emits?|outputs?|returns?|generates?|produces?|writes?|sends?|responds with"
+    r"|replies with)\b"
 )
-#: An example marker ending the lead-in (the call follows it at once).
-_EXAMPLE_END_RE = re.compile(
-    r"(?:\blike|\bsuch as|\be\.g\.,?|\bfor example,?|\bfor instance,?)[ \t]*:?[ \t]*\n?[ \t]*\Z",
-    re.IGNORECASE,
+_FROM_MODEL_RE = re.compile(
+    r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) the (?:model|llm)\b"
 )
-#: A word glued to the call's start (``functools[...]``: Phi-4-mini's list marker).
-_GLUED_RE = re.compile(r"\w+\Z")
+#: Example markers that end a lead-in (the call follows at once, after ``:`` or a break).
+_EXAMPLE_ENDS = (
+    "like", "such as", "e.g.", "e.g.,", "for example", "for example,", "for instance",
+    "for instance,",
+)  # fmt: skip
 #: The first person: the model speaking of its own call (never narration).
-_FIRST_PERSON_RE = re.compile(r"\bI(?:'(?:ll|m|ve|d))?\b|\b[Ll]et(?:'s|\s+me)\b|\b[Ww]e\b|\b[Mm]y\b")
+_FIRST_PERSON_RE = re.compile(
+    r"\bI(?:'(?:ll|m|ve|d))?\b|\b[Ll]et(?:'s|\s+me)\b|\b[Ww]e\b|\b[Mm]y\b"
+)
 
 
 def narrated(text: str, start: int) -> bool:
     """Is the call starting at ``start`` told, not made: the object of a sentence about a
     third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
     sentence before ``start`` is read."""
-    lo = max(0, start - _LEAD_CHARS)
-    lead = _GLUED_RE.sub("", text[lo:start])  # (a name glued to the call is its markup)
+    lead = text[max(0, start - _LEAD_CHARS) : start]
+    for hint in _HINTS:  # (substring tests first: most calls follow no such words)
+        if hint in lead:
+            break
+    else:
+        return False
+    glued = len(lead)  # (a name glued to the call is its markup: ``functools[``)
+    while glued and (lead[glued - 1].isalnum() or lead[glued - 1] == "_"):
+        glued -= 1
     cut = 0
-    for m in _SENTENCE_END_RE.finditer(lead):
-        cut = m.end()
-    lead = lead[cut:]
+    for end in _SENTENCE_ENDS:
+        at = lead.rfind(end, 0, glued)
+        if at != -1 and at + len(end) > cut:
+            cut = at + len(end)
+    lead = lead[cut:glued]
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
         return False
-    return _EXAMPLE_END_RE.search(lead) is not None or _THIRD_PARTY_RE.search(lead) is not None
+    low = lead.lower()
+    tail = low.rstrip(" \t\n:")
+    for marker in _EXAMPLE_ENDS:
+        if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
+            return True
+    subject = _SUBJECT_RE.search(low)
+    return (
+        subject is not None and _EMITS_RE.search(low, subject.end()) is not None
+    ) or _FROM_MODEL_RE.search(low) is not None
 
 
 #: A sequence-diagram message line up to its label (``A->>B:``, ``T-->>M:``), as Mermaid
@@ -109,7 +134,7 @@ def told_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
             if m is not None and m.end() > k:
                 spans.append((m.end(), eol))
             k = text.find("->>", eol)
-    if any(map(has, _ASSIGN_MARKERS)):
+    if has("=") and any(map(has, _ASSIGN_MARKERS)):
         for m in _ASSIGNED_RE.finditer(text):
             opener = m.end() - 1
             if text[opener] in "{[":

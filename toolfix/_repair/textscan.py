@@ -624,16 +624,22 @@ class _Quotes:
         docs = self._spans[2]
         return bool(docs) and end > docs[0][0]
 
-    def holds(self, at: int, answered: bool = False) -> bool:
-        """Does a quoted region hold ``at``? With ``answered``, a ReAct action whose
-        observation follows counts too (decided by what follows: only for a call that
-        waits for the end of a stream)."""
+    def answers(self, at: int) -> bool:
+        """Is ``at`` in a ReAct action whose observation follows it (decided by what
+        follows: asked only for a call that waits for the end of a stream)?"""
+        if self._spans is None:
+            self._spans = self._find()
+        spans = self._spans[4]
+        i = bisect.bisect_right(spans, (at, _NO_END)) - 1
+        return i >= 0 and spans[i][0] <= at < spans[i][1]
+
+    def holds(self, at: int) -> bool:
         if self._spans is None:
             self._spans = self._find()
         if self._spans == _NO_QUOTES:
             return False  # (most texts)
         found = self._spans
-        for spans in (found[0], found[1], found[3], *((found[4],) if answered else ())):
+        for spans in (found[0], found[1], found[3]):
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
             if i >= 0 and spans[i][0] <= at < spans[i][1]:
@@ -651,9 +657,10 @@ def _shown(
     return (
         _in_inline_code(text, c)
         or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
-        or quotes.holds(c.start, _CLOSER.search(text, c.start, c.end) is None)
+        or quotes.holds(c.start)
         or quotes.shows(c.start, c.end)
         or narrated(text, c.start)
+        or (quotes.answers(c.start) and _CLOSER.search(text, c.start, c.end) is None)
     )
 
 
