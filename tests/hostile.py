@@ -408,6 +408,7 @@ QUOTES: dict[str, Callable[[str], str]] = {
     "example": lambda c: f"Instead of text, it returns something like:\n{c}\nYour code reads it.",
     "diagram": lambda c: f"sequenceDiagram\nScript->>Tools: {c}\nTools-->>Script: done",
     "assigned": lambda c: f'example = """\n{c}\n"""\nprint(example)',
+    "recorded": lambda c: '{"role": "assistant", "content": ' + json.dumps(c) + "}",
 }
 
 #: Families a quote is checked with: every family whose markup is its own (bare JSON and

@@ -2,7 +2,8 @@
 
 Tutorials and glossaries show calls to explain tool calling: as what "the model emits",
 after "something like" or "e.g.", as the label of a sequence-diagram message, as a
-literal assigned in code, as a ReAct action whose observation follows
+literal assigned in code, inside an assistant message record, as a ReAct action whose
+observation follows
 (``toolfix/_repair/narration.py`` names each class and its sources). For every family's
 call, each of these is text, in ``repair()`` and in a stream; the same call after a
 sentence of the model's own that ends with ``:`` and a line break is still a call."""
@@ -65,7 +66,8 @@ MARKERS = ("something like", "like", "such as", "e.g.,", "for example,", "for in
 @st.composite
 def told(draw: st.DrawFn) -> str:
     """A template that tells about the call at ``{c}``."""
-    way = draw(st.sampled_from(["third_party", "example", "from_model", "diagram", "assigned"]))
+    ways = ["third_party", "example", "from_model", "diagram", "recorded", "assigned"]
+    way = draw(st.sampled_from(ways))
     colon = draw(st.sampled_from(["", ":", ":\n"]))
     if way == "third_party":
         subject, verb = draw(st.sampled_from(SUBJECTS)), draw(st.sampled_from(VERBS))
@@ -79,6 +81,8 @@ def told(draw: st.DrawFn) -> str:
         return "A function call from the model is, fundamentally, JSON:\n{c}\nThat's it."
     if way == "diagram":
         return "sequenceDiagram\nScript->>Tools: {c}\nTools-->>Script: done"
+    if way == "recorded":  # (``{j}``: the call as a JSON string's body)
+        return 'Response:\n{"role": "assistant", "content": "{j}", "tool_calls": []}'
     return draw(st.sampled_from(['example = """\n{c}\n"""\nprint(example)', "call = {c}\n"]))
 
 
@@ -96,7 +100,7 @@ def test_any_family_call_told_about_is_text(family: str, nl: str, template: str)
     call = inner_call(family, nl)
     if template.startswith("call = ") and not call.startswith(("{", "[")):
         template = 'call = """\n{c}\n"""'  # (a literal assigned: a bracket or a string)
-    text = template.replace("{c}", call)
+    text = template.replace("{c}", call).replace("{j}", json.dumps(call)[1:-1])
     fixed = repair(text, TOOLS)
     assert fixed.tool_calls == [], text
     assert _streamed(text) == []

@@ -20,6 +20,9 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
 - **assigned**: the call is the value assigned to a variable in code
   (``model_output = {…}``: grubenwald.com; ``example = \"\"\"…\"\"\"``: a ReAct
   transcript in bsamud/learn-ai-engineering).
+- **recorded**: the call is inside a chat message record, an object whose first key
+  is ``"role": "assistant"`` (an API response or message quoted in documentation:
+  keugenek.github.io/plantuml-ent-kit, the laminate crate's ``openai_tool_calls.json``).
 - **answered**: a ReAct ``Action`` whose ``Observation`` follows it: a transcript
   with the results quoted back, not a request for them (lkim0402.github.io's worked
   example, bsamud/learn-ai-engineering). Decided by what follows the call, so only
@@ -41,6 +44,8 @@ Span = tuple[int, int]
 
 #: How far back a lead-in is looked for (one sentence, at most).
 _LEAD_CHARS = 240
+#: The longest label before a call on its line (``Action Input: ``) read past.
+_LABEL_CHARS = 40
 #: What a lead-in of either kind holds, as written (lower case, or capitalised).
 _HINTS = (
     "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
@@ -73,7 +78,22 @@ _FIRST_PERSON_RE = re.compile(
 def narrated(text: str, start: int) -> bool:
     """Is the call starting at ``start`` told, not made: the object of a sentence about a
     third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
-    sentence before ``start`` is read."""
+    sentence before ``start`` is read, or before the call's line when a short label
+    opens that line (``Action: get_weather``: the name is not where the call starts)."""
+    if _told_before(text, start):
+        return True
+    bol = text.rfind("\n", 0, start) + 1
+    while bol < start and text[bol] in " \t":
+        bol += 1
+    label = text[bol:start]
+    return (
+        0 < len(label) <= _LABEL_CHARS
+        and not any(end in label for end in ".!?")
+        and _told_before(text, bol)
+    )
+
+
+def _told_before(text: str, start: int) -> bool:
     lead = text[max(0, start - _LEAD_CHARS) : start]
     for hint in _HINTS:  # (substring tests first: most calls follow no such words)
         if hint in lead:
@@ -111,6 +131,9 @@ _ASSIGNED_RE = re.compile(
 )
 #: What an assignment of a literal holds (a substring test before the search).
 _ASSIGN_MARKERS = ("= {", "= [", "={", "=[", '= """', "= '''", '="""')
+#: A chat message object of the assistant (``{"role": "assistant", ...}``, the role
+#: first, as the APIs write it): a record of a message, its ``tool_calls`` included.
+_RECORD_RE = re.compile(r'\{\s*"role"\s*:\s*"assistant"')
 #: A ReAct action (and its input lines) followed by its observation.
 _ANSWERED_RE = re.compile(
     r"^[ \t]*(?:[-*\u2022][ \t]*)?Action(?:[ \t]*\d{1,3})?[ \t]*:[^\n]*"
@@ -121,7 +144,8 @@ _ANSWERED_RE = re.compile(
 
 def told_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
     """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
-    labels of sequence-diagram message lines, and literals assigned to a variable.
+    labels of sequence-diagram message lines, literals assigned to a variable, and
+    assistant message records.
     ``has(s)`` answers ``s in text`` (substring tests first)."""
     spans: list[Span] = []
     if has("->>"):
@@ -146,6 +170,13 @@ def told_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
             else:
                 close = text.find(text[opener - 2 : opener + 1], opener + 1)
                 spans.append((opener - 2, len(text) if close == -1 else close + 3))
+    if has('"role"'):
+        for m in _RECORD_RE.finditer(text):
+            try:
+                end = find_bracket_end(text, m.start()).end
+            except LimitExceededError:
+                end = len(text)
+            spans.append((m.start(), end))
     spans.sort()
     return spans
 

@@ -235,6 +235,7 @@ class TextScanner:
         # off limits to the anchored reader too (its blockquotes and comments found only
         # when an offered name stands outside the rest)
         found = self._anchored.read(content, interp, seed, quoted, used, valid, quotes.spans)
+        found = [f for f in found if not narrated(content, f[0])]  # (told, not made)
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
