@@ -33,7 +33,6 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from .._errors import LimitExceededError
 from .text import find_bracket_end
@@ -142,13 +141,12 @@ _ANSWERED_RE = re.compile(
 )
 
 
-def told_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
+def told_spans(text: str) -> list[Span]:
     """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
     labels of sequence-diagram message lines, literals assigned to a variable, and
-    assistant message records.
-    ``has(s)`` answers ``s in text`` (substring tests first)."""
+    assistant message records (substring tests first)."""
     spans: list[Span] = []
-    if has("->>"):
+    if "->>" in text:
         k = text.find("->>")
         while k != -1:
             bol = text.rfind("\n", 0, k) + 1
@@ -158,7 +156,7 @@ def told_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
             if m is not None and m.end() > k:
                 spans.append((m.end(), eol))
             k = text.find("->>", eol)
-    if has("=") and any(map(has, _ASSIGN_MARKERS)):
+    if "=" in text and any(m in text for m in _ASSIGN_MARKERS):
         for m in _ASSIGNED_RE.finditer(text):
             opener = m.end() - 1
             if text[opener] in "{[":
@@ -170,7 +168,7 @@ def told_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
             else:
                 close = text.find(text[opener - 2 : opener + 1], opener + 1)
                 spans.append((opener - 2, len(text) if close == -1 else close + 3))
-    if has('"role"'):
+    if '"role"' in text:
         for m in _RECORD_RE.finditer(text):
             try:
                 end = find_bracket_end(text, m.start()).end
@@ -181,9 +179,9 @@ def told_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
     return spans
 
 
-def answered_spans(text: str, has: Callable[[str], bool]) -> list[Span]:
+def answered_spans(text: str) -> list[Span]:
     """Sorted spans of ReAct actions whose observation follows (a transcript with the
     results quoted back)."""
-    if not has("Observation"):
+    if "Observation" not in text:
         return []
     return [(m.start(), m.end()) for m in _ANSWERED_RE.finditer(text)]

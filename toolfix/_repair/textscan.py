@@ -607,8 +607,7 @@ class _Quotes:
                 docs.append((doc.start(), len(text)))  # documentation from here on
         # calls shown in a diagram or assigned in code; ReAct actions answered by their
         # observation (toolfix/_repair/narration.py)
-        has = markers.has
-        return lines, comments, docs, told_spans(text, has), answered_spans(text, has)
+        return lines, comments, docs, told_spans(text), answered_spans(text)
 
     def spans(self) -> list[tuple[int, int]]:
         """Every quoted region (blockquote lines, comments, documentation of the call
