@@ -150,3 +150,45 @@ def test_a_lead_in_in_the_first_person_is_the_models_own(verb: str, who: str) ->
     text = f"{who} think the model {verb} this: {{}}"
     assert not narrated(text, len(text) - 2)
     assert narrated(text.replace(who, "So"), len(text.replace(who, "So")) - 2)
+
+
+#: Texts dense in what the told classes match brackets for (records, assignments) or
+#: read lead-ins before (calls after hints), one unit each. (Diagram lines and answered
+#: actions are single regex matches bounded per line.)
+DENSE = {
+    "records": '{"role": "assistant", "a": "x"} ',
+    "nested_records": '{"role": "assistant", "a": {"name": "send_email", "arguments": {}}, "b": ',
+    "assignments": 'x = {"name": "send_email", "arguments": {"to": "x@y"}}\n',
+    "open_assignments": 'x = {\n{"name": "send_email", "arguments": {"to": "x@y"}}\n',
+    "lead_ins": 'The model emits like {"name": "send_email", "arguments": {"to": "x@y"}} ',
+}
+
+
+@pytest.mark.parametrize("shape", sorted(DENSE))
+def test_finding_told_calls_is_linear(shape: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted, not timed: the characters the told classes read (bracket matches from
+    their starts to their ends, lead-ins) grow linearly with the text."""
+    from toolfix._repair import narration
+
+    read = [0]
+    bracket, before = narration.find_bracket_end, narration._told_before
+
+    def counted_bracket(text: str, start: int, *a: object, **k: object) -> object:
+        read[0] += 1  # (a nesting too deep raises: the call is counted)
+        span = bracket(text, start)
+        read[0] += span.end - start
+        return span
+
+    def counted_before(text: str, start: int) -> bool:
+        read[0] += min(start, narration._LEAD_CHARS)
+        return before(text, start)
+
+    monkeypatch.setattr(narration, "find_bracket_end", counted_bracket)
+    monkeypatch.setattr(narration, "_told_before", counted_before)
+    counts = []
+    for n in (500, 2000):
+        read[0] = 0
+        repair(DENSE[shape] * n, TOOLS)
+        counts.append(read[0])
+    assert counts[0] > 0, counts
+    assert counts[1] <= 4.5 * counts[0], counts

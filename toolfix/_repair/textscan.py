@@ -640,6 +640,9 @@ class _Quotes:
             return False  # (most texts)
         found = self._spans
         for spans in (found[0], found[1], found[3]):
+            if spans is found[3] and spans:  # (a call told about: from its first character)
+                first = _NON_SPACE.search(self._markers.text, at)
+                at = at if first is None else first.start()
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
             if i >= 0 and spans[i][0] <= at < spans[i][1]:
