@@ -386,7 +386,7 @@ def reasoning_examples(refused_only: bool = False) -> st.SearchStrategy[Example]
 
 
 #: How a tool result or a note quotes text: an HTML comment, a Markdown blockquote, a
-#: text documenting the call format (after its first placeholder).
+#: text documenting the call format (after its first placeholder), a call told about.
 QUOTES: dict[str, Callable[[str], str]] = {
     "comment": lambda c: f"<!-- {c} -->",
     "comment_lines": lambda c: f"Done.\n<!--\n{c}\n-->\n",
@@ -402,6 +402,13 @@ QUOTES: dict[str, Callable[[str], str]] = {
         'Return each call as <tool_call>{"name": <function-name>, "arguments": '
         "<args-json-object>}</tool_call>, for example:\n" + c + "\nThat is all."
     ),
+    # a call told about, not made (toolfix/_repair/narration.py): narrated as what the
+    # model emits, after an example marker, a diagram's message label, assigned in code
+    "narrated": lambda c: f"The model decides which to call, and emits {c}. The runtime runs it.",
+    "example": lambda c: f"Instead of text, it returns something like:\n{c}\nYour code reads it.",
+    "diagram": lambda c: f"sequenceDiagram\nScript->>Tools: {c}\nTools-->>Script: done",
+    "assigned": lambda c: f'example = """\n{c}\n"""\nprint(example)',
+    "recorded": lambda c: '{"role": "assistant", "content": ' + json.dumps(c) + "}",
 }
 
 #: Families a quote is checked with: every family whose markup is its own (bare JSON and

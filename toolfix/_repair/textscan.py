@@ -29,9 +29,11 @@ from .._messages import (
     text_part,
 )
 from .anchored import AnchoredReader, merge_anchored
+from .families import release_closers
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
 from .jsonparse import ScanReads
+from .narration import answered_spans, narrated, told_spans
 from .reasoning import OTHER_THINK_TOKENS, THINK_CLOSE, THINK_OPEN, split_reasoning
 from .scanner import SpecScanner
 from .text import Fence, find_fences, occurrences, remove_spans
@@ -240,6 +242,7 @@ class TextScanner:
         found = self._anchored.read(
             content, interp, seed, quoted, used, valid, quotes.spans, reads=ctx.reads
         )
+        found = [f for f in found if not narrated(content, f[0])]  # (told, not made)
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
@@ -523,8 +526,14 @@ def _in_inline_code(text: str, c: Candidate) -> bool:
     return not (text.startswith("``", max(0, s - 3)) or text.startswith("``", e))
 
 
-_Found = tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]
-_NO_QUOTES: _Found = ([], [], [])
+_Found = tuple[
+    list[tuple[int, int]],
+    list[tuple[int, int]],
+    list[tuple[int, int]],
+    list[tuple[int, int]],
+    list[tuple[int, int]],
+]
+_NO_QUOTES: _Found = ([], [], [], [], [])
 #: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
 _NO_END = 1 << 62
 #: A line after the first that starts with a blockquote marker (one search: the engine
@@ -601,14 +610,16 @@ class _Quotes:
             doc = _FORMAT_PLACEHOLDER_RE.search(text)
             if doc is not None:
                 docs.append((doc.start(), len(text)))  # documentation from here on
-        return lines, comments, docs
+        # calls shown in a diagram or assigned in code; ReAct actions answered by their
+        # observation (toolfix/_repair/narration.py)
+        return lines, comments, docs, told_spans(text), answered_spans(text)
 
     def spans(self) -> list[tuple[int, int]]:
-        """Every quoted region (blockquote lines, comments, then documentation of the
-        call format)."""
+        """Every quoted region (blockquote lines, comments, documentation of the call
+        format, calls shown in diagrams or code, answered ReAct actions)."""
         if self._spans is None:
             self._spans = self._find()
-        return [*self._spans[0], *self._spans[1], *self._spans[2]]
+        return [span for spans in self._spans for span in spans]
 
     def shows(self, start: int, end: int) -> bool:
         """Does the span reach into documentation of the call format (from its first
@@ -618,12 +629,25 @@ class _Quotes:
         docs = self._spans[2]
         return bool(docs) and end > docs[0][0]
 
+    def answers(self, at: int) -> bool:
+        """Is ``at`` in a ReAct action whose observation follows it (decided by what
+        follows: asked only for a call that waits for the end of a stream)?"""
+        if self._spans is None:
+            self._spans = self._find()
+        spans = self._spans[4]
+        i = bisect.bisect_right(spans, (at, _NO_END)) - 1
+        return i >= 0 and spans[i][0] <= at < spans[i][1]
+
     def holds(self, at: int) -> bool:
         if self._spans is None:
             self._spans = self._find()
         if self._spans == _NO_QUOTES:
             return False  # (most texts)
-        for spans in self._spans[:2]:  # (documentation: :meth:`shows`)
+        found = self._spans
+        for spans in (found[0], found[1], found[3]):
+            if spans is found[3] and spans:  # (a call told about: from its first character)
+                first = _NON_SPACE.search(self._markers.text, at)
+                at = at if first is None else first.start()
             # the last span that starts at or before ``at``
             i = bisect.bisect_right(spans, (at, _NO_END)) - 1
             if i >= 0 and spans[i][0] <= at < spans[i][1]:
@@ -636,13 +660,21 @@ def _shown(
 ) -> bool:
     """Markup shown to the reader, not sent: in inline code, in an example fence, in a
     blockquote or an HTML comment, or after a placeholder of documentation of the call
-    format (:data:`_FORMAT_PLACEHOLDER_RE`)."""
+    format (:data:`_FORMAT_PLACEHOLDER_RE`); or a call told about, not made
+    (``narration.py``: narrated, in a diagram, assigned in code, answered)."""
     return (
         _in_inline_code(text, c)
         or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
         or quotes.holds(c.start)
         or quotes.shows(c.start, c.end)
+        or narrated(text, c.start)
+        or (quotes.answers(c.start) and _CLOSER.search(text, c.start, c.end) is None)
     )
+
+
+#: Every family's call closers: a call holding one may leave a stream at it, before what
+#: follows it is known (docs/guides/streaming.md), so what follows never unmakes it.
+_CLOSER = release_closers()
 
 
 #: Markup split off before calls are read: reasoning and harmony channel tokens.

@@ -1,0 +1,187 @@
+"""Text that tells about a call instead of making one (issue 28's negative corpus).
+
+Tutorials, glossaries, diagrams and worked examples show calls to explain how tool
+calling works. Each class here is named by what the text does, and comes from at least
+two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
+``prose3-`` and ``fresh2-``):
+
+- **narrated**: the call is the object of a sentence about what a third party (the
+  model, the LLM, the assistant) emits, or follows an example marker (``like``,
+  ``such as``, ``e.g.``, ``for example``) ending the sentence's lead-in: "…decides which
+  to call, and emits {…}. The runtime parses…" (runlocalai.co), "2. Model emits a
+  function call: {…}." (heyitskundan.com), "it writes something like: {…}"
+  (theneuralbase.com), "it returns something like:\\n{…}" (meaningfool.net), "A function
+  call from the model is, fundamentally, JSON:\\n{…}" (build-agents.dev). A lead-in
+  written in the first person ("I'll call it like: …") is the model's own, never
+  narration. Decided by the text before the call only (:func:`narrated`).
+- **diagram**: the call is the label of a sequence-diagram message line
+  (``Script->>Tools: get_weather(city="Paris")``: jeffrey-groneberg.github.io,
+  backbenchlearner.com, langchain-ai/docs#1222).
+- **assigned**: the call is the value assigned to a variable in code
+  (``model_output = {…}``: grubenwald.com; ``example = \"\"\"…\"\"\"``: a ReAct
+  transcript in bsamud/learn-ai-engineering).
+- **recorded**: the call is inside a chat message record, an object whose first key
+  is ``"role": "assistant"`` (an API response or message quoted in documentation:
+  keugenek.github.io/plantuml-ent-kit, the laminate crate's ``openai_tool_calls.json``).
+- **answered**: a ReAct ``Action`` whose ``Observation`` follows it: a transcript
+  with the results quoted back, not a request for them (lkim0402.github.io's worked
+  example, bsamud/learn-ai-engineering). Decided by what follows the call, so only
+  for calls that wait for the end of a stream (a call holding a family's closer may
+  leave a stream at it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._errors import LimitExceededError
+from .text import find_bracket_end
+
+__all__ = ["answered_spans", "narrated", "told_spans"]
+
+Span = tuple[int, int]
+
+#: How far back a lead-in is looked for (one sentence, at most).
+_LEAD_CHARS = 240
+#: The longest label before a call on its line (``Action Input: ``) read past.
+_LABEL_CHARS = 40
+#: What a lead-in of either kind holds, as written (lower case, or capitalised).
+_HINTS = (
+    "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
+    "e.g.", "or example", "or instance",
+)  # fmt: skip
+#: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
+_SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
+#: A third party that emits the call: the model, the LLM, the assistant (the subject,
+#: then an emitting verb later in the same lead-in), or a call "from the model" (read
+#: in lower case).
+_SUBJECT_RE = re.compile(r"\b(?:models?|llms?|assistants?)\b")
+_EMITS_RE = re.compile(
+    r"\b(?:emits?|outputs?|returns?|generates?|produces?|writes?|sends?|responds with"
+    r"|replies with)\b"
+)
+_FROM_MODEL_RE = re.compile(
+    r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) the (?:model|llm)\b"
+)
+#: Example markers that end a lead-in (the call follows at once, after ``:`` or a break).
+_EXAMPLE_ENDS = (
+    "like", "such as", "e.g.", "e.g.,", "for example", "for example,", "for instance",
+    "for instance,",
+)  # fmt: skip
+#: The first person: the model speaking of its own call (never narration).
+_FIRST_PERSON_RE = re.compile(
+    r"\bI(?:'(?:ll|m|ve|d))?\b|\b[Ll]et(?:'s|\s+me)\b|\b[Ww]e\b|\b[Mm]y\b"
+)
+
+
+def narrated(text: str, start: int) -> bool:
+    """Is the call starting at ``start`` told, not made: the object of a sentence about a
+    third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
+    sentence before ``start`` is read, or before the call's line when a short label
+    opens that line (``Action: get_weather``: the name is not where the call starts)."""
+    if _told_before(text, start):
+        return True
+    bol = text.rfind("\n", 0, start) + 1
+    while bol < start and text[bol] in " \t":
+        bol += 1
+    label = text[bol:start]
+    return (
+        0 < len(label) <= _LABEL_CHARS
+        and not any(end in label for end in ".!?")
+        and _told_before(text, bol)
+    )
+
+
+def _told_before(text: str, start: int) -> bool:
+    lead = text[max(0, start - _LEAD_CHARS) : start]
+    for hint in _HINTS:  # (substring tests first: most calls follow no such words)
+        if hint in lead:
+            break
+    else:
+        return False
+    glued = len(lead)  # (a name glued to the call is its markup: ``functools[``)
+    while glued and (lead[glued - 1].isalnum() or lead[glued - 1] == "_"):
+        glued -= 1
+    cut = 0
+    for end in _SENTENCE_ENDS:
+        at = lead.rfind(end, 0, glued)
+        if at != -1 and at + len(end) > cut:
+            cut = at + len(end)
+    lead = lead[cut:glued]
+    if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
+        return False
+    low = lead.lower()
+    tail = low.rstrip(" \t\n:")
+    for marker in _EXAMPLE_ENDS:
+        if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
+            return True
+    subject = _SUBJECT_RE.search(low)
+    return (
+        subject is not None and _EMITS_RE.search(low, subject.end()) is not None
+    ) or _FROM_MODEL_RE.search(low) is not None
+
+
+#: A sequence-diagram message line up to its label (``A->>B:``, ``T-->>M:``), as Mermaid
+#: writes it: a participant, the arrow, a participant, a colon.
+_DIAGRAM_LINE_RE = re.compile(r"[ \t]*[\w .\-]{1,40}-{1,2}>>[+\-]?[ \t]*[\w .\-]{1,40}:")
+#: A variable assigned a literal at a line's start (``model_output = {``, ``x = \"\"\"``).
+_ASSIGNED_RE = re.compile(
+    r"^[ \t]*[A-Za-z_][\w.]{0,63}[ \t]*=[ \t]*(?:[{\[]|\"\"\"|''')", re.MULTILINE
+)
+#: What an assignment of a literal holds (a substring test before the search).
+_ASSIGN_MARKERS = ("= {", "= [", "={", "=[", '= """', "= '''", '="""')
+#: A chat message object of the assistant (``{"role": "assistant", ...}``, the role
+#: first, as the APIs write it): a record of a message, its ``tool_calls`` included.
+_RECORD_RE = re.compile(r'\{\s*"role"\s*:\s*"assistant"')
+#: A ReAct action (and its input lines) followed by its observation.
+_ANSWERED_RE = re.compile(
+    r"^[ \t]*(?:[-*\u2022][ \t]*)?Action(?:[ \t]*\d{1,3})?[ \t]*:[^\n]*"
+    r"(?:\n[^\n]*){0,3}?\n[ \t]*(?:[-*\u2022][ \t]*)?Observation(?:[ \t]*\d{1,3})?[ \t]*:",
+    re.MULTILINE,
+)
+
+
+def told_spans(text: str) -> list[Span]:
+    """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
+    labels of sequence-diagram message lines, literals assigned to a variable, and
+    assistant message records (substring tests first)."""
+    spans: list[Span] = []
+    if "->>" in text:
+        k = text.find("->>")
+        while k != -1:
+            bol = text.rfind("\n", 0, k) + 1
+            eol = text.find("\n", k)
+            eol = len(text) if eol == -1 else eol
+            m = _DIAGRAM_LINE_RE.match(text, bol, eol)
+            if m is not None and m.end() > k:
+                spans.append((m.end(), eol))
+            k = text.find("->>", eol)
+    if "=" in text and any(m in text for m in _ASSIGN_MARKERS):
+        for m in _ASSIGNED_RE.finditer(text):
+            opener = m.end() - 1
+            if text[opener] in "{[":
+                try:
+                    end = find_bracket_end(text, opener).end
+                except LimitExceededError:
+                    end = len(text)  # (too deep to match: shown to the end)
+                spans.append((opener, end))
+            else:
+                close = text.find(text[opener - 2 : opener + 1], opener + 1)
+                spans.append((opener - 2, len(text) if close == -1 else close + 3))
+    if '"role"' in text:
+        for m in _RECORD_RE.finditer(text):
+            try:
+                end = find_bracket_end(text, m.start()).end
+            except LimitExceededError:
+                end = len(text)
+            spans.append((m.start(), end))
+    spans.sort()
+    return spans
+
+
+def answered_spans(text: str) -> list[Span]:
+    """Sorted spans of ReAct actions whose observation follows (a transcript with the
+    results quoted back)."""
+    if "Observation" not in text:
+        return []
+    return [(m.start(), m.end()) for m in _ANSWERED_RE.finditer(text)]
