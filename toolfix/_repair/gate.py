@@ -115,18 +115,25 @@ def duplicate_keys(text: str, value: Any) -> tuple[Duplicate, ...]:
     ``value`` (``json.loads`` keeps the last one silently).
 
     Each key of a JSON text is a string followed by a colon, so a text with no more
-    colons, or no more quotes followed by a colon, than ``value`` has keys (counted until
-    they reach that number) has no key twice: a C-speed count or search answers nearly
-    every call. Otherwise ``text`` is decoded again with a
-    hook that sees every object's pairs (only when ``text`` is strict JSON: a repaired
-    text is read again by :func:`toolfix._repair.quickfix.quick_fix`'s output, which the
-    caller passes instead)."""
+    colons than ``value`` has keys (counted until they reach that number) has no key
+    twice: a C-speed count answers nearly every call (:func:`_text_duplicates` the
+    rest)."""
     colons = text.count(":")
     if colons == 0:
         return ()
     keys = _count_keys(value, colons)  # (all of them, when fewer than the colons)
+    return () if keys >= colons else _text_duplicates(text, keys)
+
+
+def _text_duplicates(text: str, keys: int) -> tuple[Duplicate, ...]:
+    """The keys written twice in the JSON ``text`` whose value holds ``keys`` keys (it
+    has more colons than that). A text with no more quotes followed by a colon than
+    ``keys`` has none; otherwise ``text`` is decoded again with a hook that sees every
+    object's pairs (only when ``text`` is strict JSON: a repaired text is read again by
+    :func:`toolfix._repair.quickfix.quick_fix`'s output, which the caller passes
+    instead)."""
     # colons in string values (times, URLs) are no keys' colons
-    if keys >= colons or keys >= len(_KEY_COLON.findall(text)):
+    if keys >= len(_KEY_COLON.findall(text)):
         return ()
     found: list[Duplicate] = []
 
@@ -426,7 +433,13 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
     fast path of every response): its arguments validate as they are (G5), its
     arguments text writes no key twice (G3) and no ``NaN``/``Infinity`` (G7: not JSON).
     A number past a float's range is kept as written: its text is JSON, and toolfix
-    does not rewrite it. (The name is the registry's: ``tool`` is its tool, G4.)"""
+    does not rewrite it. (The name is the registry's: ``tool`` is its tool, G4.)
+
+    The text is read by a C-speed colon count: with no more colons than the arguments
+    have keys at their top, no key is written twice, and two C-speed searches answer G7.
+    Otherwise one walk over the arguments counts all their keys and finds a non-finite
+    number (:func:`_text_duplicates` then reads the text only when it has more colons
+    than that)."""
     args = part.arguments
     if args is None:
         return False
@@ -440,9 +453,38 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
         and not tool.validate_arguments(args, max_pattern_chars=cap)
     ):
         return False
-    if raw.count(":") > len(args) and duplicate_keys(raw, args):
+    colons = raw.count(":")
+    if colons <= len(args):
+        return not (("NaN" in raw or "Infinity" in raw) and _walk_non_finite(args))
+    keys, non_finite = _keys_and_non_finite(args)
+    if colons > keys and _text_duplicates(raw, keys):
         return False
-    return not (("NaN" in raw or "Infinity" in raw) and _walk_non_finite(args))
+    return not (non_finite and ("NaN" in raw or "Infinity" in raw))
+
+
+def _keys_and_non_finite(value: dict[str, Any]) -> tuple[int, bool]:
+    """How many keys the objects of ``value`` hold, and whether a NaN or an infinity is
+    among its numbers: one walk over the values (as :func:`_count_keys` and
+    :func:`has_non_finite` walk them)."""
+    keys = 0
+    non_finite = False
+    isfinite = math.isfinite
+    stack: list[Any] = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        if type(item) is dict or isinstance(item, dict):
+            keys += len(item)
+            item = item.values()
+        for v in item:
+            t = type(v)
+            if t is str:
+                continue
+            if t is float:
+                non_finite = non_finite or not isfinite(v)
+            elif t is dict or t is list or t is tuple or isinstance(v, dict):
+                push(v)
+    return keys, non_finite
 
 
 def jsonable(value: Any) -> Any:
