@@ -243,7 +243,9 @@ def response_from_openai(
     parts = _reasoning_parts(message)
     parts += _content_parts(message.get("content"))
     parts += _tool_call_parts(message, max_depth)
-    # one validation of the whole response (its text and calls given as their fields)
+    # one validation of the whole response (its text and calls given as their fields);
+    # these dicts hold the models' fields and nothing else (built here), so pydantic need
+    # not look for unknown keys (``extra="forbid"`` guards what users pass)
     return _validate_response(
         {
             "parts": parts,
@@ -252,14 +254,15 @@ def response_from_openai(
             "finish_reason": finish_reason,
             "usage": usage,
             "provider_data": provider_data,
-        }
+        },
+        extra="ignore",
     )
 
 
 #: :meth:`Response.model_validate` without its Python wrapper: the model's own cached
 #: validator (pydantic's ``__pydantic_validator__``), which that method calls.
 _validate_response = cast(
-    "Callable[[Mapping[str, Any]], Response]", Response.__pydantic_validator__.validate_python
+    "Callable[..., Response]", Response.__pydantic_validator__.validate_python
 )
 
 

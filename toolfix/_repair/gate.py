@@ -437,9 +437,10 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
 
     The text is read by a C-speed colon count: with no more colons than the arguments
     have keys at their top, no key is written twice, and two C-speed searches answer G7.
-    Otherwise one walk over the arguments counts all their keys and finds a non-finite
-    number (:func:`_text_duplicates` then reads the text only when it has more colons
-    than that)."""
+    Otherwise one walk over the arguments counts their keys and strings and finds a
+    non-finite number: every key and string of the value is one quoted string of the
+    text, and a key written twice is one more, so a text with no more quotes than twice
+    their number has none (:func:`_text_duplicates` answers the rest)."""
     args = part.arguments
     if args is None:
         return False
@@ -456,17 +457,17 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
     colons = raw.count(":")
     if colons <= len(args):
         return not (("NaN" in raw or "Infinity" in raw) and _walk_non_finite(args))
-    keys, non_finite = _keys_and_non_finite(args)
-    if colons > keys and _text_duplicates(raw, keys):
+    keys, strings, non_finite = _tally(args)
+    if colons > keys and raw.count('"') > 2 * (keys + strings) and _text_duplicates(raw, keys):
         return False
     return not (non_finite and ("NaN" in raw or "Infinity" in raw))
 
 
-def _keys_and_non_finite(value: dict[str, Any]) -> tuple[int, bool]:
-    """How many keys the objects of ``value`` hold, and whether a NaN or an infinity is
-    among its numbers: one walk over the values (as :func:`_count_keys` and
-    :func:`has_non_finite` walk them)."""
-    keys = 0
+def _tally(value: dict[str, Any]) -> tuple[int, int, bool]:
+    """The keys and the strings the objects and arrays of ``value`` hold, and whether a
+    NaN or an infinity is among its numbers: one walk (as :func:`_count_keys` and
+    :func:`has_non_finite` walk)."""
+    keys = strings = 0
     non_finite = False
     isfinite = math.isfinite
     stack: list[Any] = [value]
@@ -479,12 +480,12 @@ def _keys_and_non_finite(value: dict[str, Any]) -> tuple[int, bool]:
         for v in item:
             t = type(v)
             if t is str:
-                continue
-            if t is float:
+                strings += 1
+            elif t is float:
                 non_finite = non_finite or not isfinite(v)
             elif t is dict or t is list or t is tuple or isinstance(v, dict):
                 push(v)
-    return keys, non_finite
+    return keys, strings, non_finite
 
 
 def jsonable(value: Any) -> Any:
