@@ -613,8 +613,10 @@ _MAX_HEADS = 64
 def _line_heads(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
     """The parts of ``ranges`` within reach of a line's start (a name placed there, with
     the rest of its word), when ``text`` has at most :data:`_MAX_HEADS` lines; ``None``
-    when it has more (then nearly all of it is within reach)."""
+    when it has more, or is short (then nearly all of it is within reach)."""
     reach = _MAX_PREFIX + 2 * _MAX_NAME
+    if len(text) <= 4 * reach:
+        return None  # (a short text is read whole: its heads would be most of it)
     heads: list[tuple[int, int]] = []
     start = 0
     for _ in range(_MAX_HEADS):

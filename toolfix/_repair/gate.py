@@ -178,8 +178,16 @@ def _count_keys(value: Any, enough: int) -> int:
 
 def has_non_finite(value: Any) -> bool:
     """Does ``value`` hold a NaN or an infinity (anywhere)? One walk over the parsed
-    value (a long string is one item: the walk costs per value, not per character)."""
+    value (a long string is one item: the walk costs per value, not per character),
+    which a dict of only strings, integers, booleans and nulls spares (a C-speed test
+    of its values' types)."""
+    if type(value) is dict and _FLAT_TYPES.issuperset(map(type, value.values())):
+        return False
     return _walk_non_finite(value)
+
+
+#: The types of values that hold no number that is not finite (and no container).
+_FLAT_TYPES = frozenset({str, int, bool, type(None)})
 
 
 def _walk_non_finite(value: Any) -> bool:
