@@ -239,9 +239,12 @@ def response_from_openai(
             provider_data=provider_data,
             limits=limits,
         )
-    max_depth = (limits or _LIMITS).max_depth
-    parts = _reasoning_parts(message)
-    parts += _content_parts(message.get("content"))
+    max_depth = _DEFAULT_MAX_DEPTH if limits is None else limits.max_depth
+    # (each reader only where its keys are: a plain message has neither reasoning nor text)
+    parts = [] if _REASONING_KEYS.isdisjoint(message) else _reasoning_parts(message)
+    content = message.get("content")
+    if content is not None:
+        parts += _content_parts(content)
     parts += _tool_call_parts(message, max_depth)
     # one validation of the whole response (its text and calls given as their fields);
     # these dicts hold the models' fields and nothing else (built here), so pydantic need
@@ -319,6 +322,10 @@ def _reasoning_from_block(block: Mapping[str, Any]) -> ReasoningPart:
     return ReasoningPart(text=str(block.get("thinking") or ""), signature=block.get("signature"))
 
 
+#: The keys :func:`_reasoning_parts` reads.
+_REASONING_KEYS = frozenset({"thinking_blocks", "reasoning_content", "reasoning"})
+
+
 def _reasoning_parts(message: Mapping[str, Any]) -> list[Part | dict[str, Any]]:
     """Reasoning of an OpenAI-shaped message: litellm's ``thinking_blocks`` when present,
     else ``reasoning_content`` (vLLM, DeepSeek, litellm) or ``reasoning``."""
@@ -327,7 +334,7 @@ def _reasoning_parts(message: Mapping[str, Any]) -> list[Part | dict[str, Any]]:
         return [_reasoning_from_block(b) for b in blocks if isinstance(b, Mapping)]
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     if isinstance(reasoning, str) and reasoning:
-        return [ReasoningPart(text=reasoning)]
+        return [{"type": "reasoning", "text": reasoning}]  # (validated with the response)
     return []
 
 
