@@ -630,8 +630,7 @@ def _line_heads(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int
         start = nl + 1
     else:
         return None
-    out = [(max(a, h), min(b, e)) for a, b in ranges for h, e in heads if h < b and a < e]
-    return [(a, b) for a, b in out if b - a > 2]
+    return [(max(a, h), min(b, e)) for a, b in ranges for h, e in heads if h < b and a < e]
 
 
 def _names_in(
