@@ -235,12 +235,13 @@ def derive_id(*parts: str) -> str:
     other parts (position, name, the digest of the text before the call) already tell
     calls apart, and hashing a megabyte argument whole would cost more than reading it.
     """
-    if max(map(len, parts), default=0) > _ID_PART_CHARS:
+    text = "\x1f".join(parts)
+    # (no part is longer than the whole: the parts are looked at only for a long text)
+    if len(text) > _ID_PART_CHARS and max(map(len, parts)) > _ID_PART_CHARS:
         half = _ID_PART_CHARS // 2
-        parts = tuple(
+        text = "\x1f".join(
             f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
         )
-    text = "\x1f".join(parts)
     return "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
