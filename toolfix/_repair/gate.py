@@ -119,8 +119,8 @@ def duplicate_keys(text: str, value: Any) -> tuple[Duplicate, ...]:
     twice: a C-speed count answers nearly every call (:func:`_text_duplicates` the
     rest)."""
     colons = text.count(":")
-    if colons == 0:
-        return ()
+    if colons == 0 or (type(value) is dict and colons <= len(value)):
+        return ()  # (no more colons than the keys at the top: no walk)
     keys = _count_keys(value, colons)  # (all of them, when fewer than the colons)
     return () if keys >= colons else _text_duplicates(text, keys)
 
