@@ -137,6 +137,8 @@ def as_response(value: ResponseInput, *, limits: Limits | None = None) -> Respon
         NestingTooDeepError: arguments given as objects nest deeper than
             ``limits.max_depth`` (default :class:`~toolfix.Limits`).
     """
+    if value.__class__ is dict:  # (the common shape: no ABC test before it)
+        return _from_mapping(value, limits)
     if isinstance(value, Response):
         return value
     if isinstance(value, str):

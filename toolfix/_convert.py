@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ._config import Limits
 from ._errors import NestingTooDeepError, UnsupportedInputError
@@ -239,12 +239,17 @@ def response_from_openai(
             provider_data=provider_data,
             limits=limits,
         )
-    max_depth = (limits or _LIMITS).max_depth
-    parts: list[Part | dict[str, Any]] = [*_reasoning_parts(message)]
-    parts += _content_parts(message.get("content"))
+    max_depth = _DEFAULT_MAX_DEPTH if limits is None else limits.max_depth
+    # (each reader only where its keys are: a plain message has neither reasoning nor text)
+    parts = [] if _REASONING_KEYS.isdisjoint(message) else _reasoning_parts(message)
+    content = message.get("content")
+    if content is not None:
+        parts += _content_parts(content)
     parts += _tool_call_parts(message, max_depth)
-    # one validation of the whole response (its calls given as their fields)
-    return Response.model_validate(
+    # one validation of the whole response (its text and calls given as their fields);
+    # these dicts hold the models' fields and nothing else (built here), so pydantic need
+    # not look for unknown keys (``extra="forbid"`` guards what users pass)
+    return _validate_response(
         {
             "parts": parts,
             "id": id,
@@ -252,8 +257,16 @@ def response_from_openai(
             "finish_reason": finish_reason,
             "usage": usage,
             "provider_data": provider_data,
-        }
+        },
+        extra="ignore",
     )
+
+
+#: :meth:`Response.model_validate` without its Python wrapper: the model's own cached
+#: validator (pydantic's ``__pydantic_validator__``), which that method calls.
+_validate_response = cast(
+    "Callable[..., Response]", Response.__pydantic_validator__.validate_python
+)
 
 
 def _from_chat_completion(
@@ -309,7 +322,11 @@ def _reasoning_from_block(block: Mapping[str, Any]) -> ReasoningPart:
     return ReasoningPart(text=str(block.get("thinking") or ""), signature=block.get("signature"))
 
 
-def _reasoning_parts(message: Mapping[str, Any]) -> list[Part]:
+#: The keys :func:`_reasoning_parts` reads.
+_REASONING_KEYS = frozenset({"thinking_blocks", "reasoning_content", "reasoning"})
+
+
+def _reasoning_parts(message: Mapping[str, Any]) -> list[Part | dict[str, Any]]:
     """Reasoning of an OpenAI-shaped message: litellm's ``thinking_blocks`` when present,
     else ``reasoning_content`` (vLLM, DeepSeek, litellm) or ``reasoning``."""
     blocks = message.get("thinking_blocks")
@@ -317,17 +334,18 @@ def _reasoning_parts(message: Mapping[str, Any]) -> list[Part]:
         return [_reasoning_from_block(b) for b in blocks if isinstance(b, Mapping)]
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     if isinstance(reasoning, str) and reasoning:
-        return [ReasoningPart(text=reasoning)]
+        return [{"type": "reasoning", "text": reasoning}]  # (validated with the response)
     return []
 
 
-def _content_parts(content: Any) -> list[Part]:
-    """Text of an OpenAI message's ``content``: a string, a list of text parts, or null."""
-    if isinstance(content, str):
-        return [TextPart(text=content)] if content else []
+def _content_parts(content: Any) -> list[dict[str, Any]]:
+    """Text of an OpenAI message's ``content`` (a string, a list of text parts, or null)
+    as text parts' fields (validated with the response they go into)."""
+    if content.__class__ is str or isinstance(content, str):  # (the exact type first)
+        return [{"type": "text", "text": content}] if content else []
     if isinstance(content, list):
         return [
-            TextPart(text=str(c.get("text") or ""))
+            {"type": "text", "text": str(c.get("text") or "")}
             for c in content
             if isinstance(c, Mapping) and c.get("type") in ("text", "output_text")
         ]
@@ -353,8 +371,8 @@ def _tool_call_parts(message: Mapping[str, Any], max_depth: int) -> list[dict[st
         if type(tc) is not dict and not isinstance(tc, Mapping):
             raise _unsupported(f"tool_calls[{i}] must be an object", tc)
         calls.append(_call_fields(tc, i, max_depth))
-    fc = message.get("function_call")  # legacy functions API
-    if isinstance(fc, Mapping) and not tool_calls:
+    fc = None if tool_calls else message.get("function_call")  # legacy functions API
+    if fc is not None and isinstance(fc, Mapping):
         calls.append(_call_fields({"id": "call_0", "function": fc}, 0, max_depth))
     return calls
 

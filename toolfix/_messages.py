@@ -377,11 +377,22 @@ class Response(_Frozen):
 
 
 # ---- the parts the repair engine makes, through pydantic's validating constructors
+#
+# Each builder hands the model's own cached validator (what ``Model(**fields)`` and
+# ``model_validate`` call) a dict of the model's fields and nothing else, built here: so
+# ``extra="ignore"`` spares pydantic the search for unknown keys that ``extra="forbid"``
+# makes for what users pass. Every value is validated as the constructor validates it.
+
+_validate_record = RepairRecord.__pydantic_validator__.validate_python
+_validate_call = ToolCallPart.__pydantic_validator__.validate_python
+_validate_invalid = InvalidToolCallPart.__pydantic_validator__.validate_python
+_validate_text = TextPart.__pydantic_validator__.validate_python
 
 
 def repair_record(kind: FailureKind, detail: str) -> RepairRecord:
     """``RepairRecord(kind=kind, detail=detail)``."""
-    return RepairRecord(kind=kind, detail=detail)
+    record: RepairRecord = _validate_record({"kind": kind, "detail": detail}, extra="ignore")
+    return record
 
 
 def recovered_call(
@@ -392,9 +403,17 @@ def recovered_call(
     repairs: tuple[RepairRecord, ...],
 ) -> ToolCallPart:
     """``ToolCallPart(id=call_id, name=..., arguments_raw=..., arguments=..., repairs=...)``."""
-    return ToolCallPart(
-        id=call_id, name=name, arguments_raw=arguments_raw, arguments=arguments, repairs=repairs
+    call: ToolCallPart = _validate_call(
+        {
+            "id": call_id,
+            "name": name,
+            "arguments_raw": arguments_raw,
+            "arguments": arguments,
+            "repairs": repairs,
+        },
+        extra="ignore",
     )
+    return call
 
 
 def invalid_call(
@@ -408,15 +427,19 @@ def invalid_call(
 ) -> InvalidToolCallPart:
     """``InvalidToolCallPart(id=call_id, name=..., raw=..., error=..., kind=...,
     arguments=..., repairs=...)``."""
-    return InvalidToolCallPart(
-        id=call_id,
-        name=name,
-        raw=raw,
-        error=error,
-        kind=str(kind),
-        arguments=arguments,
-        repairs=repairs,
+    call: InvalidToolCallPart = _validate_invalid(
+        {
+            "id": call_id,
+            "name": name,
+            "raw": raw,
+            "error": error,
+            "kind": str(kind),
+            "arguments": arguments,
+            "repairs": repairs,
+        },
+        extra="ignore",
     )
+    return call
 
 
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -428,8 +451,9 @@ def copied_with(model: _Model, update: dict[str, Any]) -> _Model:
 
 
 def text_part(text: str) -> TextPart:
-    """``TextPart(text=text)``."""
-    return TextPart(text=text)
+    """``TextPart(text=text)`` (a dict of its one field, as the builders above)."""
+    part: TextPart = _validate_text({"text": text}, extra="ignore")
+    return part
 
 
 #: One encoder for every call (``json.dumps`` with options builds a new one each time).

@@ -610,6 +610,50 @@ def _hits(
 
 def _anchors(text: str, tools: _Names, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """Where the offered names stand in the ``ranges`` of ``text`` (start, end, tool
+    name), in order (:func:`_names_in`).
+
+    Before any call is read, a name is placed only within :data:`_MAX_PREFIX` characters
+    of its line's start (:meth:`AnchoredReader._placed`), and every later call follows
+    one read before. So when the heads of a text's few lines hold no name, no call is
+    read and the rest of each long line is not searched (a megabyte of prose on one line
+    costs its heads, not a pass per name)."""
+    heads = _line_heads(text, ranges)
+    if heads is not None and heads != ranges and not _names_in(text, tools, heads):
+        return []
+    return _names_in(text, tools, ranges)
+
+
+#: The lines whose heads :func:`_line_heads` looks at (past that, every range is read).
+_MAX_HEADS = 64
+
+
+def _line_heads(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+    """The parts of ``ranges`` within reach of a line's start (a name placed there, with
+    the rest of its word), when ``text`` has at most :data:`_MAX_HEADS` lines; ``None``
+    when it has more, or is short (then nearly all of it is within reach)."""
+    reach = _MAX_PREFIX + 2 * _MAX_NAME
+    if len(text) <= 4 * reach:
+        return None  # (a short text is read whole: its heads would be most of it)
+    heads: list[tuple[int, int]] = []
+    start = 0
+    for _ in range(_MAX_HEADS):
+        if heads and start <= heads[-1][1]:
+            heads[-1] = (heads[-1][0], start + reach)  # (short lines: one stretch)
+        else:
+            heads.append((start, start + reach))
+        nl = text.find("\n", start)
+        if nl == -1:
+            break
+        start = nl + 1
+    else:
+        return None
+    return [(max(a, h), min(b, e)) for a, b in ranges for h, e in heads if h < b and a < e]
+
+
+def _names_in(
+    text: str, tools: _Names, ranges: list[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
+    """Where the offered names stand in the ``ranges`` of ``text`` (start, end, tool
     name), in order: each hit of a piece of a name, widened to the word it is in
     (letters, digits, ``_-.:``), is a name when that word, or its last ``.``/``:``
     segment, has a tool's comparison form (case, separators and a ``functions.`` prefix

@@ -77,6 +77,9 @@ class Fixer:
     def __init__(self, config: FixConfig | None = None) -> None:
         self.config = config or FixConfig()
         self._text = TextScanner(self.config)
+        # read on every response's fast path (:meth:`_all_valid`): looked up once
+        self._keep_reasoning = self.config.reasoning_calls == "ignore"  # else it is scanned
+        self._cap = self.config.limits.max_pattern_input_chars
         # Interpreters per registry (their name caches), bounded by the registries' memory.
         self._interpreters: WeightedLRU[int, tuple[ToolRegistry, Interpreter]] = WeightedLRU(
             INTERPRETER_CACHE_BUDGET
@@ -180,8 +183,8 @@ class Fixer:
     def _all_valid(self, response: Response, registry: ToolRegistry) -> bool:
         """True when the response holds only valid native calls (and reasoning we keep)."""
         lookup = registry.lookup
-        keep_reasoning = self.config.reasoning_calls == "ignore"  # else reasoning is scanned
-        cap = self.config.limits.max_pattern_input_chars
+        keep_reasoning = self._keep_reasoning
+        cap = self._cap
         for part in response.parts:
             if part.type == "tool_call":
                 if part.provider_executed:

@@ -115,18 +115,25 @@ def duplicate_keys(text: str, value: Any) -> tuple[Duplicate, ...]:
     ``value`` (``json.loads`` keeps the last one silently).
 
     Each key of a JSON text is a string followed by a colon, so a text with no more
-    colons, or no more quotes followed by a colon, than ``value`` has keys (counted until
-    they reach that number) has no key twice: a C-speed count or search answers nearly
-    every call. Otherwise ``text`` is decoded again with a
-    hook that sees every object's pairs (only when ``text`` is strict JSON: a repaired
-    text is read again by :func:`toolfix._repair.quickfix.quick_fix`'s output, which the
-    caller passes instead)."""
+    colons than ``value`` has keys (counted until they reach that number) has no key
+    twice: a C-speed count answers nearly every call (:func:`_text_duplicates` the
+    rest)."""
     colons = text.count(":")
-    if colons == 0:
-        return ()
+    if colons == 0 or (type(value) is dict and colons <= len(value)):
+        return ()  # (no more colons than the keys at the top: no walk)
     keys = _count_keys(value, colons)  # (all of them, when fewer than the colons)
+    return () if keys >= colons else _text_duplicates(text, keys)
+
+
+def _text_duplicates(text: str, keys: int) -> tuple[Duplicate, ...]:
+    """The keys written twice in the JSON ``text`` whose value holds ``keys`` keys (it
+    has more colons than that). A text with no more quotes followed by a colon than
+    ``keys`` has none; otherwise ``text`` is decoded again with a hook that sees every
+    object's pairs (only when ``text`` is strict JSON: a repaired text is read again by
+    :func:`toolfix._repair.quickfix.quick_fix`'s output, which the caller passes
+    instead)."""
     # colons in string values (times, URLs) are no keys' colons
-    if keys >= colons or keys >= len(_KEY_COLON.findall(text)):
+    if keys >= len(_KEY_COLON.findall(text)):
         return ()
     found: list[Duplicate] = []
 
@@ -171,8 +178,16 @@ def _count_keys(value: Any, enough: int) -> int:
 
 def has_non_finite(value: Any) -> bool:
     """Does ``value`` hold a NaN or an infinity (anywhere)? One walk over the parsed
-    value (a long string is one item: the walk costs per value, not per character)."""
+    value (a long string is one item: the walk costs per value, not per character),
+    which a dict of only strings, integers, booleans and nulls spares (a C-speed test
+    of its values' types)."""
+    if type(value) is dict and _FLAT_TYPES.issuperset(map(type, value.values())):
+        return False
     return _walk_non_finite(value)
+
+
+#: The types of values that hold no number that is not finite (and no container).
+_FLAT_TYPES = frozenset({str, int, bool, type(None)})
 
 
 def _walk_non_finite(value: Any) -> bool:
@@ -220,12 +235,13 @@ def derive_id(*parts: str) -> str:
     other parts (position, name, the digest of the text before the call) already tell
     calls apart, and hashing a megabyte argument whole would cost more than reading it.
     """
-    if max(map(len, parts), default=0) > _ID_PART_CHARS:
+    text = "\x1f".join(parts)
+    # (no part is longer than the whole: the parts are looked at only for a long text)
+    if len(text) > _ID_PART_CHARS and max(map(len, parts)) > _ID_PART_CHARS:
         half = _ID_PART_CHARS // 2
-        parts = tuple(
+        text = "\x1f".join(
             f"{len(p)}:{p[:half]}:{p[-half:]}" if len(p) > _ID_PART_CHARS else p for p in parts
         )
-    text = "\x1f".join(parts)
     return "call_" + _sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
@@ -426,7 +442,14 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
     fast path of every response): its arguments validate as they are (G5), its
     arguments text writes no key twice (G3) and no ``NaN``/``Infinity`` (G7: not JSON).
     A number past a float's range is kept as written: its text is JSON, and toolfix
-    does not rewrite it. (The name is the registry's: ``tool`` is its tool, G4.)"""
+    does not rewrite it. (The name is the registry's: ``tool`` is its tool, G4.)
+
+    The text is read by a C-speed colon count: with no more colons than the arguments
+    have keys at their top, no key is written twice, and two C-speed searches answer G7.
+    Otherwise one walk over the arguments counts their keys and strings and finds a
+    non-finite number: every key and string of the value is one quoted string of the
+    text, and a key written twice is one more, so a text with no more quotes than twice
+    their number has none (:func:`_text_duplicates` answers the rest)."""
     args = part.arguments
     if args is None:
         return False
@@ -440,9 +463,38 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
         and not tool.validate_arguments(args, max_pattern_chars=cap)
     ):
         return False
-    if raw.count(":") > len(args) and duplicate_keys(raw, args):
+    colons = raw.count(":")
+    if colons <= len(args):
+        return not (("NaN" in raw or "Infinity" in raw) and _walk_non_finite(args))
+    keys, strings, non_finite = _tally(args)
+    if colons > keys and raw.count('"') > 2 * (keys + strings) and _text_duplicates(raw, keys):
         return False
-    return not (("NaN" in raw or "Infinity" in raw) and _walk_non_finite(args))
+    return not (non_finite and ("NaN" in raw or "Infinity" in raw))
+
+
+def _tally(value: dict[str, Any]) -> tuple[int, int, bool]:
+    """The keys and the strings the objects and arrays of ``value`` hold, and whether a
+    NaN or an infinity is among its numbers: one walk (as :func:`_count_keys` and
+    :func:`has_non_finite` walk)."""
+    keys = strings = 0
+    non_finite = False
+    isfinite = math.isfinite
+    stack: list[Any] = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        if type(item) is dict or isinstance(item, dict):
+            keys += len(item)
+            item = item.values()
+        for v in item:
+            t = type(v)
+            if t is str:
+                strings += 1
+            elif t is float:
+                non_finite = non_finite or not isfinite(v)
+            elif t is dict or t is list or t is tuple or isinstance(v, dict):
+                push(v)
+    return keys, strings, non_finite
 
 
 def jsonable(value: Any) -> Any:
