@@ -48,7 +48,7 @@ _LABEL_CHARS = 40
 #: What a lead-in of either kind holds, as written (lower case, or capitalised).
 _HINTS = (
     "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
-    "e.g.", "or example", "or instance",
+    "e.g.", "or example", "or instance", "it ", "It ", "xample", "ample ", "ypothetical",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -62,6 +62,20 @@ _EMITS_RE = re.compile(
 )
 _FROM_MODEL_RE = re.compile(
     r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) the (?:model|llm)\b"
+)
+#: The pronoun ``it`` (the model, named before) emitting a call: an emitting verb, then
+#: what it emits named as a call (``it outputs a JSON object``); read in lower case.
+_IT_EMITS_RE = re.compile(
+    r"\bit (?:then |instead |simply |just )?(?:emits?|outputs?|returns?|generates?|produces?"
+    r"|writes?|sends?|responds with|replies with) (?:back )?(?:an? |the )?(?:[\w-]+ )?"
+    r"(?:json|(?:function |tool )?calls?|objects?|requests?)\b"
+)
+#: An example named at the end of a lead-in that ends with ``:`` ("an example query:",
+#: "Example call:", "a sample call:"): indefinite, or the lead-in's only words.
+_EXAMPLE_NAMED_RE = re.compile(
+    r"(?:^(?:[-*]|\d{1,3}[.)])?\s*|\ban? |\banother )"
+    r"(?:examples?(?: (?:tool|function))?(?: (?:calls?|query|request|invocation))?"
+    r"|(?:sample|hypothetical)(?: (?:tool|function))? (?:calls?|query|request|invocation))$"
 )
 #: Example markers that end a lead-in (the call follows at once, after ``:`` or a break).
 _EXAMPLE_ENDS = (
@@ -115,10 +129,14 @@ def _told_before(text: str, start: int) -> bool:
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
+    if low.rstrip(" \t\n").endswith(":") and _EXAMPLE_NAMED_RE.search(tail.strip()):
+        return True
     subject = _SUBJECT_RE.search(low)
     return (
-        subject is not None and _EMITS_RE.search(low, subject.end()) is not None
-    ) or _FROM_MODEL_RE.search(low) is not None
+        (subject is not None and _EMITS_RE.search(low, subject.end()) is not None)
+        or _FROM_MODEL_RE.search(low) is not None
+        or _IT_EMITS_RE.search(low) is not None
+    )
 
 
 #: A sequence-diagram message line up to its label (``A->>B:``, ``T-->>M:``), as Mermaid
@@ -130,6 +148,11 @@ _ASSIGNED_RE = re.compile(
 )
 #: What an assignment of a literal holds (a substring test before the search).
 _ASSIGN_MARKERS = ("= {", "= [", "={", "=[", '= """', "= '''", '="""')
+#: The separator line under a Markdown table's header (``|---|---|``, ``| :-- | --: |``):
+#: the rows after it are cells shown in a table.
+_TABLE_RULE_RE = re.compile(
+    r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$", re.MULTILINE
+)
 #: A chat message object of the assistant (``{"role": "assistant", ...}``, the role
 #: first, as the APIs write it): a record of a message, its ``tool_calls`` included.
 _RECORD_RE = re.compile(r'\{\s*"role"\s*:\s*"assistant"')
@@ -168,6 +191,8 @@ def told_spans(text: str) -> list[Span]:
             else:
                 close = text.find(text[opener - 2 : opener + 1], opener + 1)
                 spans.append((opener - 2, len(text) if close == -1 else close + 3))
+    if "|" in text and "---" in text:
+        spans.extend(_table_rows(text))
     if '"role"' in text:
         for m in _RECORD_RE.finditer(text):
             try:
@@ -177,6 +202,24 @@ def told_spans(text: str) -> list[Span]:
             spans.append((m.start(), end))
     spans.sort()
     return spans
+
+
+def _table_rows(text: str) -> list[Span]:
+    """The body rows of each Markdown table: the lines holding a ``|`` after a separator
+    line, up to the first line without one (each line read once)."""
+    rows: list[Span] = []
+    m = _TABLE_RULE_RE.search(text)
+    while m is not None:
+        bol = m.end() + 1
+        while bol < len(text):
+            eol = text.find("\n", bol)
+            eol = len(text) if eol == -1 else eol
+            if "|" not in text[bol:eol]:
+                break
+            rows.append((bol, eol))
+            bol = eol + 1
+        m = _TABLE_RULE_RE.search(text, min(bol, len(text)))
+    return rows
 
 
 def answered_spans(text: str) -> list[Span]:
