@@ -3,7 +3,7 @@
 Tutorials, glossaries, diagrams and worked examples show calls to explain how tool
 calling works. Each class here is named by what the text does, and comes from at least
 two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
-``prose3-`` and ``fresh2-``):
+``prose3-``, ``prose4-``, ``fresh2-`` and ``fresh3``):
 
 - **narrated**: the call is the object of a sentence about what a third party (the
   model, the LLM, the assistant) emits, or follows an example marker (``like``,
@@ -11,15 +11,26 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
   to call, and emits {…}. The runtime parses…" (runlocalai.co), "2. Model emits a
   function call: {…}." (heyitskundan.com), "it writes something like: {…}"
   (theneuralbase.com), "it returns something like:\\n{…}" (meaningfool.net), "A function
-  call from the model is, fundamentally, JSON:\\n{…}" (build-agents.dev). A lead-in
-  written in the first person ("I'll call it like: …") is the model's own, never
-  narration. Decided by the text before the call only (:func:`narrated`).
+  call from the model is, fundamentally, JSON:\\n{…}" (build-agents.dev). The third
+  party may be the pronoun ``it`` when what it emits is named as a call ("If it wants a
+  tool, it outputs a JSON object: {…}": insiderllm.com; "it outputs JSON like {…}":
+  theneuralbase.com): a model never calls its own call "it". An example named at the
+  end of a lead-in that ends with ``:`` ("an example query:", "Example call:", "a
+  sample call:") is one too: "So, crafting an example query: {…}" (a model's thinking
+  pasted in lmstudio-ai/lmstudio-bug-tracker#825), "Here is an example call: {…}. Note
+  that you must use this format." (a text Gitlawb/openclaude's call parser must not
+  read as a call). A lead-in written in the first person ("I'll call it like: …") is the model's
+  own, never narration. Decided by the text before the call only (:func:`narrated`).
 - **diagram**: the call is the label of a sequence-diagram message line
   (``Script->>Tools: get_weather(city="Paris")``: jeffrey-groneberg.github.io,
   backbenchlearner.com, langchain-ai/docs#1222).
 - **assigned**: the call is the value assigned to a variable in code
   (``model_output = {…}``: grubenwald.com; ``example = \"\"\"…\"\"\"``: a ReAct
   transcript in bsamud/learn-ai-engineering).
+- **tabled**: the call is in a body row of a Markdown table, a line holding ``|`` after
+  the ``|---|---|`` line under the header (a table of error patterns, ai-manual.ru; a
+  table of protocol blocks in ilyakosilov/tec_agent_project's report): a cell shown,
+  not sent. Decided by what precedes the row (the header row itself is not read).
 - **recorded**: the call is inside a chat message record, an object whose first key
   is ``"role": "assistant"`` (an API response or message quoted in documentation:
   keugenek.github.io/plantuml-ent-kit, the laminate crate's ``openai_tool_calls.json``).
@@ -166,8 +177,8 @@ _ANSWERED_RE = re.compile(
 
 def told_spans(text: str) -> list[Span]:
     """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
-    labels of sequence-diagram message lines, literals assigned to a variable, and
-    assistant message records (substring tests first)."""
+    labels of sequence-diagram message lines, literals assigned to a variable, the body
+    rows of Markdown tables, and assistant message records (substring tests first)."""
     spans: list[Span] = []
     if "->>" in text:
         k = text.find("->>")
