@@ -155,6 +155,7 @@ def test_any_family_call_told_about_is_text(family: str, nl: str, template: str)
             "Running the example:\n",
             "Mailing it so it sends the report:\n",
             "| a | b |\n|---|---|\n| x | y |\n\nSending the email now:\n",
+            "| a | b |\n|---|---|\n| x | y |\n",
         ]
     ),
 )

@@ -27,8 +27,8 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
 - **assigned**: the call is the value assigned to a variable in code
   (``model_output = {…}``: grubenwald.com; ``example = \"\"\"…\"\"\"``: a ReAct
   transcript in bsamud/learn-ai-engineering).
-- **tabled**: the call is in a body row of a Markdown table, a line holding ``|`` after
-  the ``|---|---|`` line under the header (a table of error patterns, ai-manual.ru; a
+- **tabled**: the call is in a body row of a Markdown table, a line starting with ``|``
+  after the ``|---|---|`` line under the header (a table of error patterns, ai-manual.ru; a
   table of protocol blocks in ilyakosilov/tec_agent_project's report): a cell shown,
   not sent. Decided by what precedes the row (the header row itself is not read).
 - **recorded**: the call is inside a chat message record, an object whose first key
@@ -216,8 +216,9 @@ def told_spans(text: str) -> list[Span]:
 
 
 def _table_rows(text: str) -> list[Span]:
-    """The body rows of each Markdown table: the lines holding a ``|`` after a separator
-    line, up to the first line without one (each line read once)."""
+    """The body rows of each Markdown table: the lines that start with ``|`` after a
+    separator line, up to the first line that does not (each line read once: a call on
+    the line after a table is not in it, even when its arguments hold a ``|``)."""
     rows: list[Span] = []
     m = _TABLE_RULE_RE.search(text)
     while m is not None:
@@ -225,7 +226,7 @@ def _table_rows(text: str) -> list[Span]:
         while bol < len(text):
             eol = text.find("\n", bol)
             eol = len(text) if eol == -1 else eol
-            if "|" not in text[bol:eol]:
+            if not text[bol:eol].lstrip(" \t").startswith("|"):
                 break
             rows.append((bol, eol))
             bol = eol + 1
