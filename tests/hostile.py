@@ -409,6 +409,10 @@ QUOTES: dict[str, Callable[[str], str]] = {
     "diagram": lambda c: f"sequenceDiagram\nScript->>Tools: {c}\nTools-->>Script: done",
     "assigned": lambda c: f'example = """\n{c}\n"""\nprint(example)',
     "recorded": lambda c: '{"role": "assistant", "content": ' + json.dumps(c) + "}",
+    # "it" emitting a call named as one, an example named before ":", a table's row
+    "it_emits": lambda c: f"  3. If it wants a tool, it outputs a JSON object: {c}\n  4. Run it.",
+    "example_named": lambda c: f"So, crafting an example query: {c}\n\nThen the results.",
+    "table": lambda c: f"| Pattern | Example |\n|---|---|\n| Wrong call | {c} |\n| Other | - |",
 }
 
 #: Families a quote is checked with: every family whose markup is its own (bare JSON and

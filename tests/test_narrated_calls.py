@@ -1,9 +1,10 @@
 """A call told about, not made, is text (issue 28's negative prose corpus).
 
-Tutorials and glossaries show calls to explain tool calling: as what "the model emits",
-after "something like" or "e.g.", as the label of a sequence-diagram message, as a
-literal assigned in code, inside an assistant message record, as a ReAct action whose
-observation follows
+Tutorials and glossaries show calls to explain tool calling: as what "the model emits"
+(or what "it outputs", named as a call), after "something like" or "e.g.", after an
+example named before a colon ("an example query:"), as the label of a sequence-diagram
+message, as a literal assigned in code, inside an assistant message record, in a row of a
+Markdown table, as a ReAct action whose observation follows
 (``toolfix/_repair/narration.py`` names each class and its sources). For every family's
 call, each of these is text, in ``repair()`` and in a stream; the same call after a
 sentence of the model's own that ends with ``:`` and a line break is still a call."""
@@ -11,6 +12,7 @@ sentence of the model's own that ends with ``:`` and a line break is still a cal
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -30,7 +32,7 @@ def _cases(prefix: str) -> list[dict[str, object]]:
     return [c for c in map(json.loads, lines) if str(c["id"]).startswith(prefix)]
 
 
-@pytest.mark.parametrize("case", _cases("prose3-"), ids=lambda c: str(c["id"]))
+@pytest.mark.parametrize("case", _cases("prose3-") + _cases("prose4-"), ids=lambda c: str(c["id"]))
 def test_a_told_call_in_the_corpus_is_no_call(case: dict[str, object]) -> None:
     fixed = repair(case["response"], case["tools"])
     assert fixed.tool_calls == []
@@ -47,6 +49,11 @@ def test_a_told_call_in_the_corpus_is_no_call(case: dict[str, object]) -> None:
         "prose3-backbenchlearner-sequence-diagram",
         "prose3-grubenwald-model-output-assignment",
         "prose3-lkim-react-example-bullets",
+        "fresh3web-insiderllm-flow-list-inline-json",
+        "fresh3gh-lmstudio-825-reasoning-example-query",
+        "fresh3web-aimanual-qwen3vl-error-pattern-table",
+        "prose4-openclaude-example-call-in-prose",
+        "prose4-tecagent-protocol-blocks-table",
     ],
 )
 def test_a_told_call_stays_in_the_text_as_written(case_id: str) -> None:
@@ -61,12 +68,28 @@ def test_a_told_call_stays_in_the_text_as_written(case_id: str) -> None:
 SUBJECTS = ("The model", "Model", "the LLM", "The assistant", "An LLM")
 VERBS = ("emits", "outputs", "returns", "generates", "produces", "writes", "responds with")
 MARKERS = ("something like", "like", "such as", "e.g.,", "for example,", "for instance")
+#: What "it" is said to emit, named as a call (insiderllm.com, theneuralbase.com).
+IT_EMITS = (
+    "it outputs a JSON object",
+    "it returns a tool call",
+    "it emits JSON",
+    "it writes a function call",
+)
+#: An example named before a colon (LM Studio #825's thinking, openclaude's parser test).
+EXAMPLES = (
+    "So, crafting an example query",
+    "Example",
+    "Here is an example call",
+    "A sample call",
+    "- Example tool call",
+)
 
 
 @st.composite
 def told(draw: st.DrawFn) -> str:
     """A template that tells about the call at ``{c}``."""
     ways = ["third_party", "example", "from_model", "diagram", "recorded", "assigned"]
+    ways += ["it_emits", "example_named", "table"]
     way = draw(st.sampled_from(ways))
     colon = draw(st.sampled_from(["", ":", ":\n"]))
     if way == "third_party":
@@ -77,6 +100,16 @@ def told(draw: st.DrawFn) -> str:
     if way == "example":
         marker = draw(st.sampled_from(MARKERS))
         return f"Instead of text, it returns {marker}{colon} {{c}}\nYour code reads that text."
+    if way == "it_emits":
+        return (
+            f"  3. If it wants a tool, {draw(st.sampled_from(IT_EMITS))}{colon} {{c}}\n  4. Run it."
+        )
+    if way == "example_named":
+        tail = draw(st.sampled_from([": ", ":\n"]))
+        return f"Thinking it over.\n\n{draw(st.sampled_from(EXAMPLES))}{tail}{{c}}\n\nThen plan."
+    if way == "table":
+        rule = draw(st.sampled_from(["|---|---|", "| --- | :--- |", "---|---"]))
+        return f"| Pattern | Example |\n{rule}\n| Wrong call | {{c}} |\n| Other | none |"
     if way == "from_model":
         return "A function call from the model is, fundamentally, JSON:\n{c}\nThat's it."
     if way == "diagram":
@@ -118,6 +151,11 @@ def test_any_family_call_told_about_is_text(family: str, nl: str, template: str)
             "Let me call the tool like this:\n",
             "I will use the tool, for example:\n",
             "The model list is long. Sending the email now:\n",
+            "Checking the examples folder:\n",
+            "Running the example:\n",
+            "Mailing it so it sends the report:\n",
+            "| a | b |\n|---|---|\n| x | y |\n\nSending the email now:\n",
+            "| a | b |\n|---|---|\n| x | y |\n",
         ]
     ),
 )
@@ -161,13 +199,18 @@ DENSE = {
     "assignments": 'x = {"name": "send_email", "arguments": {"to": "x@y"}}\n',
     "open_assignments": 'x = {\n{"name": "send_email", "arguments": {"to": "x@y"}}\n',
     "lead_ins": 'The model emits like {"name": "send_email", "arguments": {"to": "x@y"}} ',
+    "it_lead_ins": 'If so, it outputs a JSON object: {"name": "send_email", "arguments": {}} ',
+    "example_leads": 'An example call: {"name": "send_email", "arguments": {"to": "x@y"}}\n',
+    "table_rows": '|---|---|\n| x | {"name": "send_email", "arguments": {"to": "x@y"}} |\n',
+    "table_rules": '| --- | --- |\n{"name": "send_email", "arguments": {"to": "x@y"}}\n',
 }
 
 
 @pytest.mark.parametrize("shape", sorted(DENSE))
 def test_finding_told_calls_is_linear(shape: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Counted, not timed: the characters the told classes read (bracket matches from
-    their starts to their ends, lead-ins) grow linearly with the text."""
+    their starts to their ends, lead-ins, the text a table's separator is searched in)
+    grow linearly with the text."""
     from toolfix._repair import narration
 
     read = [0]
@@ -183,6 +226,14 @@ def test_finding_told_calls_is_linear(shape: str, monkeypatch: pytest.MonkeyPatc
         read[0] += min(start, narration._LEAD_CHARS)
         return before(text, start)
 
+    class CountedRule:
+        def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+            m = rule.search(text, pos)
+            read[0] += 1 + (len(text) if m is None else m.end()) - pos
+            return m
+
+    rule = narration._TABLE_RULE_RE
+    monkeypatch.setattr(narration, "_TABLE_RULE_RE", CountedRule())
     monkeypatch.setattr(narration, "find_bracket_end", counted_bracket)
     monkeypatch.setattr(narration, "_told_before", counted_before)
     counts = []

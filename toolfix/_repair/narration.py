@@ -3,7 +3,7 @@
 Tutorials, glossaries, diagrams and worked examples show calls to explain how tool
 calling works. Each class here is named by what the text does, and comes from at least
 two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
-``prose3-`` and ``fresh2-``):
+``prose3-``, ``prose4-``, ``fresh2-`` and ``fresh3``):
 
 - **narrated**: the call is the object of a sentence about what a third party (the
   model, the LLM, the assistant) emits, or follows an example marker (``like``,
@@ -11,15 +11,26 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
   to call, and emits {…}. The runtime parses…" (runlocalai.co), "2. Model emits a
   function call: {…}." (heyitskundan.com), "it writes something like: {…}"
   (theneuralbase.com), "it returns something like:\\n{…}" (meaningfool.net), "A function
-  call from the model is, fundamentally, JSON:\\n{…}" (build-agents.dev). A lead-in
-  written in the first person ("I'll call it like: …") is the model's own, never
-  narration. Decided by the text before the call only (:func:`narrated`).
+  call from the model is, fundamentally, JSON:\\n{…}" (build-agents.dev). The third
+  party may be the pronoun ``it`` when what it emits is named as a call ("If it wants a
+  tool, it outputs a JSON object: {…}": insiderllm.com; "it outputs JSON like {…}":
+  theneuralbase.com): a model never calls its own call "it". An example named at the
+  end of a lead-in that ends with ``:`` ("an example query:", "Example call:", "a
+  sample call:") is one too: "So, crafting an example query: {…}" (a model's thinking
+  pasted in lmstudio-ai/lmstudio-bug-tracker#825), "Here is an example call: {…}. Note
+  that you must use this format." (a text Gitlawb/openclaude's call parser must not
+  read as a call). A lead-in written in the first person ("I'll call it like: …") is the model's
+  own, never narration. Decided by the text before the call only (:func:`narrated`).
 - **diagram**: the call is the label of a sequence-diagram message line
   (``Script->>Tools: get_weather(city="Paris")``: jeffrey-groneberg.github.io,
   backbenchlearner.com, langchain-ai/docs#1222).
 - **assigned**: the call is the value assigned to a variable in code
   (``model_output = {…}``: grubenwald.com; ``example = \"\"\"…\"\"\"``: a ReAct
   transcript in bsamud/learn-ai-engineering).
+- **tabled**: the call is in a body row of a Markdown table, a line starting with ``|``
+  after the ``|---|---|`` line under the header (a table of error patterns, ai-manual.ru; a
+  table of protocol blocks in ilyakosilov/tec_agent_project's report): a cell shown,
+  not sent. Decided by what precedes the row (the header row itself is not read).
 - **recorded**: the call is inside a chat message record, an object whose first key
   is ``"role": "assistant"`` (an API response or message quoted in documentation:
   keugenek.github.io/plantuml-ent-kit, the laminate crate's ``openai_tool_calls.json``).
@@ -48,7 +59,7 @@ _LABEL_CHARS = 40
 #: What a lead-in of either kind holds, as written (lower case, or capitalised).
 _HINTS = (
     "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
-    "e.g.", "or example", "or instance",
+    "e.g.", "or example", "or instance", "it ", "It ", "xample", "ample ", "ypothetical",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -62,6 +73,20 @@ _EMITS_RE = re.compile(
 )
 _FROM_MODEL_RE = re.compile(
     r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) the (?:model|llm)\b"
+)
+#: The pronoun ``it`` (the model, named before) emitting a call: an emitting verb, then
+#: what it emits named as a call (``it outputs a JSON object``); read in lower case.
+_IT_EMITS_RE = re.compile(
+    r"\bit (?:then |instead |simply |just )?(?:emits?|outputs?|returns?|generates?|produces?"
+    r"|writes?|sends?|responds with|replies with) (?:back )?(?:an? |the )?(?:[\w-]+ )?"
+    r"(?:json|(?:function |tool )?calls?|objects?|requests?)\b"
+)
+#: An example named at the end of a lead-in that ends with ``:`` ("an example query:",
+#: "Example call:", "a sample call:"): indefinite, or the lead-in's only words.
+_EXAMPLE_NAMED_RE = re.compile(
+    r"(?:^(?:[-*]|\d{1,3}[.)])?\s*|\ban? |\banother )"
+    r"(?:examples?(?: (?:tool|function))?(?: (?:calls?|query|request|invocation))?"
+    r"|(?:sample|hypothetical)(?: (?:tool|function))? (?:calls?|query|request|invocation))$"
 )
 #: Example markers that end a lead-in (the call follows at once, after ``:`` or a break).
 _EXAMPLE_ENDS = (
@@ -115,10 +140,14 @@ def _told_before(text: str, start: int) -> bool:
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
+    if low.rstrip(" \t\n").endswith(":") and _EXAMPLE_NAMED_RE.search(tail.strip()):
+        return True
     subject = _SUBJECT_RE.search(low)
     return (
-        subject is not None and _EMITS_RE.search(low, subject.end()) is not None
-    ) or _FROM_MODEL_RE.search(low) is not None
+        (subject is not None and _EMITS_RE.search(low, subject.end()) is not None)
+        or _FROM_MODEL_RE.search(low) is not None
+        or _IT_EMITS_RE.search(low) is not None
+    )
 
 
 #: A sequence-diagram message line up to its label (``A->>B:``, ``T-->>M:``), as Mermaid
@@ -130,6 +159,11 @@ _ASSIGNED_RE = re.compile(
 )
 #: What an assignment of a literal holds (a substring test before the search).
 _ASSIGN_MARKERS = ("= {", "= [", "={", "=[", '= """', "= '''", '="""')
+#: The separator line under a Markdown table's header (``|---|---|``, ``| :-- | --: |``):
+#: the rows after it are cells shown in a table.
+_TABLE_RULE_RE = re.compile(
+    r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$", re.MULTILINE
+)
 #: A chat message object of the assistant (``{"role": "assistant", ...}``, the role
 #: first, as the APIs write it): a record of a message, its ``tool_calls`` included.
 _RECORD_RE = re.compile(r'\{\s*"role"\s*:\s*"assistant"')
@@ -143,8 +177,8 @@ _ANSWERED_RE = re.compile(
 
 def told_spans(text: str) -> list[Span]:
     """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
-    labels of sequence-diagram message lines, literals assigned to a variable, and
-    assistant message records (substring tests first)."""
+    labels of sequence-diagram message lines, literals assigned to a variable, the body
+    rows of Markdown tables, and assistant message records (substring tests first)."""
     spans: list[Span] = []
     if "->>" in text:
         k = text.find("->>")
@@ -168,6 +202,8 @@ def told_spans(text: str) -> list[Span]:
             else:
                 close = text.find(text[opener - 2 : opener + 1], opener + 1)
                 spans.append((opener - 2, len(text) if close == -1 else close + 3))
+    if "|" in text and "---" in text:
+        spans.extend(_table_rows(text))
     if '"role"' in text:
         for m in _RECORD_RE.finditer(text):
             try:
@@ -177,6 +213,25 @@ def told_spans(text: str) -> list[Span]:
             spans.append((m.start(), end))
     spans.sort()
     return spans
+
+
+def _table_rows(text: str) -> list[Span]:
+    """The body rows of each Markdown table: the lines that start with ``|`` after a
+    separator line, up to the first line that does not (each line read once: a call on
+    the line after a table is not in it, even when its arguments hold a ``|``)."""
+    rows: list[Span] = []
+    m = _TABLE_RULE_RE.search(text)
+    while m is not None:
+        bol = m.end() + 1
+        while bol < len(text):
+            eol = text.find("\n", bol)
+            eol = len(text) if eol == -1 else eol
+            if not text[bol:eol].lstrip(" \t").startswith("|"):
+                break
+            rows.append((bol, eol))
+            bol = eol + 1
+        m = _TABLE_RULE_RE.search(text, min(bol, len(text)))
+    return rows
 
 
 def answered_spans(text: str) -> list[Span]:
