@@ -610,8 +610,8 @@ class _Quotes:
             doc = _FORMAT_PLACEHOLDER_RE.search(text)
             if doc is not None:
                 docs.append((doc.start(), len(text)))  # documentation from here on
-        # calls shown in a diagram or assigned in code; ReAct actions answered by their
-        # observation (toolfix/_repair/narration.py)
+        # calls shown in a diagram, a table row or a message record, or assigned in code;
+        # ReAct actions answered by their observation (toolfix/_repair/narration.py)
         return lines, comments, docs, told_spans(text), answered_spans(text)
 
     def spans(self) -> list[tuple[int, int]]:
@@ -661,7 +661,8 @@ def _shown(
     """Markup shown to the reader, not sent: in inline code, in an example fence, in a
     blockquote or an HTML comment, or after a placeholder of documentation of the call
     format (:data:`_FORMAT_PLACEHOLDER_RE`); or a call told about, not made
-    (``narration.py``: narrated, in a diagram, assigned in code, answered)."""
+    (``narration.py``: narrated, in a diagram or a table, assigned in code, recorded,
+    answered)."""
     return (
         _in_inline_code(text, c)
         or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
