@@ -4,13 +4,13 @@ them, delimited by structure; a sentence that mentions a tool stays text."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import pytest
 from conftest import BASIC_TOOLS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from streamcheck import assert_stream_adds_up
 
 from toolfix import FailureKind, FixConfig, repair
 
@@ -234,27 +234,7 @@ def test_a_stream_adds_up_to_repair_on_anchored_shapes(
 ) -> None:
     """Streaming promise: any split of a message holding an anchored call (or a mention)
     adds up to what repair() gives for the whole message, and never sends its text."""
-    from toolfix import accumulate, repair_stream
-
-    text = before + shape + after
-    points = sorted({0, len(text), *(c for c in cuts if 0 < c < len(text))})
-    chunks = [
-        {
-            "id": "s",
-            "model": "m",
-            "choices": [{"index": 0, "delta": {"content": text[a:b]}, "finish_reason": None}],
-        }
-        for a, b in itertools.pairwise(points)
-    ]
-    out = list(repair_stream(chunks, TOOLS))
-    got = accumulate(out)
-    whole = {"role": "assistant", "content": text}
-    want = repair({"id": "s", "model": "m", "choices": [{"index": 0, "message": whole}]}, TOOLS)
-    assert [(c.name, c.arguments) for c in got.tool_calls] == [
-        (c.name, c.arguments) for c in want.tool_calls
-    ]
-    assert got.text == want.text
-    assert out[-1]["toolfix"]["content_mismatch"] is False
+    assert_stream_adds_up(before + shape + after, TOOLS, cuts)
 
 
 @settings(max_examples=300, deadline=None)

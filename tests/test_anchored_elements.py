@@ -11,15 +11,15 @@ values, the prose around them and the cuts of a stream.
 
 from __future__ import annotations
 
-import itertools
 import string
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from streamcheck import assert_stream_adds_up
 
-from toolfix import FailureKind, accumulate, repair, repair_stream
+from toolfix import FailureKind, repair
 
 TOOLS: list[dict[str, Any]] = [
     {
@@ -184,22 +184,4 @@ def test_a_wrapper_element_call_needs_its_closer(value: str, cut: int) -> None:
 def test_a_stream_adds_up_to_repair(before: str, shape: str, value: str, cuts: list[int]) -> None:
     """Streaming promise: any split of the message gives what repair() gives for the
     whole of it, and never sends the call's text."""
-    text = before + shape.format(v=value)
-    points = sorted({0, len(text), *(c for c in cuts if 0 < c < len(text))})
-    chunks = [
-        {
-            "id": "s",
-            "model": "m",
-            "choices": [{"index": 0, "delta": {"content": text[a:b]}, "finish_reason": None}],
-        }
-        for a, b in itertools.pairwise(points)
-    ]
-    out = list(repair_stream(chunks, TOOLS))
-    got = accumulate(out)
-    whole = {"role": "assistant", "content": text}
-    want = repair({"id": "s", "model": "m", "choices": [{"index": 0, "message": whole}]}, TOOLS)
-    assert [(c.name, c.arguments) for c in got.tool_calls] == [
-        (c.name, c.arguments) for c in want.tool_calls
-    ]
-    assert got.text == want.text
-    assert out[-1]["toolfix"]["content_mismatch"] is False
+    assert_stream_adds_up(before + shape.format(v=value), TOOLS, cuts)

@@ -8,9 +8,7 @@ the hostile generator's texts, must find the same candidates either way, with on
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
+from corpus_texts import corpus_texts
 from hostile import INNER_NAME, OUTER_NAME, Example, hostile_examples
 from hypothesis import HealthCheck, given, settings
 
@@ -21,19 +19,6 @@ from toolfix._repair.jsonparse import ScanReads
 from toolfix._repair.textscan import TextScanner
 
 FORMATS = TextScanner(FixConfig())._formats
-CORPORA = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora"
-
-
-def _corpus_texts() -> list[tuple[str, frozenset[str]]]:
-    texts: list[tuple[str, frozenset[str]]] = []
-    for path in sorted(CORPORA.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            case = json.loads(line)
-            names = frozenset(t["function"]["name"] for t in case["tools"])
-            for key in ("content", "reasoning_content"):
-                if case["response"].get(key):
-                    texts.append((case["response"][key], names))
-    return texts
 
 
 def _read(fmt: ToolCallFormat, text: str, ctx: ScanContext) -> list[Candidate] | str:
@@ -57,7 +42,7 @@ def _same_with_and_without_reads(text: str, names: frozenset[str]) -> int:
 
 
 def test_every_format_reads_every_corpus_text_alike_with_or_without_reads() -> None:
-    texts = _corpus_texts()
+    texts = corpus_texts()
     read = sum(_same_with_and_without_reads(text, names) for text, names in texts)
     assert len(texts) > 1000
     assert read > len(texts)  # (the formats did read them)

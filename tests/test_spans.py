@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from corpus_texts import corpus_texts
+
 from toolfix._errors import LimitExceededError
 from toolfix._repair.textscan import _Spans
 
@@ -33,22 +35,6 @@ def test_covers_sees_only_whitespace_outside() -> None:
     assert s.covers(text)
 
 
-def _corpus_texts() -> list[tuple[str, frozenset[str]]]:
-    import json
-    from pathlib import Path
-
-    texts: list[tuple[str, frozenset[str]]] = []
-    root = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora"
-    for path in sorted(root.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            case = json.loads(line)
-            names = frozenset(t["function"]["name"] for t in case["tools"])
-            for key in ("content", "reasoning_content"):
-                if case["response"].get(key):
-                    texts.append((case["response"][key], names))
-    return texts
-
-
 def test_may_open_before_never_hides_a_span() -> None:
     """``may_open_before(text, pos)`` is False only when no span of the format starts
     before ``pos`` and holds the markup there (the masking pass then skips the format).
@@ -62,7 +48,7 @@ def test_may_open_before_never_hides_a_span() -> None:
     checked = skipped = 0
     # a lone closer: the span starts at the JSON before it, think markup inside a value
     lone = '{"name": "get_weather", "arguments": {"city": "Paris </think> Nice"}}</tool_call>'
-    for original, names in [*_corpus_texts(), (lone, frozenset({"get_weather"}))]:
+    for original, names in [*corpus_texts(), (lone, frozenset({"get_weather"}))]:
         ctx = ScanContext(tool_names=names)
         starts = [
             i
