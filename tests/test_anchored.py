@@ -4,6 +4,7 @@ them, delimited by structure; a sentence that mentions a tool stays text."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from streamcheck import assert_stream_adds_up
 
 from toolfix import FailureKind, FixConfig, repair
+from toolfix._repair.anchored import _HOLD_HEAD
 
 TOOLS: list[dict[str, Any]] = [
     *BASIC_TOOLS,
@@ -245,18 +247,45 @@ def test_a_stream_adds_up_to_repair_on_anchored_shapes(
                 *("a", " ", ":", "=", "<", "(", "to", "to=", "Action", "call", "recall"),
                 *("functools", "functools_x", "Thought", "Observation", "\n", "é", "_"),
                 *("x1", "｜", "`"),
+                *(" " * 40, "\n\n" * 20, "Input", "Action" + " " * 30, "word " * 8),
             ]
         ),
         max_size=14,
-    )
+    ),
+    st.integers(0, 400),
+    st.integers(_HOLD_HEAD + 1, 80),
 )
-def test_the_quick_hold_search_is_the_streams(pieces: list[str]) -> None:
-    """The reader's two-step search finds where the stream starts holding content back."""
+def test_the_quick_hold_search_is_the_streams(pieces: list[str], upto: int, reach: int) -> None:
+    """The reader's bounded search finds where the stream starts holding content back
+    whenever that is at or before ``upto`` (the last name's end), and otherwise a place
+    past it or none; stopped after ``reach`` more characters (blank runs that reach the
+    stop included: ``Action`` and 30 blanks, then more)."""
     from toolfix._repair.anchored import _STREAM_HOLD, _stream_hold
 
     text = "".join(pieces)
     m = _STREAM_HOLD.search(text)
-    assert _stream_hold(text) == (m.start() if m else -1)
+    full = m.start() if m else -1
+    held = _stream_hold(text, upto, reach)
+    if 0 <= full <= upto:
+        assert held == full
+    else:
+        assert held == -1 or held > upto
+
+
+def test_the_hold_search_heads_are_short() -> None:
+    """:func:`_stream_hold` relies on the markup starts' fixed heads being shorter than
+    ``_HOLD_HEAD`` and holding, past it, only blanks and letters (word openers)."""
+    from toolfix._repair.anchored import _STREAM_HOLD
+
+    pattern = _STREAM_HOLD.pattern
+    inner = pattern[pattern.index("(?:") + 3 : -1]  # (past the first characters' lookahead)
+    for alt in re.split(r"(?<!\\)\|", inner):
+        if alt.startswith("["):
+            continue  # (one character)
+        words = alt.removeprefix("\\b").replace("\\s*", " ").replace("\\s+", " ")
+        head, _, rest = words.partition(" ")
+        assert len(head) < _HOLD_HEAD, alt
+        assert all(c.isalpha() or c in " :" for c in rest), alt
 
 
 # ---- the name as the first argument element's, a display header, no-argument tools ------

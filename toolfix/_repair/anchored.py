@@ -587,7 +587,7 @@ def _to_read(
     if more:
         quoted = sorted(quoted + more)
         hits = _hits(text, names, kept, quoted)
-    held = _stream_hold(text) if hits else -1
+    held = _stream_hold(text, max(a[1] for a in hits)) if hits else -1
     if held < 0:
         return [], held, quoted
     anchors = [
@@ -704,9 +704,28 @@ def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
     return by_norm.get(normalise_name(word[cut + 1 :])) if cut != -1 else None
 
 
-def _stream_hold(text: str) -> int:
-    """Where :data:`_STREAM_HOLD` first matches (-1: nowhere)."""
-    m = _STREAM_HOLD.search(text)
+#: How far past the last name :func:`_stream_hold` reads.
+_HOLD_REACH = 1024
+#: The fixed head of a markup start (``Observation``) is shorter than this; past it, a
+#: match holds only a word opener's blanks and words (``Action   Input :``).
+_HOLD_HEAD = 16
+_HOLD_RUN = re.compile(r"[\sA-Za-z]*")
+
+
+def _stream_hold(text: str, upto: int, reach: int = _HOLD_REACH) -> int:
+    """Where :data:`_STREAM_HOLD` first matches, exactly when that is at or before
+    ``upto`` (the end of the last name: a name ending before the hold is not read, so
+    a later hold is as good as none); else past ``upto``, or -1.
+
+    The search stops ``reach`` characters past ``upto``, so a long text with a name
+    near its start is not searched whole. A match that starts by ``upto`` and runs past
+    the stop is a word opener's run of blanks: from :data:`_HOLD_HEAD` characters past
+    its start to the stop it holds only blanks and letters. Only when the text there is
+    such a run is the rest searched too."""
+    stop = upto + reach
+    if stop < len(text) and _HOLD_RUN.fullmatch(text, upto + _HOLD_HEAD, stop) is not None:
+        stop = len(text)
+    m = _STREAM_HOLD.search(text, 0, stop)
     return -1 if m is None else m.start()
 
 

@@ -89,6 +89,9 @@ __all__ = [
 
 _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union on every call
 _INT_OR_FLOAT = (int, float)
+#: A mapping, a ``dict`` first: schemas are dicts, and a ``dict`` answers without the ABC
+#: machinery (``isinstance(x, Mapping)`` goes through ``ABCMeta.__instancecheck__``).
+_MAPPING = (dict, Mapping)
 
 _DEFAULT_LIMITS = Limits()
 MAX_DEPTH = _DEFAULT_LIMITS.max_depth
@@ -268,7 +271,7 @@ def text_keys(
     required = schema.get("required", [])
     extra = schema.get("additionalProperties")
     if (
-        not isinstance(props, Mapping)
+        not isinstance(props, _MAPPING)
         or not isinstance(required, list)
         or not all(isinstance(r, str) for r in required)
         or not (extra is None or extra is True or extra is False)
@@ -277,7 +280,7 @@ def text_keys(
     return frozenset(
         key
         for key, sub in props.items()
-        if isinstance(sub, Mapping) and sub.get("type") == "string" and sub.keys() <= _ANNOTATIONS
+        if isinstance(sub, _MAPPING) and sub.get("type") == "string" and sub.keys() <= _ANNOTATIONS
     )
 
 
@@ -300,13 +303,13 @@ def _walk_arguments(
 ) -> CoerceResult:
     """:func:`coerce_arguments`: the string_values pre-pass, then the walk from the root."""
     args = dict(arguments)
-    root = walker.resolve(schema) if isinstance(schema, Mapping) else None
+    root = walker.resolve(schema) if isinstance(schema, _MAPPING) else None
     if string_values and root is not None:
         props = root.get("properties")
-        if isinstance(props, Mapping):
+        if isinstance(props, _MAPPING):
             for key, val in args.items():
                 sub = props.get(key)
-                if isinstance(val, str) and isinstance(sub, Mapping):
+                if isinstance(val, str) and isinstance(sub, _MAPPING):
                     args[key] = walker.type_text(val, sub)
     out = walker.walk(args, schema, "", 0)
     return CoerceResult(dict(out) if isinstance(out, dict) else args, walker.records())
@@ -449,9 +452,9 @@ class _Walker:
 
     def fits(self, value: Any, schema: Any) -> bool:
         """Whether ``value`` validates against ``schema`` (a subschema of the root)."""
-        if schema is True or (not isinstance(schema, Mapping) and schema is not False):
+        if schema is True or (not isinstance(schema, _MAPPING) and schema is not False):
             return True
-        if schema is False or not isinstance(self.root, Mapping):
+        if schema is False or not isinstance(self.root, _MAPPING):
             return False
         declared = schema.get("type")
         if isinstance(declared, str) and schema.keys() <= _ANNOTATIONS:
@@ -490,7 +493,7 @@ class _Walker:
         if not ref.startswith("#"):
             return None
         node = pointer_target(self.root, ref[1:])
-        return node if isinstance(node, Mapping) else None
+        return node if isinstance(node, _MAPPING) else None
 
     def record(self, kind: FailureKind, path: str, what: str | Callable[[], str]) -> None:
         """Note one repair; details past :data:`MAX_RECORDS` are not rendered (see ``records``)."""
@@ -527,7 +530,7 @@ class _Walker:
     def walk(self, value: Any, schema: Any, path: str, depth: int) -> Any:
         """``value`` coerced towards ``schema``; unchanged when it fits or cannot be helped."""
         self.steps += 1
-        if depth > self.limits.max_depth or not isinstance(schema, Mapping):
+        if depth > self.limits.max_depth or not isinstance(schema, _MAPPING):
             return value
         fits = self.fits(value, schema)
         if fits and self.drop_extra_keys != "always":
@@ -583,7 +586,7 @@ class _Walker:
         admitting = [
             b
             for b in branches
-            if isinstance(b, Mapping) and kind in _types(self.resolve(b) or {"type": []})
+            if isinstance(b, _MAPPING) and kind in _types(self.resolve(b) or {"type": []})
         ]
         self._branch_types[key] = (branches, admitting)
         return admitting
@@ -744,13 +747,16 @@ class _Walker:
         branches = [resolved]
         for key in ("anyOf", "oneOf"):
             if isinstance(resolved.get(key), list):
-                branches += [b for b in resolved[key] if isinstance(b, Mapping)]
+                branches += [b for b in resolved[key] if isinstance(b, _MAPPING)]
         for branch in branches:
             sub = self.resolve(branch)
-            if sub is None or "string" in _types(sub):
+            if sub is None:
+                continue
+            allowed = _types(sub)
+            if "string" in allowed:
                 continue
             mark = len(self.repairs)
-            typed = self._from_string(value, sub, _types(sub), "", 1, quiet=True)
+            typed = self._from_string(value, sub, allowed, "", 1, quiet=True)
             del self.repairs[mark:]
             if typed is not _NO_VALUE:
                 return typed
@@ -762,13 +768,13 @@ class _Walker:
         self, value: dict[str, Any], schema: Mapping[str, Any], path: str, depth: int
     ) -> Any:
         props = schema.get("properties")
-        props = props if isinstance(props, Mapping) else {}
+        props = props if isinstance(props, _MAPPING) else {}
         required = schema.get("required")
         required = set(required) if isinstance(required, list) else set()
         extra_schema = schema.get("additionalProperties")
         droppable = (
             "patternProperties" not in schema
-            and not isinstance(extra_schema, Mapping)
+            and not isinstance(extra_schema, _MAPPING)
             and (
                 (self.drop_extra_keys == "when_forbidden" and extra_schema is False)
                 or (
@@ -791,7 +797,7 @@ class _Walker:
                 out[key] = self.walk(val, sub, sub_path, depth + 1)
             elif droppable:
                 dropped.append(key)
-            elif isinstance(extra_schema, Mapping):
+            elif isinstance(extra_schema, _MAPPING):
                 out[key] = self.walk(val, extra_schema, sub_path, depth + 1)
             else:
                 out[key] = val
@@ -808,7 +814,7 @@ class _Walker:
             sub = prefix[i] if i < len(prefix) else items
             out.append(
                 self.walk(item, sub, f"{path}[{i}]", depth + 1)
-                if isinstance(sub, Mapping)
+                if isinstance(sub, _MAPPING)
                 else item
             )
         return out

@@ -435,6 +435,7 @@ def markup_start() -> re.Pattern[str]:
     inside markup that starts with one of the characters.)"""
     chars = set(_GENERIC_STARTS)
     words = {rf"\b{w}\s*:" for w in _REACT_WORDS}
+    firsts = {w[0] for w in _REACT_WORDS}  # each word's first letter
     for f in families():
         for o in f.openers:
             if not o[0].isalnum():
@@ -442,12 +443,18 @@ def markup_start() -> re.Pattern[str]:
                     chars.add(o[0])
             elif o.endswith(":"):
                 words.add(r"\b" + r"\s+".join(map(re.escape, o[:-1].split())) + r"\s*:")
+                firsts.add(o[0])
             elif "=" in o:
                 words.add(r"\b" + re.escape(o.split("=", 1)[0]) + "=")
+                firsts.add(o[0])
             elif f.read_by.startswith("spec"):
                 words.add(rf"\b{re.escape(o)}")
+                firsts.add(o[0])
     parts = ["[" + "".join(sorted(map(re.escape, chars))) + "]", *sorted(words)]
-    return re.compile("|".join(parts))
+    # (a lookahead for the characters a match starts with first: the regex engine then
+    # skips ahead to them, instead of trying each alternative at every position)
+    ahead = "".join(sorted(map(re.escape, chars | firsts)))
+    return re.compile(f"(?=[{ahead}])(?:{'|'.join(parts)})")
 
 
 # ---- reasoning --------------------------------------------------------------------------

@@ -203,6 +203,8 @@ def _walk_non_finite(value: Any) -> bool:
         item = pop()
         for v in item.values() if type(item) is dict or isinstance(item, dict) else item:
             t = type(v)
+            if t in _FLAT_TYPES:
+                continue  # (most values: one set lookup)
             if t is float:
                 if not isfinite(v):
                     return True

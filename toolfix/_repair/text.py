@@ -218,11 +218,11 @@ def _depth(value: object, cap: int) -> int:
     while level and deepest <= cap:
         deepest += 1
         nxt: list[object] = []
+        push = nxt.append  # (a plain loop: a generator per container costs more)
         for v in level:
-            if isinstance(v, dict):
-                nxt.extend(c for c in v.values() if isinstance(c, _DICT_OR_LIST))
-            elif isinstance(v, list):
-                nxt.extend(c for c in v if isinstance(c, _DICT_OR_LIST))
+            for c in v.values() if isinstance(v, dict) else v if isinstance(v, list) else ():
+                if isinstance(c, _DICT_OR_LIST):
+                    push(c)
         level = nxt
     return deepest
 
