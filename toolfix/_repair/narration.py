@@ -44,6 +44,7 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .._errors import LimitExceededError
 from .text import find_bracket_end
@@ -175,12 +176,15 @@ _ANSWERED_RE = re.compile(
 )
 
 
-def told_spans(text: str) -> list[Span]:
+def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
     labels of sequence-diagram message lines, literals assigned to a variable, the body
-    rows of Markdown tables, and assistant message records (substring tests first)."""
+    rows of Markdown tables, and assistant message records (substring tests first,
+    through ``has``: ``marker in text`` unless the caller knows a faster answer, as the
+    scan's marker index does for a long text)."""
+    has = text.__contains__ if has is None else has
     spans: list[Span] = []
-    if "->>" in text:
+    if has("->>"):
         k = text.find("->>")
         while k != -1:
             bol = text.rfind("\n", 0, k) + 1
@@ -190,7 +194,7 @@ def told_spans(text: str) -> list[Span]:
             if m is not None and m.end() > k:
                 spans.append((m.end(), eol))
             k = text.find("->>", eol)
-    if "=" in text and any(m in text for m in _ASSIGN_MARKERS):
+    if has("=") and any(has(m) for m in _ASSIGN_MARKERS):
         for m in _ASSIGNED_RE.finditer(text):
             opener = m.end() - 1
             if text[opener] in "{[":
@@ -202,9 +206,9 @@ def told_spans(text: str) -> list[Span]:
             else:
                 close = text.find(text[opener - 2 : opener + 1], opener + 1)
                 spans.append((opener - 2, len(text) if close == -1 else close + 3))
-    if "|" in text and "---" in text:
+    if has("|") and has("---"):
         spans.extend(_table_rows(text))
-    if '"role"' in text:
+    if has('"role"'):
         for m in _RECORD_RE.finditer(text):
             try:
                 end = find_bracket_end(text, m.start()).end
@@ -234,9 +238,9 @@ def _table_rows(text: str) -> list[Span]:
     return rows
 
 
-def answered_spans(text: str) -> list[Span]:
+def answered_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of ReAct actions whose observation follows (a transcript with the
-    results quoted back)."""
-    if "Observation" not in text:
+    results quoted back; ``has`` as for :func:`told_spans`)."""
+    if not (text.__contains__ if has is None else has)("Observation"):
         return []
     return [(m.start(), m.end()) for m in _ANSWERED_RE.finditer(text)]

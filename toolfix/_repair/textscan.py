@@ -531,9 +531,8 @@ _Found = tuple[
     list[tuple[int, int]],
     list[tuple[int, int]],
     list[tuple[int, int]],
-    list[tuple[int, int]],
 ]
-_NO_QUOTES: _Found = ([], [], [], [], [])
+_NO_QUOTES: _Found = ([], [], [], [])
 #: Greater than any index: ``(at, _NO_END)`` sorts after every span starting at ``at``.
 _NO_END = 1 << 62
 #: A line after the first that starts with a blockquote marker (one search: the engine
@@ -581,11 +580,12 @@ class _Quotes:
     runs to the end of the text, as HTML reads it (and as a stream sees it before its
     ``-->`` arrives: what a later closer would quote is never released)."""
 
-    __slots__ = ("_markers", "_spans")
+    __slots__ = ("_answered", "_markers", "_spans")
 
     def __init__(self, markers: _Markers) -> None:
         self._markers = markers
         self._spans: _Found | None = None
+        self._answered: list[tuple[int, int]] | None = None
 
     def _find(self) -> _Found:
         markers = self._markers
@@ -610,16 +610,18 @@ class _Quotes:
             doc = _FORMAT_PLACEHOLDER_RE.search(text)
             if doc is not None:
                 docs.append((doc.start(), len(text)))  # documentation from here on
-        # calls shown in a diagram, a table row or a message record, or assigned in code;
-        # ReAct actions answered by their observation (toolfix/_repair/narration.py)
-        return lines, comments, docs, told_spans(text), answered_spans(text)
+        # calls shown in a diagram, a table row or a message record, or assigned in code
+        # (toolfix/_repair/narration.py)
+        return lines, comments, docs, told_spans(text, markers.has)
 
     def spans(self) -> list[tuple[int, int]]:
         """Every quoted region (blockquote lines, comments, documentation of the call
         format, calls shown in diagrams or code, answered ReAct actions)."""
         if self._spans is None:
             self._spans = self._find()
-        return [span for spans in self._spans for span in spans]
+        if self._answered is None:
+            self._answered = answered_spans(self._markers.text, self._markers.has)
+        return [span for spans in (*self._spans, self._answered) for span in spans]
 
     def shows(self, start: int, end: int) -> bool:
         """Does the span reach into documentation of the call format (from its first
@@ -632,9 +634,9 @@ class _Quotes:
     def answers(self, at: int) -> bool:
         """Is ``at`` in a ReAct action whose observation follows it (decided by what
         follows: asked only for a call that waits for the end of a stream)?"""
-        if self._spans is None:
-            self._spans = self._find()
-        spans = self._spans[4]
+        if self._answered is None:
+            self._answered = answered_spans(self._markers.text, self._markers.has)
+        spans = self._answered
         i = bisect.bisect_right(spans, (at, _NO_END)) - 1
         return i >= 0 and spans[i][0] <= at < spans[i][1]
 
@@ -669,7 +671,7 @@ def _shown(
         or quotes.holds(c.start)
         or quotes.shows(c.start, c.end)
         or narrated(text, c.start)
-        or (quotes.answers(c.start) and _CLOSER.search(text, c.start, c.end) is None)
+        or (_CLOSER.search(text, c.start, c.end) is None and quotes.answers(c.start))
     )
 
 
