@@ -671,7 +671,7 @@ def _shown(
         or quotes.holds(c.start)
         or quotes.shows(c.start, c.end)
         or narrated(text, c.start)
-        or (_CLOSER.search(text, c.start, c.end) is None and quotes.answers(c.start))
+        or (quotes.answers(c.start) and _CLOSER.search(text, c.start, c.end) is None)
     )
 
 
