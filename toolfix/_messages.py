@@ -456,13 +456,18 @@ def text_part(text: str) -> TextPart:
     return part
 
 
-#: One encoder for every call (``json.dumps`` with options builds a new one each time).
+#: One encoder for every call (``json.dumps`` with options builds a new one each time),
+#: and its twin that refuses what JSON cannot carry (``NaN``, ``Infinity``).
 _CANONICAL_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_FINITE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def canonical_json(value: Any) -> str:
-    """Compact JSON used for the ``arguments_raw`` of recovered calls (stable, unicode kept)."""
-    return _CANONICAL_ENCODER.encode(value)
+def canonical_json(value: Any, *, finite: bool = False) -> str:
+    """Compact JSON used for the ``arguments_raw`` of recovered calls (stable, unicode kept).
+
+    ``finite``: raise ``ValueError`` on a float JSON cannot carry (``NaN``, an infinity)
+    instead of writing it (the admission gate's G7, answered while encoding)."""
+    return (_FINITE_ENCODER if finite else _CANONICAL_ENCODER).encode(value)
 
 
 def texts_of(parts: Sequence[Part]) -> str:

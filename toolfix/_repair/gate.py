@@ -425,7 +425,9 @@ class Gate:
                     K.EXTRA_KEYS,
                     name,
                 )
-        if has_non_finite(args):  # G7
+        try:
+            arguments_raw = canonical_json(args, finite=True)
+        except ValueError:  # G7, found while writing the arguments
             return p.invalid(
                 "arguments hold a number JSON cannot carry (NaN, Infinity, or past a "
                 "float's range); toolfix does not write one",
@@ -433,7 +435,6 @@ class Gate:
                 name,
                 raw=p.raw or (p.native.arguments_raw if p.native is not None else ""),
             )
-        arguments_raw = canonical_json(args)
         return recovered_call(
             p.valid_id(arguments_raw), name, arguments_raw, args, tuple(p.repairs)
         )
