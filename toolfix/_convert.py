@@ -342,7 +342,7 @@ def _reasoning_parts(message: Mapping[str, Any]) -> list[Part | dict[str, Any]]:
 def _content_parts(content: Any) -> list[dict[str, Any]]:
     """Text of an OpenAI message's ``content`` (a string, a list of text parts, or null)
     as text parts' fields (validated with the response they go into)."""
-    if content.__class__ is str or isinstance(content, str):  # (the exact type first)
+    if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
     if isinstance(content, list):
         return [

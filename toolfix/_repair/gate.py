@@ -176,21 +176,15 @@ def _count_keys(value: Any, enough: int) -> int:
 # ---- G7 --------------------------------------------------------------------------------
 
 
-def has_non_finite(value: Any) -> bool:
-    """Does ``value`` hold a NaN or an infinity (anywhere)? One walk over the parsed
-    value (a long string is one item: the walk costs per value, not per character),
-    which a dict of only strings, integers, booleans and nulls spares (a C-speed test
-    of its values' types)."""
-    if type(value) is dict and _FLAT_TYPES.issuperset(map(type, value.values())):
-        return False
-    return _walk_non_finite(value)
-
-
 #: The types of values that hold no number that is not finite (and no container).
 _FLAT_TYPES = frozenset({str, int, bool, type(None)})
 
 
-def _walk_non_finite(value: Any) -> bool:
+def has_non_finite(value: Any) -> bool:
+    """Does ``value`` hold a NaN or an infinity (anywhere)? One walk over the parsed
+    value (a long string is one item: the walk costs per value, not per character).
+    The gate's own G7 is answered while it writes the arguments (``allow_nan=False``);
+    this walk serves a provider's call kept as it came (:func:`admits_as_sent`)."""
     t = type(value)
     if t is float:
         return not math.isfinite(value)
@@ -468,7 +462,7 @@ def admits_as_sent(tool: ToolDescriptor, part: ToolCallPart, cap: int) -> bool:
         return False
     colons = raw.count(":")
     if colons <= len(args):
-        return not (("NaN" in raw or "Infinity" in raw) and _walk_non_finite(args))
+        return not (("NaN" in raw or "Infinity" in raw) and has_non_finite(args))
     keys, strings, non_finite = _tally(args)
     if colons > keys and raw.count('"') > 2 * (keys + strings) and _text_duplicates(raw, keys):
         return False

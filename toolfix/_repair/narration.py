@@ -68,18 +68,19 @@ _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
 #: then an emitting verb later in the same lead-in), or a call "from the model" (read
 #: in lower case).
 _SUBJECT_RE = re.compile(r"\b(?:models?|llms?|assistants?)\b")
-_EMITS_RE = re.compile(
-    r"\b(?:emits?|outputs?|returns?|generates?|produces?|writes?|sends?|responds with"
-    r"|replies with)\b"
+#: The verbs of emitting a call (read in lower case).
+_EMITTING = (
+    r"(?:emits?|outputs?|returns?|generates?|produces?|writes?|sends?|responds with"
+    r"|replies with)"
 )
+_EMITS_RE = re.compile(rf"\b{_EMITTING}\b")
 _FROM_MODEL_RE = re.compile(
     r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) the (?:model|llm)\b"
 )
 #: The pronoun ``it`` (the model, named before) emitting a call: an emitting verb, then
 #: what it emits named as a call (``it outputs a JSON object``); read in lower case.
 _IT_EMITS_RE = re.compile(
-    r"\bit (?:then |instead |simply |just )?(?:emits?|outputs?|returns?|generates?|produces?"
-    r"|writes?|sends?|responds with|replies with) (?:back )?(?:an? |the )?(?:[\w-]+ )?"
+    rf"\bit (?:then |instead |simply |just )?{_EMITTING} (?:back )?(?:an? |the )?(?:[\w-]+ )?"
     r"(?:json|(?:function |tool )?calls?|objects?|requests?)\b"
 )
 #: An example named at the end of a lead-in that ends with ``:`` ("an example query:",

@@ -636,25 +636,26 @@ class _Quotes:
         follows: asked only for a call that waits for the end of a stream)?"""
         if self._answered is None:
             self._answered = answered_spans(self._markers.text, self._markers.has)
-        spans = self._answered
-        i = bisect.bisect_right(spans, (at, _NO_END)) - 1
-        return i >= 0 and spans[i][0] <= at < spans[i][1]
+        return _in_span(self._answered, at)
 
     def holds(self, at: int) -> bool:
         if self._spans is None:
             self._spans = self._find()
         if self._spans == _NO_QUOTES:
             return False  # (most texts)
-        found = self._spans
-        for spans in (found[0], found[1], found[3]):
-            if spans is found[3] and spans:  # (a call told about: from its first character)
-                first = _NON_SPACE.search(self._markers.text, at)
-                at = at if first is None else first.start()
-            # the last span that starts at or before ``at``
-            i = bisect.bisect_right(spans, (at, _NO_END)) - 1
-            if i >= 0 and spans[i][0] <= at < spans[i][1]:
-                return True
-        return False
+        lines, comments, _, told = self._spans  # (documentation: :meth:`shows`)
+        if _in_span(lines, at) or _in_span(comments, at):
+            return True
+        if not told:
+            return False
+        first = _NON_SPACE.search(self._markers.text, at)  # a call told about: from its
+        return _in_span(told, at if first is None else first.start())  # first character
+
+
+def _in_span(spans: list[tuple[int, int]], at: int) -> bool:
+    """Is ``at`` inside one of the sorted ``spans`` (the last that starts at or before)?"""
+    i = bisect.bisect_right(spans, (at, _NO_END)) - 1
+    return i >= 0 and spans[i][0] <= at < spans[i][1]
 
 
 def _shown(
