@@ -71,6 +71,7 @@ class _ArgReader:
         self.n = len(text)
         self.ctx = ctx
         self.truncated = False
+        self._ahead = (1, 0)  # (from, stop) of the last look-ahead (:meth:`_lone_closer`)
 
     def _delim_at(self, i: int) -> str | None:
         for d in _STRING_DELIMS:
@@ -138,9 +139,14 @@ class _ArgReader:
         text before it holds no key (``:``) and no bracket: then the delimiter can
         open no string, and the comma in the value is text."""
         t, n = self.text, self.n
-        c = j
-        while c < n and t[c] not in _NO_VALUE_TEXT and self._delim_at(c) is None:
-            c += 1
+        lo, c = self._ahead
+        if not lo <= j <= c:
+            # the first stop at or after j is the same for every j up to it: one scan
+            # serves every bare value before it (linear, however many there are)
+            c = j
+            while c < n and t[c] not in _NO_VALUE_TEXT and self._delim_at(c) is None:
+                c += 1
+            self._ahead = (j, c)
         d = self._delim_at(c) if c < n else None
         if d is None:
             return -1
