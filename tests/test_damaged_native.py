@@ -74,6 +74,13 @@ def calls(text: str) -> list[tuple[str, dict[str, Any]]]:
     return [(c.name, dict(c.arguments or {})) for c in out.tool_calls]
 
 
+def records(text: str) -> list[str]:
+    """The repair records' details of the one call ``text`` gives."""
+    out = FIXER.fix(response_from_openai({"role": "assistant", "content": text}), TOOLS)
+    (call,) = out.tool_calls
+    return [r.detail for r in call.repairs]
+
+
 #: text a value may hold: printable, with the characters each markup escapes or ends on
 _TEXT = (
     st.text(
@@ -98,6 +105,9 @@ def test_an_escaped_command_is_read_unescaped() -> None:
     assert calls(text) == [
         ("execute_command", {"command": 'cat ci.yml 2>/dev/null || echo "none" && ls'})
     ]
+    assert any("escaped as XML text" in d for d in records(text))
+    plain = "<execute_command><command>ls</command></execute_command>"
+    assert not any("escaped as XML text" in d for d in records(plain))
 
 
 @given(value=_TEXT, quote=st.booleans())
@@ -166,6 +176,8 @@ def test_a_bare_recipient_reads_the_call(path: str, limit: int) -> None:
     args = {"path": path, "limit": limit}
     assert calls(_harmony("read_file", args)) == [("read_file", args)]
     assert calls(_harmony("functions.read_file", args)) == [("read_file", args)]
+    assert any("without its functions." in d for d in records(_harmony("read_file", args)))
+    assert not any("without its" in d for d in records(_harmony("functions.read_file", args)))
 
 
 def test_a_bare_recipient_is_only_an_offered_undotted_name_before_a_message() -> None:
@@ -218,6 +230,11 @@ def test_the_sources_shapes() -> None:
         ("search", {"query": "Paris, France", "limit": 5})
     ]
     assert calls(f"call:search{{query:':\\s*\\w+'{_Q}}}") == [("search", {"query": "':\\s*\\w+'"})]
+    assert any(
+        "opening delimiter was left out" in d for d in records(f"call:search{{query:x{_Q}}}")
+    )
+    whole = f"call:search{{query:{_Q}x{_Q}}}"
+    assert not any("opening delimiter" in d for d in records(whole))
 
 
 def test_a_lone_closer_never_takes_the_next_key() -> None:

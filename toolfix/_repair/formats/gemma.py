@@ -57,6 +57,9 @@ _ENDS = tuple(tok for pair in _WRAPPERS for tok in pair)
 #: What a string value with a left-out opening delimiter never holds before its closer
 #: (a key's colon, a bracket, markup): :meth:`_ArgReader._lone_closer` stops there.
 _NO_VALUE_TEXT = frozenset(":{}[]<")
+_LONE_CLOSER = (
+    ("invalid_json", 'read a string whose opening delimiter was left out up to its closing <|"|>'),
+)
 
 
 #: Where a call in a ```` ```tool_code ```` fence was found.
@@ -72,6 +75,7 @@ class _ArgReader:
         self.ctx = ctx
         self.truncated = False
         self._ahead = (1, 0)  # (from, stop) of the last look-ahead (:meth:`_lone_closer`)
+        self.lone_closer = False  # a string was read up to a lone closing delimiter
 
     def _delim_at(self, i: int) -> str | None:
         for d in _STRING_DELIMS:
@@ -122,6 +126,7 @@ class _ArgReader:
             # the string's opening delimiter was left out (or mistyped: ':\s*'<|"|>):
             # the value is the text as written up to its closing delimiter
             d = self._delim_at(closer)
+            self.lone_closer = True
             return t[i:closer].strip(), closer + len(d or "")
         tok = t[i:j].strip()
         if len(tok) <= self.ctx.limits.max_number_chars:
@@ -443,7 +448,10 @@ class GemmaFormat(ToolCallFormat):
                 q = skip_ws(text, end)
                 if text.startswith(closer, q):  # else the braces alone closed the call
                     end = q + len(closer)
-            out.append(self._make(text, start, end, truncated, name=name, arguments=args))
+            notes = _LONE_CLOSER if reader.lone_closer else ()
+            out.append(
+                self._make(text, start, end, truncated, name=name, arguments=args, notes=notes)
+            )
             self._check_count(out, ctx, text)
             pos = end
         return out

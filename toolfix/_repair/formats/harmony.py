@@ -41,6 +41,7 @@ _HEADER_BEFORE = ("<|start|>", "<|channel|>", "assistant", "commentary", "analys
 _HEADER_AFTER = ("<|channel|>", "<|constrain|>", "commentary", "analysis", "json", "code")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _MAX_NAME = 256
+_BARE = (("native_markup", "read a recipient written without its functions. namespace"),)
 
 
 def _header_start(text: str, at: int, floor: int) -> int:
@@ -97,7 +98,8 @@ class HarmonyFormat(ToolCallFormat):
             pos = max(ne, r + len(_TO))
             if not name:
                 continue
-            args_at = _arguments_at(text, ne, bare=not text.startswith(_RECIPIENT, r))
+            bare = not text.startswith(_RECIPIENT, r)
+            args_at = _arguments_at(text, ne, bare=bare)
             if args_at == -1:
                 continue  # "to=functions.x" in prose
             if name.endswith("json") and not ctx.is_tool(name) and ctx.is_tool(name[:-4]):
@@ -110,7 +112,10 @@ class HarmonyFormat(ToolCallFormat):
                 end = q + len(_CALL)
             start = _header_start(text, r, floor)
             self.check_call_count(len(out), ctx, text, start)
-            out.append(self._make(text, start, end, truncated, name=name, arguments=arguments))
+            notes = _BARE if bare else ()
+            out.append(
+                self._make(text, start, end, truncated, name=name, arguments=arguments, notes=notes)
+            )
             pos = floor = end
         return out
 

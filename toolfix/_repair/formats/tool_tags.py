@@ -70,11 +70,21 @@ class ToolTagsFormat(ToolCallFormat):
             end = close + len(word) + 3
             pos = end  # what lies inside this element is its text, call or not
             body = text[at + len(word) + 2 : close]
-            arguments = {} if not body.strip() else _arguments(body)
-            if arguments is None:
+            read = _arguments(body) if body.strip() else ({}, False)
+            if read is None:
                 continue
+            arguments, unescaped = read
             out.append(
-                self._make(text, at, end, False, name=word, arguments=arguments, string_values=True)
+                self._make(
+                    text,
+                    at,
+                    end,
+                    False,
+                    name=word,
+                    arguments=arguments,
+                    string_values=True,
+                    notes=_UNESCAPED if unescaped else (),
+                )
             )
         return out
 
@@ -97,13 +107,21 @@ def _elements_of(text: str, word: str) -> dict[int, int]:
     return out
 
 
-def _arguments(body: str) -> dict[str, Any] | None:
-    """The body's child elements as arguments; a child whose children all share one
-    name is the list of their values."""
+def _arguments(body: str) -> tuple[dict[str, Any], bool] | None:
+    """The body's child elements as arguments (a child whose children all share one
+    name is the list of their values), and whether a value escaped as XML text was
+    read unescaped."""
     value = read_elements(body)
     if not isinstance(value, dict):
         return None
-    return {k: _unescaped(_listed(v)) for k, v in value.items()}
+    listed = {k: _listed(v) for k, v in value.items()}
+    if "&" not in body:
+        return listed, False
+    arguments = {k: _unescaped(v) for k, v in listed.items()}
+    return arguments, arguments != listed
+
+
+_UNESCAPED = (("invalid_json", "read a value escaped as XML text (&gt;, &amp;) unescaped"),)
 
 
 #: The five XML entities (and ``&#39;``, the HTML spelling of the apostrophe).
