@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..spec import FormatSpec, TaggedCalls, TagSyntax
 
-_PREFIXES = ("｜DSML｜", "｜｜DSML｜｜", "|DSML|", "||DSML||", " | DSML |", "| DSML |", "DSML |")
+_PREFIXES = ("｜DSML｜", "｜｜DSML｜｜", "|DSML|", "||DSML||")
 PREFIXES = (*_PREFIXES, *(p + " " for p in _PREFIXES), "")
 _SECTIONS = ("function_calls", "tool_calls", "calls")
 
