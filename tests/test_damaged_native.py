@@ -10,8 +10,6 @@ Each class names the damage, the family and its public sources (in the reader's 
 * a harmony recipient without its ``functions.`` namespace (``to=read_file``), only for
   an offered, undotted name followed by the header's ``<|message|>``
   (``formats/harmony.py``).
-* the DSML prefix spelt with spaces and ASCII bars (``< | DSML | invoke``,
-  ``<DSML | invoke``) (``specs/dsml.py``).
 * a Gemma 4 string whose opening ``<|"|>`` was left out or mistyped
   (``query:Paris, France<|"|>``) (``formats/gemma.py``).
 
@@ -187,29 +185,6 @@ def test_a_bare_recipient_is_only_an_offered_undotted_name_before_a_message() ->
     # prose: no header token follows the recipient
     assert calls('Send it to=read_file {"path": "a"} and the <|message|> token.') == []
     assert calls("The recipient to=read_file then <|message|>") == []
-
-
-# ---- DSML: the prefix spelt with spaces and ASCII bars -----------------------------------
-
-_DSML_SPELLINGS = (" | DSML | ", "DSML | ", "| DSML | ", "｜DSML｜")
-
-
-@given(path=_TEXT.filter(lambda v: "<" not in v), limit=st.integers(0, 999), k=st.integers(0, 3))
-@settings(max_examples=150, deadline=None)
-def test_a_spaced_dsml_prefix_is_read(path: str, limit: int, k: int) -> None:
-    p = _DSML_SPELLINGS[k]
-    text = (
-        f'Reading it.\n<{p}tool_calls>\n<{p}invoke name="read_file">\n'
-        f'<{p}parameter name="path" string="true">{path}</{p}parameter>\n'
-        f'<{p}parameter name="limit" string="false">{limit}</{p}parameter>\n'
-        f"</{p}invoke>\n</{p}tool_calls>"
-    )
-    assert calls(text) == [("read_file", {"path": path, "limit": limit})]
-
-
-def test_prose_naming_the_dsml_tags_is_no_call() -> None:
-    assert calls('DeepSeek writes "DSML | invoke name" tags; read_file takes a path.') == []
-    assert calls("The < | DSML | invoke> tag names the tool, e.g. read_file.") == []
 
 
 # ---- Gemma 4: a string whose opening delimiter was left out -------------------------------
