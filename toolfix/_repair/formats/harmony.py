@@ -123,8 +123,9 @@ class HarmonyFormat(ToolCallFormat):
 def _recipient(text: str, ns: int, ctx: ScanContext) -> tuple[str, int]:
     """The function a ``to=`` at ``ns - 3`` addresses and where its name ends; ``""``
     when it addresses none. ``to=functions.NAME`` is the format; ``to=NAME`` without the
-    namespace (gpt-oss under a client that writes its history that way, Kilo Code
-    kilocode#1775) only when NAME is an offered tool, undotted (``to=browser.search``,
+    namespace (gpt-oss in Kilo Code, kilocode#1775; harmony models whose tools carry
+    no namespace, microsoft/foundry-local#973) only when NAME is an offered tool,
+    undotted (``to=browser.search``,
     ``to=python`` are built-in recipients), and :func:`_arguments_at` finds the header's
     special tokens after it."""
     bare = not text.startswith("functions.", ns)
