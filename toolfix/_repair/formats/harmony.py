@@ -17,8 +17,9 @@ the ``json`` suffix is dropped when the rest is a registry tool.
 
 Only ``to=functions.NAME`` recipients become calls (built-in ``browser.*``/``python``
 recipients are not function tools), and ``to=NAME`` without the namespace when NAME is
-an offered tool and the header's ``<|message|>`` follows (:func:`_recipient`). :func:`split_harmony` separates the
-analysis channel (reasoning) from the final answer for the caller.
+an offered tool and the header's ``<|message|>`` follows (:func:`_recipient`).
+:func:`split_harmony` separates the analysis channel (reasoning) from the final answer
+for the caller.
 
 ``to=functions.x`` in prose yields nothing unless a message marker or a JSON
 value follows the header; a complete header + JSON quoted in a code block is
