@@ -252,6 +252,10 @@ PLACEMENTS: dict[str, Callable[[str], str]] = {
     "alone": lambda c: c,
 }
 
+#: Families whose values escaped throughout as XML text are read unescaped (Cline/Roo
+#: XML: toolfix/_repair/formats/tool_tags.py): the value the model meant is the raw one.
+XML_ESCAPED_VALUES = frozenset({"tool_tags"})
+
 ESCAPES: dict[str, Callable[[str], str]] = {
     "raw": lambda s: s,
     "html": lambda s: html.escape(s, quote=False),
@@ -284,13 +288,15 @@ def outer_example(
     outer: str, inner: str, placement: str, inner_nl: str, outer_nl: str, escape: str, ascii_: bool
 ) -> Example:
     injected = inner_call(inner, inner_nl)
-    value = PLACEMENTS[placement](injected)
+    value = read = PLACEMENTS[placement](injected)
     if outer in TEXT_VALUES:
         value = ESCAPES[escape](value)
+        if outer not in XML_ESCAPED_VALUES:
+            read = value
     # a template's layout also ends the output with a line break
     text = write(outer, OUTER_NAME, "text", value, outer_nl, ascii_) + outer_nl
     label = f"outer={outer} inner={inner} at={placement} nl={bool(inner_nl)}/{bool(outer_nl)}"
-    return Example("outer", f"{label} esc={escape} ascii={ascii_}", text, value=value)
+    return Example("outer", f"{label} esc={escape} ascii={ascii_}", text, value=read)
 
 
 def outer_examples() -> st.SearchStrategy[Example]:

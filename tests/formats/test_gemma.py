@@ -241,3 +241,11 @@ def test_the_next_call_is_never_read_as_arguments(text: str) -> None:
         ("get_weather", {"city": "Paris"}),
         ("get_time", {}),
     ]
+
+
+def test_strings_without_their_opener_take_linear_work() -> None:
+    # each bare value looks ahead for a lone closing delimiter: the look-ahead is
+    # shared, so a long list of bare values (or of lone closers) stays linear
+    assert_linear(lambda n: FMT.extract("call:get_time{tz:[" + "1," * n + "]}", CTX))
+    assert_linear(lambda n: FMT.extract("call:get_time{tz:[" + 'a, b<|"|>,' * n + "]}", CTX))
+    assert_linear(lambda n: parse_gemma_args("{a:[" + "x " * n + "]}"))

@@ -224,3 +224,24 @@ def test_final_channel_and_preambles_are_content_even_as_json(
     ] * calls
     assert fixed.invalid_tool_calls == []
     assert fixed.text == (text if answer is None else answer)
+
+
+def test_a_recipient_without_its_namespace() -> None:
+    """``to=NAME`` (no ``functions.``) is read for an offered, undotted name before the
+    header's ``<|message|>`` (kilocode#1775); otherwise it is text."""
+    head = "<|start|>assistant<|channel|>commentary to="
+    call = '<|constrain|>json<|message|>{"city":"Paris"}<|call|>'
+    found = FMT.extract(f"{head}get_weather {call}", CTX)
+    assert [(c.name, c.arguments) for c in found] == [("get_weather", '{"city":"Paris"}')]
+    for text in (
+        f"{head}lookup {call}",  # not offered
+        f"{head}browser.get_weather {call}",  # a namespace other than functions.
+        'mail it to=get_weather {"city":"Paris"} then <|message|>',  # no header token
+    ):
+        assert FMT.extract(text, CTX) == [], text
+    assert not FMT.detect('send to=get_weather {"city":"Paris"}')
+
+
+def test_bare_recipients_take_linear_work() -> None:
+    assert_linear(lambda n: FMT.extract("to=get_weather x " * n + "<|message|>", CTX))
+    assert_linear(lambda n: FMT.extract("a=1&to=b " * n + "<|message|>", CTX))

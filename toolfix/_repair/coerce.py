@@ -309,10 +309,52 @@ def _walk_arguments(
         if isinstance(props, _MAPPING):
             for key, val in args.items():
                 sub = props.get(key)
-                if isinstance(val, str) and isinstance(sub, _MAPPING):
+                if not isinstance(sub, _MAPPING):
+                    continue
+                if isinstance(val, str):
                     args[key] = walker.type_text(val, sub)
+                elif isinstance(val, (list, dict)) and _all_text(val, 0):
+                    args[key] = _type_texts(walker, val, sub, 0)
     out = walker.walk(args, schema, "", 0)
     return CoerceResult(dict(out) if isinstance(out, dict) else args, walker.records())
+
+
+def _type_texts(walker: _Walker, value: Any, schema: Mapping[str, Any], depth: int) -> Any:
+    """A list or object of text only (:func:`_all_text`: a value written as child
+    elements) typed by ``schema`` leaf by leaf: ``<mode>null</mode>`` inside a list item
+    is untyped text like a top-level value. A value holding anything but text was typed
+    by its reader (JSON): the caller leaves it to the walk."""
+    if isinstance(value, str):
+        return walker.type_text(value, schema)
+    sub = walker.resolve(schema)
+    if sub is None:
+        return value
+    if isinstance(value, list):
+        items = sub.get("items")
+        if not isinstance(items, _MAPPING):
+            return value
+        return [_type_texts(walker, v, items, depth + 1) for v in value]
+    props = sub.get("properties")
+    if not isinstance(props, _MAPPING):
+        return value
+    return {
+        k: _type_texts(walker, v, props[k], depth + 1) if isinstance(props.get(k), _MAPPING) else v
+        for k, v in value.items()
+    }
+
+
+def _all_text(value: Any, depth: int) -> bool:
+    """``value`` is a list or object whose leaves are all text (what an element reader
+    builds); bounded by ``MAX_DEPTH``."""
+    if isinstance(value, str):
+        return True
+    if depth >= MAX_DEPTH:
+        return False
+    if isinstance(value, list):
+        return all(_all_text(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(_all_text(v, depth + 1) for v in value.values())
+    return False
 
 
 def _render(value: Any) -> str:

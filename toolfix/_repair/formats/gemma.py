@@ -54,6 +54,12 @@ _CALL = "call:"
 #: Outside a string, these end the arguments even when a ``}`` is missing: the call's
 #: end token, or the next call's opener (issue 11: the next call is never an argument).
 _ENDS = tuple(tok for pair in _WRAPPERS for tok in pair)
+#: What a string value with a left-out opening delimiter never holds before its closer
+#: (a key's colon, a bracket, markup): :meth:`_ArgReader._lone_closer` stops there.
+_NO_VALUE_TEXT = frozenset(":{}[]<")
+_LONE_CLOSER = (
+    ("invalid_json", 'read a string whose opening delimiter was left out up to its closing <|"|>'),
+)
 
 
 #: Where a call in a ```` ```tool_code ```` fence was found.
@@ -68,6 +74,8 @@ class _ArgReader:
         self.n = len(text)
         self.ctx = ctx
         self.truncated = False
+        self._ahead = (1, 0)  # (from, stop) of the last look-ahead (:meth:`_lone_closer`)
+        self.lone_closer = False  # a string was read up to a lone closing delimiter
 
     def _delim_at(self, i: int) -> str | None:
         for d in _STRING_DELIMS:
@@ -113,12 +121,44 @@ class _ArgReader:
             j += 1
         if j >= n:
             self.truncated = True
+        closer = self._lone_closer(j)
+        if closer != -1:
+            # the string's opening delimiter was left out (or mistyped: ':\s*'<|"|>):
+            # the value is the text as written up to its closing delimiter
+            d = self._delim_at(closer)
+            self.lone_closer = True
+            return t[i:closer].strip(), closer + len(d or "")
         tok = t[i:j].strip()
         if len(tok) <= self.ctx.limits.max_number_chars:
             value = whole_json(tok)  # (stripped)
             if value is not NOT_JSON:
                 return value, j
         return tok, j
+
+    def _lone_closer(self, j: int) -> int:
+        """Where a string delimiter that closes the bare value stopped at ``j`` begins, or
+        -1. The model left the opening delimiter out (sglang#39240:
+        ``query:Paris, France<|"|>,limit:5``) or wrote another quote
+        (ollama#15315: ``pattern:':\\s*\\w+'<|"|>}``). Taken only when the delimiter
+        is followed by what ends a value (``,``, ``}``, ``]``, an end token) and the
+        text before it holds no key (``:``) and no bracket: then the delimiter can
+        open no string, and the comma in the value is text."""
+        t, n = self.text, self.n
+        lo, c = self._ahead
+        if not lo <= j <= c:
+            # the first stop at or after j is the same for every j up to it: one scan
+            # serves every bare value before it (linear, however many there are)
+            c = j
+            while c < n and t[c] not in _NO_VALUE_TEXT and self._delim_at(c) is None:
+                c += 1
+            self._ahead = (j, c)
+        d = self._delim_at(c) if c < n else None
+        if d is None:
+            return -1
+        e = skip_ws(t, c + len(d))
+        if e < n and t[e] not in ",}]" and not t.startswith(_ENDS, e):
+            return -1
+        return c
 
     def _check(self, depth: int, i: int) -> None:
         if depth > self.ctx.limits.max_depth:
@@ -408,7 +448,10 @@ class GemmaFormat(ToolCallFormat):
                 q = skip_ws(text, end)
                 if text.startswith(closer, q):  # else the braces alone closed the call
                     end = q + len(closer)
-            out.append(self._make(text, start, end, truncated, name=name, arguments=args))
+            notes = _LONE_CLOSER if reader.lone_closer else ()
+            out.append(
+                self._make(text, start, end, truncated, name=name, arguments=args, notes=notes)
+            )
             self._check_count(out, ctx, text)
             pos = end
         return out

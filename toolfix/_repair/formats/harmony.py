@@ -16,8 +16,10 @@ llama.cpp also met names glued to the constraint (``to=functions.shelljson``):
 the ``json`` suffix is dropped when the rest is a registry tool.
 
 Only ``to=functions.NAME`` recipients become calls (built-in ``browser.*``/``python``
-recipients are not function tools). :func:`split_harmony` separates the
-analysis channel (reasoning) from the final answer for the caller.
+recipients are not function tools), and ``to=NAME`` without the namespace when NAME is
+an offered tool and the header's ``<|message|>`` follows (:func:`_recipient`).
+:func:`split_harmony` separates the analysis channel (reasoning) from the final answer
+for the caller.
 
 ``to=functions.x`` in prose yields nothing unless a message marker or a JSON
 value follows the header; a complete header + JSON quoted in a code block is
@@ -31,6 +33,7 @@ from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before
 
 __all__ = ["HarmonyFormat", "split_harmony", "split_harmony_segments"]
 
+_TO = "to="
 _RECIPIENT = "to=functions."
 _MESSAGE = "<|message|>"
 _CALL = "<|call|>"
@@ -40,6 +43,7 @@ _HEADER_BEFORE = ("<|start|>", "<|channel|>", "assistant", "commentary", "analys
 _HEADER_AFTER = ("<|channel|>", "<|constrain|>", "commentary", "analysis", "json", "code")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _MAX_NAME = 256
+_BARE = (("native_markup", "read a recipient written without its functions. namespace"),)
 
 
 def _header_start(text: str, at: int, floor: int) -> int:
@@ -75,6 +79,11 @@ class HarmonyFormat(ToolCallFormat):
         "vllm-project/vllm vllm/tool_parsers/openai_tool_parser.py"
     )
 
+    def detect(self, text: str) -> bool:
+        # the marker, or a recipient without its namespace inside a harmony header
+        # (:func:`_recipient`): that needs the header's <|message|> token
+        return _RECIPIENT in text or (_MESSAGE in text and _TO in text)
+
     def split_channels(self, text: str) -> tuple[str | None, list[tuple[str, bool]]] | None:
         return split_harmony_segments(text) if "<|channel|>" in text else None
 
@@ -84,39 +93,17 @@ class HarmonyFormat(ToolCallFormat):
         finder = MarkerFinder(text)
         pos = floor = 0
         while True:
-            r = text.find(_RECIPIENT, pos)
+            r = text.find(_TO, pos)
             if r == -1:
                 break
-            ns = r + len(_RECIPIENT)
-            ne = ns
-            while ne < n and ne - ns <= _MAX_NAME and text[ne] in _NAME_CHARS:
-                ne += 1
-            name = text[ns:ne]
-            pos = ne
-            if not name or ne - ns > _MAX_NAME:
+            name, ne = _recipient(text, r + len(_TO), ctx)
+            pos = max(ne, r + len(_TO))
+            if not name:
                 continue
-            # ---- the rest of the header, up to <|message|> or a bare JSON value
-            p = ne
-            args_at = -1
-            while True:
-                p = skip_ws(text, p)
-                if text.startswith(_MESSAGE, p):
-                    args_at = skip_ws(text, p + len(_MESSAGE))
-                    break
-                if p < n and text[p] in "{[":
-                    args_at = p
-                    break
-                for piece in _HEADER_AFTER:
-                    if text.startswith(piece, p):
-                        p += len(piece)
-                        break
-                else:
-                    break
+            bare = not text.startswith(_RECIPIENT, r)
+            args_at = _arguments_at(text, ne, bare=bare)
             if args_at == -1:
-                if p >= n:  # header cut off by the end of the output
-                    args_at = n
-                else:
-                    continue  # "to=functions.x" in prose
+                continue  # "to=functions.x" in prose
             if name.endswith("json") and not ctx.is_tool(name) and ctx.is_tool(name[:-4]):
                 name = name[:-4]
             # ---- arguments
@@ -127,9 +114,55 @@ class HarmonyFormat(ToolCallFormat):
                 end = q + len(_CALL)
             start = _header_start(text, r, floor)
             self.check_call_count(len(out), ctx, text, start)
-            out.append(self._make(text, start, end, truncated, name=name, arguments=arguments))
+            notes = _BARE if bare else ()
+            out.append(
+                self._make(text, start, end, truncated, name=name, arguments=arguments, notes=notes)
+            )
             pos = floor = end
         return out
+
+
+def _recipient(text: str, ns: int, ctx: ScanContext) -> tuple[str, int]:
+    """The function a ``to=`` at ``ns - 3`` addresses and where its name ends; ``""``
+    when it addresses none. ``to=functions.NAME`` is the format; ``to=NAME`` without the
+    namespace (gpt-oss in Kilo Code, kilocode#1775; harmony models whose tools carry
+    no namespace, microsoft/foundry-local#973) only when NAME is an offered tool,
+    undotted (``to=browser.search``,
+    ``to=python`` are built-in recipients), and :func:`_arguments_at` finds the header's
+    special tokens after it."""
+    bare = not text.startswith("functions.", ns)
+    if not bare:
+        ns += len("functions.")
+    n = len(text)
+    ne = ns
+    while ne < n and ne - ns <= _MAX_NAME and text[ne] in _NAME_CHARS:
+        ne += 1
+    name = text[ns:ne]
+    if not name or ne - ns > _MAX_NAME:
+        return "", ne
+    if bare and (text.startswith(".", ne) or not ctx.is_tool(name)):
+        return "", ne
+    return name, ne
+
+
+def _arguments_at(text: str, p: int, *, bare: bool) -> int:
+    """Where the arguments start after the rest of a header that ends at ``p`` (up to
+    ``<|message|>`` or a bare JSON value); the end of the text when the header is cut
+    off there; -1 when no header follows (prose). A ``bare`` recipient (no
+    ``functions.``) needs the header's special tokens: ``<|message|>`` after it."""
+    n = len(text)
+    while True:
+        p = skip_ws(text, p)
+        if text.startswith(_MESSAGE, p):
+            return skip_ws(text, p + len(_MESSAGE))
+        if p < n and text[p] in "{[" and not bare:
+            return p
+        for piece in _HEADER_AFTER:
+            if text.startswith(piece, p):
+                p += len(piece)
+                break
+        else:
+            return n if p >= n and not bare else -1
 
 
 def split_harmony(text: str) -> tuple[str | None, str]:

@@ -13,10 +13,18 @@ is its text, whether that element is a call or not (never a second call). A chil
 element repeated (``<suggestion>`` twice inside ``<suggestions>``) is a list; values
 are text, typed by the tool's schema. No declared grammar reads it: its opener is not a
 fixed token but the name of any offered tool.
+
+A value escaped throughout as XML text (``2&gt;/dev/null``, ``a &amp;&amp; b``: an
+entity for each ``<``, ``>`` and ``&`` it holds, no raw ``<`` or ``>``) is read
+unescaped: models that write this format escape their values as XML, and the clients
+that teach it unescape them (Cline ``fixModelHtmlEscaping``, cline/cline#2594; Kilo
+Code kilocode#111; probe#448). A value that also holds a raw ``<`` or ``>`` or a bare
+``&`` is not escaped text (an XML or HTML file's content): it is kept as written.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from ..tags import read_elements
@@ -62,11 +70,21 @@ class ToolTagsFormat(ToolCallFormat):
             end = close + len(word) + 3
             pos = end  # what lies inside this element is its text, call or not
             body = text[at + len(word) + 2 : close]
-            arguments = {} if not body.strip() else _arguments(body)
-            if arguments is None:
+            read = _arguments(body) if body.strip() else ({}, False)
+            if read is None:
                 continue
+            arguments, unescaped = read
             out.append(
-                self._make(text, at, end, False, name=word, arguments=arguments, string_values=True)
+                self._make(
+                    text,
+                    at,
+                    end,
+                    False,
+                    name=word,
+                    arguments=arguments,
+                    string_values=True,
+                    notes=_UNESCAPED if unescaped else (),
+                )
             )
         return out
 
@@ -89,13 +107,43 @@ def _elements_of(text: str, word: str) -> dict[int, int]:
     return out
 
 
-def _arguments(body: str) -> dict[str, Any] | None:
-    """The body's child elements as arguments; a child whose children all share one
-    name is the list of their values."""
+def _arguments(body: str) -> tuple[dict[str, Any], bool] | None:
+    """The body's child elements as arguments (a child whose children all share one
+    name is the list of their values), and whether a value escaped as XML text was
+    read unescaped."""
     value = read_elements(body)
     if not isinstance(value, dict):
         return None
-    return {k: _listed(v) for k, v in value.items()}
+    listed = {k: _listed(v) for k, v in value.items()}
+    if "&" not in body:
+        return listed, False
+    arguments = {k: _unescaped(v) for k, v in listed.items()}
+    return arguments, arguments != listed
+
+
+_UNESCAPED = (("invalid_json", "read a value escaped as XML text (&gt;, &amp;) unescaped"),)
+
+
+#: The five XML entities (and ``&#39;``, the HTML spelling of the apostrophe).
+_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#39);")
+_PLAIN = {"&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&apos;": "'", "&#39;": "'"}
+
+
+def _unescaped(value: Any) -> Any:
+    """``value`` (text, or lists and objects of text) with each text that is escaped
+    throughout as XML read back; any other text as it is."""
+    if isinstance(value, str):
+        if "&" not in value or "<" in value or ">" in value:
+            return value
+        entities = _ENTITY.findall(value)
+        if not entities or len(entities) != value.count("&"):
+            return value  # a bare & (``a & b``): the text is not escaped
+        return _ENTITY.sub(lambda m: _PLAIN[m.group(0)], value)  # one pass: no double decoding
+    if isinstance(value, list):
+        return [_unescaped(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _unescaped(v) for k, v in value.items()}
+    return value
 
 
 def _listed(value: Any) -> Any:
