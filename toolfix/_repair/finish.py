@@ -155,13 +155,13 @@ class CallFinisher:
             p.repairs.append(match.repair)
         tool = self._tools[match.name]
         args = self._arguments(s.arguments, tool, cand, p, reads)
-        # (the exact type: the builders make no subclass, and a failed ``isinstance`` on a
-        # pydantic model goes through ABCMeta on every call)
-        if type(args) is InvalidToolCallPart:
+        # (not a dict: the invalid call. A failed ``isinstance`` on a pydantic model would
+        # go through ABCMeta on every call; a dict's is answered at once)
+        if not isinstance(args, dict):
             return args
         if p.truncated:
             args = self._cut_off(args, tool, p)
-            if type(args) is InvalidToolCallPart:
+            if not isinstance(args, dict):
                 return args
         return self.gate.admit(tool, args, p, string_values=bool(cand and cand.string_values))
 
