@@ -407,6 +407,9 @@ def _fast_checker(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
     return entry[1]
 
 
+#: Most :class:`_TextPlan`\ s one coercion keeps (one per parameter typed from text).
+_MAX_PLANS = 1024
+
 MAX_BRANCH_TRIALS = 8
 """Most ``anyOf``/``oneOf`` branches coercion tries on one value (each try walks it)."""
 _DROPPED_SHOWN = 20
@@ -798,6 +801,8 @@ class _Walker:
                 if sub is not None and "string" not in (allowed := _types(sub)):
                     branches.append((sub, allowed))
         plan = _TextPlan(schema, None if branches is None else tuple(branches))
+        if len(self._plans) >= _MAX_PLANS:
+            self._plans.clear()  # (bounded, whatever the schema: a plan is remade at need)
         self._plans[id(schema)] = plan
         return plan
 
