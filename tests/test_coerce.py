@@ -781,3 +781,47 @@ def test_text_of_text_keys_comes_out_of_coercion_unchanged(args: dict[str, str])
         assert records == ()
         assert list(out.items()) == list(args.items())
         assert all(type(v) is str for v in out.values())
+
+
+_REF_ROOT: dict[str, Any] = {
+    "type": "object",
+    "$defs": {"n": INT, "flag": BOOL},
+    "properties": {
+        "r": {"$ref": "#/$defs/n"},
+        "u": {"anyOf": [{"$ref": "#/$defs/flag"}, INT, {"type": "null"}]},
+        "o": {"oneOf": [NUM, STR]},
+        "gone": {"$ref": "#/$defs/missing"},
+    },
+}
+_texts = st.text(max_size=6) | st.sampled_from(
+    [" 12 ", "5", "2.5", "true", "False", "null", "None", "[1]", '{"a": 1}', "Celsius"]
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    _root_schemas | st.just(_REF_ROOT),
+    st.lists(
+        st.dictionaries(st.sampled_from(["a", "b", "c", "d", "e", "r", "u", "o", "gone"]), _texts),
+        min_size=1,
+        max_size=4,
+    ),
+    st.sampled_from(["when_forbidden", "always", "never"]),
+)
+def test_a_tools_coercer_answers_as_a_fresh_coercion(
+    schema: dict[str, Any], calls: list[dict[str, str]], mode: Any
+) -> None:
+    """A tool's coercer keeps what typing a text by each parameter tries across its runs
+    (the plans of ``type_text``): every run gives what a fresh coercion gives."""
+    from toolfix._repair.coerce import schema_coercer
+
+    coercer = schema_coercer(schema, mode)
+    for args in calls * 2:  # (the second pass reads every plan from the first)
+        for string_values in (True, False):
+            out, records = coercer(dict(args), string_values)
+            fresh = coerce_arguments(
+                args, schema, drop_extra_keys=mode, string_values=string_values
+            )
+            assert same_json(out, fresh.arguments)
+            assert [type(v) for v in out.values()] == [type(v) for v in fresh.arguments.values()]
+            assert records == fresh.repairs

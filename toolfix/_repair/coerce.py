@@ -242,10 +242,14 @@ def schema_coercer(
     """:func:`coerce_arguments` for one schema and mode (the finisher keeps one per
     tool)."""
 
+    # what typing a text by each subschema tries (:meth:`_Walker.type_text`), worked out
+    # once: it depends on the schema alone, and the schema does not change
+    plans: dict[int, _TextPlan] = {}
+
     def coerce(
         arguments: Mapping[str, Any], string_values: bool
     ) -> tuple[dict[str, Any], tuple[RepairRecord, ...]]:
-        walker = _Walker(schema, drop_extra_keys, limits)
+        walker = _Walker(schema, drop_extra_keys, limits, plans)
         result = _walk_arguments(walker, arguments, schema, string_values)
         return result.arguments, result.repairs
 
@@ -445,6 +449,9 @@ def _fast_checker(schema: Mapping[str, Any]) -> Callable[[Any], bool] | None:
     return entry[1]
 
 
+#: Most :class:`_TextPlan`\ s one coercion keeps (one per parameter typed from text).
+_MAX_PLANS = 1024
+
 MAX_BRANCH_TRIALS = 8
 """Most ``anyOf``/``oneOf`` branches coercion tries on one value (each try walks it)."""
 _DROPPED_SHOWN = 20
@@ -472,13 +479,31 @@ class _EnumIndex:
     numeric_texts: dict[Any, list[str]]
 
 
+@dataclass(frozen=True, slots=True)
+class _TextPlan:
+    """What :meth:`_Walker.type_text` tries for one subschema, read from the schema alone:
+    the subschema (kept alive: plans are found by its id), and its resolved branches that
+    admit no string with the types each admits (``None``: a ``$ref`` that does not
+    resolve)."""
+
+    schema: Mapping[str, Any]
+    branches: tuple[tuple[Mapping[str, Any], set[str]], ...] | None
+
+
 class _Walker:
-    """One coercion run: the root schema, compiled fit checks, and the repairs so far."""
+    """One coercion run: the root schema, compiled fit checks, and the repairs so far.
+    ``plans``: the :class:`_TextPlan` of each subschema typed so far, kept by the
+    coercion of one schema across its runs (a fresh dict: none kept)."""
 
     def __init__(
-        self, root: Mapping[str, Any], drop_extra_keys: str, limits: Limits = _DEFAULT_LIMITS
+        self,
+        root: Mapping[str, Any],
+        drop_extra_keys: str,
+        limits: Limits = _DEFAULT_LIMITS,
+        plans: dict[int, _TextPlan] | None = None,
     ) -> None:
         self.root = root
+        self._plans: dict[int, _TextPlan] = {} if plans is None else plans
         self.drop_extra_keys = drop_extra_keys
         self.limits = limits
         self.repairs: list[tuple[FailureKind, str]] = []
@@ -769,9 +794,13 @@ class _Walker:
             return _NO_VALUE
         # Prefer a reading that fits; else the first one of an admitted type (the
         # remaining violation, such as a minimum, is then reported on the typed value).
-        new, type_name = next(
-            ((n, t) for n, t in candidates if self.fits(n, schema)), candidates[0]
-        )
+        # (One reading, the usual: it is the answer either way.)
+        new, type_name = candidates[0]
+        if len(candidates) > 1:
+            for n, t in candidates:
+                if self.fits(n, schema):
+                    new, type_name = n, t
+                    break
         if not quiet:
             self.convert(value, new, type_name, path)
         return new
@@ -783,26 +812,41 @@ class _Walker:
             return None
         if self.fits(value, schema):
             return value
-        resolved = self.resolve(schema)
-        if resolved is None:
+        branches = self._text_plan(schema).branches
+        if branches is None:
             return value
-        branches = [resolved]
-        for key in ("anyOf", "oneOf"):
-            if isinstance(resolved.get(key), list):
-                branches += [b for b in resolved[key] if isinstance(b, _MAPPING)]
-        for branch in branches:
-            sub = self.resolve(branch)
-            if sub is None:
-                continue
-            allowed = _types(sub)
-            if "string" in allowed:
-                continue
+        for sub, allowed in branches:
             mark = len(self.repairs)
             typed = self._from_string(value, sub, allowed, "", 1, quiet=True)
             del self.repairs[mark:]
             if typed is not _NO_VALUE:
                 return typed
         return value
+
+    def _text_plan(self, schema: Mapping[str, Any]) -> _TextPlan:
+        """The branches :meth:`type_text` reads a text by (worked out once per schema):
+        the resolved schema and its ``anyOf``/``oneOf`` members, each resolved, those
+        that admit a string left out (a text fits them as it is)."""
+        plan = self._plans.get(id(schema))
+        if plan is not None and plan.schema is schema:
+            return plan
+        resolved = self.resolve(schema)
+        branches: list[tuple[Mapping[str, Any], set[str]]] | None = None
+        if resolved is not None:
+            members = [resolved]
+            for key in ("anyOf", "oneOf"):
+                if isinstance(resolved.get(key), list):
+                    members += [b for b in resolved[key] if isinstance(b, _MAPPING)]
+            branches = []
+            for branch in members:
+                sub = self.resolve(branch)
+                if sub is not None and "string" not in (allowed := _types(sub)):
+                    branches.append((sub, allowed))
+        plan = _TextPlan(schema, None if branches is None else tuple(branches))
+        if len(self._plans) >= _MAX_PLANS:
+            self._plans.clear()  # (bounded, whatever the schema: a plan is remade at need)
+        self._plans[id(schema)] = plan
+        return plan
 
     # ---- containers -------------------------------------------------------------------
 

@@ -155,11 +155,13 @@ class CallFinisher:
             p.repairs.append(match.repair)
         tool = self._tools[match.name]
         args = self._arguments(s.arguments, tool, cand, p, reads)
-        if isinstance(args, InvalidToolCallPart):
+        # (not a dict: the invalid call. A failed ``isinstance`` on a pydantic model would
+        # go through ABCMeta on every call; a dict's is answered at once)
+        if not isinstance(args, dict):
             return args
         if p.truncated:
             args = self._cut_off(args, tool, p)
-            if isinstance(args, InvalidToolCallPart):
+            if not isinstance(args, dict):
                 return args
         return self.gate.admit(tool, args, p, string_values=bool(cand and cand.string_values))
 
@@ -187,7 +189,7 @@ class CallFinisher:
             if type(args) is ReadArguments and args.duplicates:
                 p.duplicates = (*p.duplicates, *args.duplicates)
             found = self._object(args, tool, cand, p, reads)
-            if isinstance(found, InvalidToolCallPart):
+            if type(found) is InvalidToolCallPart:
                 return found
             args = found
         fresh: dict[str, Any] = dict(args)
@@ -217,7 +219,7 @@ class CallFinisher:
                 p.repairs.append(rec(K.INVALID_JSON, "read an empty arguments string as {}"))
             else:
                 args = self._parse_arguments(args, tool, cand, p, reads)
-                if isinstance(args, InvalidToolCallPart):
+                if type(args) is InvalidToolCallPart:
                     return args
         elif args is None:
             args = {}
@@ -226,7 +228,7 @@ class CallFinisher:
             if changed:
                 args = decoded
                 p.repairs.append(rec(K.DOUBLE_ENCODED, "decoded arguments encoded twice"))
-        if not isinstance(args, Mapping):
+        if type(args) is not dict and not isinstance(args, Mapping):
             return p.invalid(
                 f"arguments must be a JSON object, got {type(args).__name__}",
                 K.TYPE_MISMATCH,

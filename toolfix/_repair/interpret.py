@@ -59,6 +59,7 @@ class Interpreter:
         self._wrappers = tuple(
             (wk, frozenset({wk, "type", *self._id_keys, "index"})) for wk in self.keys.wrapper_keys
         )
+        self._wrapper_keys = frozenset(self.keys.wrapper_keys)
         self.scan_context = ScanContext(tool_names=frozenset(registry), limits=config.limits)
         self.finisher = CallFinisher(registry, config)
         #: :meth:`CallFinisher.finish`: a shape's call part (found in text, or a broken
@@ -126,6 +127,8 @@ class Interpreter:
     def _wrapper_key(self, obj: Mapping[str, Any]) -> str | None:
         """The key of a wrapper around the call (``{"function": {...}}``, with nothing
         beside it but ``type``, an id or an index), if ``obj`` is one."""
+        if obj.keys().isdisjoint(self._wrapper_keys):
+            return None  # (most call objects: no wrapper key at all, one set test)
         for wk, allowed in self._wrappers:
             inner = obj.get(wk)
             if (
@@ -234,10 +237,11 @@ class Interpreter:
         if isinstance(value, list):
             return list(value)
         if _is_mapping(value):
-            for key in ("tool_calls", "calls", "function_calls"):
-                inner = value.get(key)
-                if isinstance(inner, list) and len(value) == 1:
-                    return list(inner)
+            if len(value) == 1:  # (a wrapper holds its list and nothing else)
+                for key in ("tool_calls", "calls", "function_calls"):
+                    inner = value.get(key)
+                    if isinstance(inner, list):
+                        return list(inner)
             return [value]
         return [value]
 

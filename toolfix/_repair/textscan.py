@@ -590,6 +590,7 @@ class _Quotes:
     def _find(self) -> _Found:
         markers = self._markers
         text = markers.text
+        has = markers.tester()
         lines: list[tuple[int, int]] = []
         # (substring tests first: most texts have no line starting with ``>``)
         if _may_quote_lines(markers):
@@ -597,7 +598,7 @@ class _Quotes:
                 eol = text.find("\n", m.end())
                 lines.append((m.end(), len(text) if eol == -1 else eol))
         comments: list[tuple[int, int]] = []
-        k = text.find("<!--") if markers.has("<!--") else -1
+        k = text.find("<!--") if has("<!--") else -1
         while k != -1:
             close = text.find("-->", k + 4)
             if close == -1:
@@ -606,13 +607,13 @@ class _Quotes:
             comments.append((k + 4, close))
             k = text.find("<!--", close + 3)
         docs: list[tuple[int, int]] = []
-        if markers.has("name>") or markers.has("json-object>"):
+        if has("name>") or has("json-object>"):
             doc = _FORMAT_PLACEHOLDER_RE.search(text)
             if doc is not None:
                 docs.append((doc.start(), len(text)))  # documentation from here on
         # calls shown in a diagram, a table row or a message record, or assigned in code
         # (toolfix/_repair/narration.py)
-        return lines, comments, docs, told_spans(text, markers.has)
+        return lines, comments, docs, told_spans(text, has)
 
     def spans(self) -> list[tuple[int, int]]:
         """Every quoted region (blockquote lines, comments, documentation of the call
@@ -620,7 +621,7 @@ class _Quotes:
         if self._spans is None:
             self._spans = self._find()
         if self._answered is None:
-            self._answered = answered_spans(self._markers.text, self._markers.has)
+            self._answered = answered_spans(self._markers.text, self._markers.tester())
         return [span for spans in (*self._spans, self._answered) for span in spans]
 
     def shows(self, start: int, end: int) -> bool:
@@ -635,7 +636,7 @@ class _Quotes:
         """Is ``at`` in a ReAct action whose observation follows it (decided by what
         follows: asked only for a call that waits for the end of a stream)?"""
         if self._answered is None:
-            self._answered = answered_spans(self._markers.text, self._markers.has)
+            self._answered = answered_spans(self._markers.text, self._markers.tester())
         return _in_span(self._answered, at)
 
     def holds(self, at: int) -> bool:
@@ -763,6 +764,11 @@ class _Markers:
             return self._positions[ch]
         found = self._positions[ch] = _occurrences(self.text, ch, self.MAX_ANCHORS)
         return found
+
+    def tester(self) -> Callable[[str], bool]:
+        """:meth:`has` as the cheapest callable for this text: a short text's own ``in``
+        (asked once per question asker, then called per marker)."""
+        return self.text.__contains__ if len(self.text) < self.MIN_CHARS else self.has
 
     def has(self, marker: str) -> bool:
         """``marker in text``."""
