@@ -21,6 +21,14 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
   that you must use this format." (a text Gitlawb/openclaude's call parser must not
   read as a call). A lead-in written in the first person ("I'll call it like: …") is the model's
   own, never narration. Decided by the text before the call only (:func:`narrated`).
+- **counterfactual**: the call is one that was not made, or should have been: the
+  lead-in ends with ``instead of``/``rather than`` and a verb of emitting or calling
+  ("Instead of returning {…}, the model writes…": aitoolsguidebook.com), with ``should
+  have``/``would have``/``was supposed to`` and such a verb ("it should have output
+  {…}"), or names the call that would have been right ("The correct call would be:
+  {…}", "Expected output:"). What such a lead-in introduces is a call held up against
+  what happened; the first person does not change that ("I should have called …"), so
+  this is decided before the first-person test (:data:`_COUNTERFACTUAL_RE`).
 - **diagram**: the call is the label of a sequence-diagram message line
   (``Script->>Tools: get_weather(city="Paris")``: jeffrey-groneberg.github.io,
   backbenchlearner.com, langchain-ai/docs#1222).
@@ -61,6 +69,7 @@ _LABEL_CHARS = 40
 _HINTS = (
     "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
     "e.g.", "or example", "or instance", "it ", "It ", "xample", "ample ", "ypothetical",
+    "nstead", "ather than", "have ", "upposed", "xpected", "ould ",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -95,6 +104,22 @@ _EXAMPLE_ENDS = (
     "like", "such as", "e.g.", "e.g.,", "for example", "for example,", "for instance",
     "for instance,",
 )  # fmt: skip
+#: A lead-in that ends by naming a call not made, or one that should have been (read
+#: in lower case, on the lead-in's tail: the call follows at once).
+_COUNTERFACTUAL_RE = re.compile(
+    r"(?:\b(?:instead of|rather than)(?: (?:just |simply )?(?:emitting|outputting|returning"
+    r"|generating|producing|writing|sending|calling|invoking|making|responding with"
+    r"|replying with))?"
+    r"|\b(?:should|would|could|ought to) have (?:emitted|output|outputted|returned|generated"
+    r"|produced|written|sent|called|invoked|made|responded with|replied with)"
+    r"|\b(?:was|were) supposed to (?:emit|output|return|generate|produce|write|send|call"
+    r"|invoke|make|respond with|reply with)"
+    r"|\b(?:correct|expected|right|proper|intended) (?:tool |function )?(?:call|output"
+    r"|response|request|invocation|json)s? (?:would be|should be|should have been"
+    r"|would have been|would look like)"
+    r"|\bexpected (?:tool |function )?(?:call|output|response|result|behaviou?r)s?)"
+    r"(?: (?:something )?like)?(?: (?:an?|the|this) [\w-]+(?: (?:tool |function )?calls?)?)?$"
+)
 #: The first person: the model speaking of its own call (never narration).
 _FIRST_PERSON_RE = re.compile(
     r"\bI(?:'(?:ll|m|ve|d))?\b|\b[Ll]et(?:'s|\s+me)\b|\b[Ww]e\b|\b[Mm]y\b"
@@ -135,10 +160,12 @@ def _told_before(text: str, start: int) -> bool:
         if at != -1 and at + len(end) > cut:
             cut = at + len(end)
     lead = lead[cut:glued]
-    if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
-        return False
     low = lead.lower()
     tail = low.rstrip(" \t\n:")
+    if _COUNTERFACTUAL_RE.search(tail) is not None:
+        return True
+    if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
+        return False
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
