@@ -20,7 +20,8 @@ get_location()``, ``"key": os.environ.get("KEY")``) holds no value yet: it names
 would compute it. json-repair reads the bare words as strings (``"get_current_date ()"``),
 so a call would run with the expression as its argument. :func:`composed_at` finds a bare
 identifier (dotted names too) followed by ``(`` in a value position, outside string
-literals, and the caller refuses the text.
+literals, and the caller refuses the text; the schema-anchored reader's bare values
+(:func:`is_placeholder`) refuse a value that opens with one.
 """
 
 from __future__ import annotations
@@ -55,9 +56,17 @@ _COMPOSED = re.compile(
 _ELLIPSIS = re.compile(r"\.{3,}|\u2026")
 
 
+#: A bare value that opens with a call expression (``get_current_date ()``,
+#: ``os.environ.get("KEY")``, ``birthdate ({user: …`` read up to a closer): its head.
+_CALL_HEAD = re.compile(r"[A-Za-z_$][\w$]{0,63}(?:\.[A-Za-z_$][\w$]{0,63}){0,7}[ \t]*\(")
+
+
 def is_placeholder(value: str) -> bool:
-    """Is ``value`` (a bare, stripped value) an ellipsis: ``...``, ``....``, ``\u2026``?"""
-    return _ELLIPSIS.fullmatch(value) is not None
+    """Is ``value`` (a bare, stripped value) an ellipsis (``...``, ``....``, ``\u2026``) or
+    a call expression (``get_current_date ()``): what stands for a value, not one?"""
+    return _ELLIPSIS.fullmatch(value) is not None or (
+        "(" in value and _CALL_HEAD.match(value) is not None
+    )
 
 
 def elided_at(text: str) -> int:

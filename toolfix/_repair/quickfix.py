@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import cast
 
 __all__ = ["QuickFix", "closes_requoted", "quick_fix"]
 
@@ -88,14 +89,20 @@ class QuickFix:
 #: How many keys with misplaced quotes one text may have put back (each costs a scan).
 _REQUOTES = 8
 _REQUOTED = "put back a key's misplaced quote"
+#: The keys of a call's envelope (``{"name": …, "arguments": {…}}`` and its spellings):
+#: the keys a string value's lost closing quote may run into and still be read as keys.
+_ENVELOPE_KEYS = frozenset(
+    {"name", "arguments", "parameters", "args", "params", "input", "function", "tool"}
+)
 
 
 def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
     """Rewrite ``src`` into JSON that ``json.loads`` can read, when the damage is common
     (:func:`_scan`). A key's misplaced quote (:func:`_requoted`) is put back and the text
     scanned again, at most :data:`_REQUOTES` times; that reading is kept only when
-    ``json.loads`` reads it and it claims no truncation the text as written did not show
-    (a quote put back in the wrong place leaves a string open to the end)."""
+    ``json.loads`` reads it and it needs no repair (a truncation closed, a string closed
+    at the end) the text as written did not need: a quote put back in the wrong place
+    leaves a string open to the end."""
     text = src
     for _ in range(_REQUOTES + 1):
         found = _scan(text, cut)
@@ -106,9 +113,12 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
         found = None
     if text is src and found is not None:
         return found
-    plain = _scan(src, cut, requote=False)
-    assert isinstance(plain, QuickFix)  # (nothing to put back: always a QuickFix)
-    if found is None or (found.truncated and not plain.truncated):
+    plain = cast(QuickFix, _scan(src, cut, requote=False))  # (requote=False: never a str)
+    if (
+        found is None
+        or (found.truncated and not plain.truncated)
+        or not {*found.fixes} <= {*plain.fixes}  # (a repair only the new reading needs)
+    ):
         return plain
     try:
         json.loads(found.text)
@@ -220,12 +230,20 @@ def _requoted(src: str, toks: list[str], k: int, state: str) -> str | None:
     is due (after ``{`` or ``,``) its opening quote was left out; right after a string
     value (no blank between) that string's closing quote was the key's opening quote,
     and the value's closing quote and the comma are added (blanks and a lone backslash
-    at the value's end, written where they were, are dropped)."""
+    at the value's end, written where they were, are dropped). That second reading is
+    taken for a call envelope's keys only (:data:`_ENVELOPE_KEYS`): inside a value,
+    ``"say "hi": "now"`` may as well be one string with its quotes left unescaped."""
     at = sum(map(len, toks[:k]))  # (rare: once per misplaced quote)
     if state == "key":
         return src[:at] + '"' + src[at:]
     prev = toks[k - 1] if k else ""
-    if state != "after" or prev[:1] not in ('"', "'") or len(prev) < 2 or prev[-1] != prev[0]:
+    if (
+        state != "after"
+        or toks[k] not in _ENVELOPE_KEYS
+        or prev[:1] not in ('"', "'")
+        or len(prev) < 2
+        or prev[-1] != prev[0]
+    ):
         return None
     end = at - 1  # the string's last quote
     while end > at - len(prev) + 1 and src[end - 1] in " \t":

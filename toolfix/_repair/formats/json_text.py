@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from ..quickfix import closes_requoted
 from ..text import (
     BracketSpan,
     ExtendBudget,
@@ -32,7 +33,6 @@ from ..text import (
     read_identifier,
     skip_ws,
 )
-from ..quickfix import closes_requoted
 from ._base import Candidate, ScanContext, ToolCallFormat, make_candidate
 
 __all__ = ["JsonTextFormat"]
