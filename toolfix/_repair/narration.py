@@ -69,28 +69,34 @@ _LABEL_CHARS = 40
 _HINTS = (
     "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
     "e.g.", "or example", "or instance", "it ", "It ", "xample", "ample ", "ypothetical",
-    "nstead", "ather than", "have ", "upposed", "xpected", "ould ",
+    "nstead", "ather than", "have ", "upposed", "xpected", "ould ", "emit", "output",
+    "return", "enerat", "roduc", "write", "send", "respond", "repl",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
 #: A third party that emits the call: the model, the LLM, the assistant (the subject,
 #: then an emitting verb later in the same lead-in), or a call "from the model" (read
 #: in lower case).
-_SUBJECT_RE = re.compile(r"\b(?:models?|llms?|assistants?)\b")
+_SUBJECT_RE = re.compile(
+    r"\b(?:models?|llms?|assistants?|gpt-?\d[\w.-]*|claude|llama|qwen\d*|gemma\d*|mistral"
+    r"|deepseek|gemini|kimi|glm)\b"
+)
 #: The verbs of emitting a call (read in lower case).
 _EMITTING = (
     r"(?:emits?|outputs?|returns?|generates?|produces?|writes?|sends?|responds with"
-    r"|replies with)"
+    r"|replies(?: with)?)"
 )
 _EMITS_RE = re.compile(rf"\b{_EMITTING}\b")
 _FROM_MODEL_RE = re.compile(
     r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) the (?:model|llm)\b"
 )
-#: The pronoun ``it`` (the model, named before) emitting a call: an emitting verb, then
-#: what it emits named as a call (``it outputs a JSON object``); read in lower case.
+#: The pronoun ``it`` (the model, named before), or a model named by its name ("Llama
+#: 3.2 emits a bare JSON object where 3.1 used the ``<function=F>`` envelope:":
+#: kekzl/imp#1088), emitting a call: an emitting verb, then what it emits named as a call
+#: (``it outputs a JSON object``); read in lower case.
 _IT_EMITS_RE = re.compile(
-    rf"\bit (?:then |instead |simply |just )?{_EMITTING} (?:back )?(?:an? |the )?(?:[\w-]+ )?"
-    r"(?:json|(?:function |tool )?calls?|objects?|requests?)\b"
+    rf"(?:\bit|[a-z][\w.-]*(?: \d[\w.]*)?) (?:then |instead |simply |just )?{_EMITTING} "
+    r"(?:back )?(?:an? |the )?(?:[\w-]+ )?(?:json|(?:function |tool )?calls?|objects?|requests?)\b"
 )
 #: An example named at the end of a lead-in that ends with ``:`` ("an example query:",
 #: "Example call:", "a sample call:"): indefinite, or the lead-in's only words.
@@ -98,6 +104,13 @@ _EXAMPLE_NAMED_RE = re.compile(
     r"(?:^(?:[-*]|\d{1,3}[.)])?\s*|\ban? |\banother )"
     r"(?:examples?(?: (?:tool|function))?(?: (?:calls?|query|request|invocation))?"
     r"|(?:sample|hypothetical)(?: (?:tool|function))? (?:calls?|query|request|invocation))$"
+)
+#: An output quoted as evidence, named at the start of a lead-in that ends with ``:``
+#: ("Observed output in the UI for the query …:": atwmarshall/dead-reckoning#30; "Its
+#: response was:": ollama/ollama#5976): what a model returned, shown.
+_REPORTED_RE = re.compile(
+    r"^(?:[-*]\s*)?(?:observed|actual|sample|raw|its|their|the model's|the llm's)"
+    r" (?:model )?(?:outputs?|responses?|repl(?:y|ies)|completions?)\b"
 )
 #: Example markers that end a lead-in (the call follows at once, after ``:`` or a break).
 _EXAMPLE_ENDS = (
@@ -154,6 +167,9 @@ def _told_before(text: str, start: int) -> bool:
     glued = len(lead)  # (a name glued to the call is its markup: ``functools[``)
     while glued and (lead[glued - 1].isalnum() or lead[glued - 1] == "_"):
         glued -= 1
+    body = len(lead[:glued].rstrip(" \t\r\n"))
+    if body and lead[body - 1] == ":":
+        glued = body  # (a lead-in ending with ``:`` introduces the call after a blank line)
     cut = 0
     for end in _SENTENCE_ENDS:
         at = lead.rfind(end, 0, glued)
@@ -169,7 +185,9 @@ def _told_before(text: str, start: int) -> bool:
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
-    if low.rstrip(" \t\n").endswith(":") and _EXAMPLE_NAMED_RE.search(tail.strip()):
+    if low.rstrip(" \t\n").endswith(":") and (
+        _EXAMPLE_NAMED_RE.search(tail.strip()) or _REPORTED_RE.search(low.lstrip())
+    ):
         return True
     subject = _SUBJECT_RE.search(low)
     return (
