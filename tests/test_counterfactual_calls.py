@@ -92,3 +92,17 @@ def test_the_sources_counterfactuals_stay_text(case_id: str) -> None:
     fixed = repair(case["response"], case["tools"])
     assert fixed.tool_calls == []
     assert fixed.text == case["response"]["content"]
+
+
+def _prose5() -> list[dict[str, object]]:
+    lines = NEGATIVES.read_text(encoding="utf-8").splitlines()
+    return [c for c in map(json.loads, lines) if str(c["id"]).startswith("prose5-")]
+
+
+@pytest.mark.parametrize("case", _prose5(), ids=lambda c: str(c["id"]))
+def test_the_fifth_harvest_tells_and_makes_no_call(case: dict[str, object]) -> None:
+    """PR and issue texts narrating what a named model emits, reports quoting an output,
+    calls after ``Example:``, echoed records: no call, the text as written."""
+    fixed = repair(case["response"], case["tools"])
+    assert fixed.tool_calls == []
+    assert fixed.text == case["response"]["content"]  # type: ignore[index]

@@ -70,7 +70,8 @@ _HINTS = (
     "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
     "e.g.", "or example", "or instance", "it ", "It ", "xample", "ample ", "ypothetical",
     "nstead", "ather than", "have ", "upposed", "xpected", "ould ", "emit", "output",
-    "return", "enerat", "roduc", "write", "send", "respond", "repl",
+    "return", "enerat", "roduc", "write", "send", "respond", "repl", "throws", "prints",
+    "dumps", "spits", "espons", "bserved", "ctual ", "aw ",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -84,7 +85,7 @@ _SUBJECT_RE = re.compile(
 #: The verbs of emitting a call (read in lower case).
 _EMITTING = (
     r"(?:emits?|outputs?|returns?|generates?|produces?|writes?|sends?|responds with"
-    r"|replies(?: with)?)"
+    r"|replies(?: with)?|throws|prints|dumps|spits out)"
 )
 _EMITS_RE = re.compile(rf"\b{_EMITTING}\b")
 _FROM_MODEL_RE = re.compile(
@@ -99,11 +100,12 @@ _IT_EMITS_RE = re.compile(
     r"(?:back )?(?:an? |the )?(?:[\w-]+ )?(?:json|(?:function |tool )?calls?|objects?|requests?)\b"
 )
 #: An example named at the end of a lead-in that ends with ``:`` ("an example query:",
-#: "Example call:", "a sample call:"): indefinite, or the lead-in's only words.
+#: "Example call:", "a sample call:"): indefinite, or the only words on the lead-in's
+#: last line ("Fallback A: strict JSON block\nExample:\n{…}": agentplaybooks.xyz).
 _EXAMPLE_NAMED_RE = re.compile(
-    r"(?:^(?:[-*]|\d{1,3}[.)])?\s*|\ban? |\banother )"
+    r"(?:(?:^|(?<=\n))[ \t]*(?:[-*]|\d{1,3}[.)])?[ \t]*|\ban? |\banother )"
     r"(?:examples?(?: (?:tool|function))?(?: (?:calls?|query|request|invocation))?"
-    r"|(?:sample|hypothetical)(?: (?:tool|function))? (?:calls?|query|request|invocation))$"
+    r"|(?:sample|hypothetical)(?: (?:tool|function))? (?:calls?|query|request|invocation))\Z"
 )
 #: An output quoted as evidence, named at the start of a lead-in that ends with ``:``
 #: ("Observed output in the UI for the query …:": atwmarshall/dead-reckoning#30; "Its
@@ -139,11 +141,18 @@ _FIRST_PERSON_RE = re.compile(
 )
 
 
+#: A code fence's opening line (with its info string), as the call's own line ends it.
+_FENCE_OPENER_RE = re.compile(r"(?:^|(?<=\n))[ \t]*(?:`{3,}|~{3,})[\w+-]{0,20}[ \t]*\r?\n[ \t]*")
+
+
 def narrated(text: str, start: int) -> bool:
     """Is the call starting at ``start`` told, not made: the object of a sentence about a
     third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
     sentence before ``start`` is read, or before the call's line when a short label
     opens that line (``Action: get_weather``: the name is not where the call starts)."""
+    fence = _FENCE_OPENER_RE.search(text, max(0, start - _LABEL_CHARS), start)
+    if fence is not None and fence.end() == start:
+        start = fence.start()  # (a call opening a fence: the lead-in is before the fence)
     if _told_before(text, start):
         return True
     bol = text.rfind("\n", 0, start) + 1
@@ -168,8 +177,10 @@ def _told_before(text: str, start: int) -> bool:
     while glued and (lead[glued - 1].isalnum() or lead[glued - 1] == "_"):
         glued -= 1
     body = len(lead[:glued].rstrip(" \t\r\n"))
-    if body and lead[body - 1] == ":":
-        glued = body  # (a lead-in ending with ``:`` introduces the call after a blank line)
+    if body and lead[body - 1] in ":\u2014":
+        glued = (
+            body  # (a lead-in ending with ``:`` or ``—`` introduces the call after a blank line)
+        )
     cut = 0
     for end in _SENTENCE_ENDS:
         at = lead.rfind(end, 0, glued)
@@ -177,7 +188,7 @@ def _told_before(text: str, start: int) -> bool:
             cut = at + len(end)
     lead = lead[cut:glued]
     low = lead.lower()
-    tail = low.rstrip(" \t\n:")
+    tail = low.rstrip(" \t\n:\u2014")
     if _COUNTERFACTUAL_RE.search(tail) is not None:
         return True
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
@@ -185,7 +196,7 @@ def _told_before(text: str, start: int) -> bool:
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
-    if low.rstrip(" \t\n").endswith(":") and (
+    if low.rstrip(" \t\n").endswith((":", "\u2014")) and (
         _EXAMPLE_NAMED_RE.search(tail.strip()) or _REPORTED_RE.search(low.lstrip())
     ):
         return True
