@@ -41,7 +41,7 @@ def told(draw: st.DrawFn) -> str:
         lead = draw(st.sampled_from(REPORTED))
     else:
         lead, end = "Fallback A: strict block\nExample", draw(st.sampled_from([":\n", ":\n\n"]))
-    close = "\n```" if end.endswith("\n```\n") or end.endswith("```json\n") else ""
+    close = "\n```" if end.endswith(("\n```\n", "```json\n")) else ""
     return f"Bug report.\n\n{lead}{end}{{c}}{close}\n\nNothing runs."
 
 

@@ -178,9 +178,7 @@ def _told_before(text: str, start: int) -> bool:
         glued -= 1
     body = len(lead[:glued].rstrip(" \t\r\n"))
     if body and lead[body - 1] in ":\u2014":
-        glued = (
-            body  # (a lead-in ending with ``:`` or ``—`` introduces the call after a blank line)
-        )
+        glued = body  # (a lead-in ending with ``:``/``—`` introduces a call after a blank)
     cut = 0
     for end in _SENTENCE_ENDS:
         at = lead.rfind(end, 0, glued)

@@ -97,8 +97,17 @@ _ENVELOPE_KEYS = frozenset(
 
 
 def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
-    """Rewrite ``src`` into JSON that ``json.loads`` can read, when the damage is common
-    (:func:`_scan`). A key's misplaced quote (:func:`_requoted`) is put back and the text
+    """Rewrite ``src`` into JSON that ``json.loads`` can read, when the damage is common.
+
+    With ``cut=False`` (the markup around the span closed: a brace is missing, the
+    output was not cut) open brackets are simply closed. With ``cut=True`` (the
+    output may have stopped mid-value) only complete members survive: an object
+    keeps the members whose value visibly ended (a string closed, a nested value
+    closed, or a comma followed); a member cut mid-key or mid-value is dropped; a
+    nested array cut off is dropped whole (a shortened list would be a guess); a
+    top-level list (of calls) keeps its complete elements.
+
+    One pass of :func:`_scan`. A key's misplaced quote (:func:`_requoted`) is put back and the text
     scanned again, at most :data:`_REQUOTES` times; that reading is kept only when
     ``json.loads`` reads it and it needs no repair (a truncation closed, a string closed
     at the end) the text as written did not need: a quote put back in the wrong place
@@ -135,19 +144,10 @@ def closes_requoted(src: str) -> bool:
 
 
 def _scan(src: str, cut: bool, *, requote: bool = True) -> QuickFix | str:
-    """Rewrite ``src`` into JSON that ``json.loads`` can read, when the damage is common.
-
-    With ``cut=False`` (the markup around the span closed: a brace is missing, the
-    output was not cut) open brackets are simply closed. With ``cut=True`` (the
-    output may have stopped mid-value) only complete members survive: an object
-    keeps the members whose value visibly ended (a string closed, a nested value
-    closed, or a comma followed); a member cut mid-key or mid-value is dropped; a
-    nested array cut off is dropped whole (a shortened list would be a guess); a
-    top-level list (of calls) keeps its complete elements.
-
-    One pass over :data:`_TOKEN`'s tokens. The innermost container is kept in locals
-    (``closer``, ``mark``, ``state``; ``closer`` empty: no container is open), the
-    ones around it in ``outer``.
+    """One pass of :func:`quick_fix` over :data:`_TOKEN`'s tokens; with ``requote``, the
+    text with a key's misplaced quote put back (a ``str``) as soon as one is found. The
+    innermost container is kept in locals (``closer``, ``mark``, ``state``; ``closer``
+    empty: no container is open), the ones around it in ``outer``.
     """
     out: list[str] = []
     fixes: set[str] = set()
