@@ -79,9 +79,6 @@ _GENERATED = [c for c in _cases() if c["id"].startswith("bfcl-")]
 _OVERTURNED_BY_WHAT_FOLLOWS = {
     "seed_oss-vllm-engine-closers-inside-value",
     "curated-plain-tool-format-docs",
-    # a complete call quoted in inline code in a PR's prose (issue 28's prose negatives):
-    # a cut before the closing backtick is the qwen_xml family's call
-    "fresh2-adk-290-pr-quotes-emission",
 }
 
 

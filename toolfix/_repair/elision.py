@@ -12,16 +12,28 @@ arguments).
 Only a bare ellipsis counts: outside string literals (double- or single-quoted), in a
 value or member position (after ``[``, ``{``, ``,`` or ``:``, before ``]``, ``}`` or
 ``,``). ``"..."`` is a string value like any other.
+
+**Composed values** are the same refusal for another placeholder: a value written as a
+call to a function (``"first Date": get_current_date (), "last_Date": birthdate ({user:
+"Oliver"})``: ollama/ollama#8517, a model composing nested calls; ``"location":
+get_location()``, ``"key": os.environ.get("KEY")``) holds no value yet: it names what
+would compute it. json-repair reads the bare words as strings (``"get_current_date ()"``),
+so a call would run with the expression as its argument. :func:`composed_at` finds a bare
+identifier (dotted names too) followed by ``(`` in a value position, outside string
+literals, and the caller refuses the text; the schema-anchored reader's bare values
+(:func:`is_placeholder`) refuse a value that opens with one.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["ELIDED", "elided_at", "elided_container", "is_placeholder"]
+__all__ = ["COMPOSED", "ELIDED", "composed_at", "elided_at", "elided_container", "is_placeholder"]
 
 #: The error a refused text carries.
 ELIDED = "a value is elided (...): the arguments are not known"
+#: The error a text with a composed value carries.
+COMPOSED = "a value is a call to a function (name(...)): the arguments are not known"
 
 # A string literal (consumed whole, so nothing inside it is looked at) or a bare
 # ellipsis between JSON punctuation. Every alternative is an unrolled loop or bounded
@@ -33,12 +45,28 @@ _ELIDED = re.compile(
 )
 
 
+# A string literal (consumed whole) or a bare call expression in a value position: after
+# ``:``, ``[`` or ``,``, an identifier (dotted names too), blanks, then ``(``. Linear as
+# :data:`_ELIDED` (the identifier's run is bounded, the blanks' run is one class).
+_COMPOSED = re.compile(
+    r'"[^"\\]*(?:\\.[^"\\]*)*"'
+    r"|'[^'\\]*(?:\\.[^'\\]*)*'"
+    r"|(?P<call>[\[:,][ \t\r\n]*[A-Za-z_$][\w$]{0,63}(?:\.[A-Za-z_$][\w$]{0,63}){0,7}[ \t]*\()"
+)
 _ELLIPSIS = re.compile(r"\.{3,}|\u2026")
 
 
+#: A bare value that opens with a call expression (``get_current_date ()``,
+#: ``os.environ.get("KEY")``, ``birthdate ({user: …`` read up to a closer): its head.
+_CALL_HEAD = re.compile(r"[A-Za-z_$][\w$]{0,63}(?:\.[A-Za-z_$][\w$]{0,63}){0,7}[ \t]*\(")
+
+
 def is_placeholder(value: str) -> bool:
-    """Is ``value`` (a bare, stripped value) an ellipsis: ``...``, ``....``, ``\u2026``?"""
-    return _ELLIPSIS.fullmatch(value) is not None
+    """Is ``value`` (a bare, stripped value) an ellipsis (``...``, ``....``, ``\u2026``) or
+    a call expression (``get_current_date ()``): what stands for a value, not one?"""
+    return _ELLIPSIS.fullmatch(value) is not None or (
+        "(" in value and _CALL_HEAD.match(value) is not None
+    )
 
 
 def elided_at(text: str) -> int:
@@ -55,3 +83,14 @@ def elided_container(value: str) -> bool:
     """Is ``value`` a JSON array or object text (``"[...]"``, ``'["a", ...]'``) with a
     bare ellipsis in it: a placeholder, not one item of an array?"""
     return value.lstrip()[:1] in ("[", "{") and elided_at(value) >= 0
+
+
+def composed_at(text: str) -> int:
+    """Where the first value written as a call expression (``name(...)``, outside string
+    literals, after ``:``, ``[`` or ``,``) is in ``text``, or -1 if none is."""
+    if "(" not in text:
+        return -1
+    for m in _COMPOSED.finditer(text):
+        if m.lastgroup == "call":
+            return m.start("call")
+    return -1

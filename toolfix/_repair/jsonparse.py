@@ -23,7 +23,7 @@ from .._errors import (
     NestingTooDeepError,
     NumberTooLongError,
 )
-from .elision import ELIDED, elided_at
+from .elision import COMPOSED, ELIDED, composed_at, elided_at
 from .quickfix import quick_fix
 
 __all__ = [
@@ -202,6 +202,16 @@ def _too_deep(doing: str, text: str, limits: Limits) -> NestingTooDeepError:
     )
 
 
+def _refuse_placeholders(stripped: str, text: str) -> None:
+    """Refuse a broken text whose values are placeholders, not values (elision.py): a
+    bare ``...`` (``[...]`` is not ``[]``) or a call expression (``f()`` names what would
+    compute a value); json-repair would read either as a value nobody wrote."""
+    if elided_at(stripped) >= 0:
+        raise MalformedToolCallError(ELIDED, raw=text)
+    if composed_at(stripped) >= 0:
+        raise MalformedToolCallError(COMPOSED, raw=text)
+
+
 @functools.lru_cache(maxsize=8)
 def _digit_run(max_num: int) -> re.Pattern[str]:
     """A run of more than ``max_num`` digits (inside strings too: a superset of numbers)."""
@@ -248,8 +258,7 @@ def parse_lenient(
                 return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
             return ParsedJson(value)
     check_limits(stripped, limits)
-    if elided_at(stripped) >= 0:  # ``[...]`` is a placeholder, not ``[]`` (elision.py)
-        raise MalformedToolCallError(ELIDED, raw=text)
+    _refuse_placeholders(stripped, text)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     quick = quick_fix(stripped, cut=cut)
     if quick.fixes:

@@ -21,6 +21,14 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
   that you must use this format." (a text Gitlawb/openclaude's call parser must not
   read as a call). A lead-in written in the first person ("I'll call it like: …") is the model's
   own, never narration. Decided by the text before the call only (:func:`narrated`).
+- **counterfactual**: the call is one that was not made, or should have been: the
+  lead-in ends with ``instead of``/``rather than`` and a verb of emitting or calling
+  ("Instead of returning {…}, the model writes…": aitoolsguidebook.com), with ``should
+  have``/``would have``/``was supposed to`` and such a verb ("it should have output
+  {…}"), or names the call that would have been right ("The correct call would be:
+  {…}", "Expected output:"). What such a lead-in introduces is a call held up against
+  what happened; the first person does not change that ("I should have called …"), so
+  this is decided before the first-person test (:data:`_COUNTERFACTUAL_RE`).
 - **diagram**: the call is the label of a sequence-diagram message line
   (``Script->>Tools: get_weather(city="Paris")``: jeffrey-groneberg.github.io,
   backbenchlearner.com, langchain-ai/docs#1222).
@@ -61,44 +69,80 @@ _LABEL_CHARS = 40
 _HINTS = (
     "model", "Model", "LLM", "llm", "ssistant", "like", "Like", "such as", "Such as",
     "e.g.", "or example", "or instance", "it ", "It ", "xample", "ample ", "ypothetical",
+    "nstead", "ather than", "have ", "upposed", "xpected", "ould ", "emit", "output",
+    "return", "enerat", "roduc", "write", "send", "respond", "repl", "throws", "prints",
+    "dumps", "spits", "espons", "bserved", "ctual ", "aw ",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
 #: A third party that emits the call: the model, the LLM, the assistant (the subject,
 #: then an emitting verb later in the same lead-in), or a call "from the model" (read
 #: in lower case).
-_SUBJECT_RE = re.compile(r"\b(?:models?|llms?|assistants?)\b")
+_SUBJECT_RE = re.compile(
+    r"\b(?:models?|llms?|assistants?|gpt-?\d[\w.-]*|claude|llama|qwen\d*|gemma\d*|mistral"
+    r"|deepseek|gemini|kimi|glm)\b"
+)
 #: The verbs of emitting a call (read in lower case).
 _EMITTING = (
     r"(?:emits?|outputs?|returns?|generates?|produces?|writes?|sends?|responds with"
-    r"|replies with)"
+    r"|replies(?: with)?|throws|prints|dumps|spits out)"
 )
 _EMITS_RE = re.compile(rf"\b{_EMITTING}\b")
 _FROM_MODEL_RE = re.compile(
     r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) the (?:model|llm)\b"
 )
-#: The pronoun ``it`` (the model, named before) emitting a call: an emitting verb, then
-#: what it emits named as a call (``it outputs a JSON object``); read in lower case.
+#: The pronoun ``it`` (the model, named before), or a model named by its name ("Llama
+#: 3.2 emits a bare JSON object where 3.1 used the ``<function=F>`` envelope:":
+#: kekzl/imp#1088), emitting a call: an emitting verb, then what it emits named as a call
+#: (``it outputs a JSON object``); read in lower case.
 _IT_EMITS_RE = re.compile(
-    rf"\bit (?:then |instead |simply |just )?{_EMITTING} (?:back )?(?:an? |the )?(?:[\w-]+ )?"
-    r"(?:json|(?:function |tool )?calls?|objects?|requests?)\b"
+    rf"(?:\bit|[a-z][\w.-]*(?: \d[\w.]*)?) (?:then |instead |simply |just )?{_EMITTING} "
+    r"(?:back )?(?:an? |the )?(?:[\w-]+ )?(?:json|(?:function |tool )?calls?|objects?|requests?)\b"
 )
 #: An example named at the end of a lead-in that ends with ``:`` ("an example query:",
-#: "Example call:", "a sample call:"): indefinite, or the lead-in's only words.
+#: "Example call:", "a sample call:"): indefinite, or the only words on the lead-in's
+#: last line ("Fallback A: strict JSON block\nExample:\n{…}": agentplaybooks.xyz).
 _EXAMPLE_NAMED_RE = re.compile(
-    r"(?:^(?:[-*]|\d{1,3}[.)])?\s*|\ban? |\banother )"
+    r"(?:(?:^|(?<=\n))[ \t]*(?:[-*]|\d{1,3}[.)])?[ \t]*|\ban? |\banother )"
     r"(?:examples?(?: (?:tool|function))?(?: (?:calls?|query|request|invocation))?"
-    r"|(?:sample|hypothetical)(?: (?:tool|function))? (?:calls?|query|request|invocation))$"
+    r"|(?:sample|hypothetical)(?: (?:tool|function))? (?:calls?|query|request|invocation))\Z"
+)
+#: An output quoted as evidence, named at the start of a lead-in that ends with ``:``
+#: ("Observed output in the UI for the query …:": atwmarshall/dead-reckoning#30; "Its
+#: response was:": ollama/ollama#5976): what a model returned, shown.
+_REPORTED_RE = re.compile(
+    r"^(?:[-*]\s*)?(?:observed|actual|sample|raw|its|their|the model's|the llm's)"
+    r" (?:model )?(?:outputs?|responses?|repl(?:y|ies)|completions?)\b"
 )
 #: Example markers that end a lead-in (the call follows at once, after ``:`` or a break).
 _EXAMPLE_ENDS = (
     "like", "such as", "e.g.", "e.g.,", "for example", "for example,", "for instance",
     "for instance,",
 )  # fmt: skip
+#: A lead-in that ends by naming a call not made, or one that should have been (read
+#: in lower case, on the lead-in's tail: the call follows at once).
+_COUNTERFACTUAL_RE = re.compile(
+    r"(?:\b(?:instead of|rather than)(?: (?:just |simply )?(?:emitting|outputting|returning"
+    r"|generating|producing|writing|sending|calling|invoking|making|responding with"
+    r"|replying with))?"
+    r"|\b(?:should|would|could|ought to) have (?:emitted|output|outputted|returned|generated"
+    r"|produced|written|sent|called|invoked|made|responded with|replied with)"
+    r"|\b(?:was|were) supposed to (?:emit|output|return|generate|produce|write|send|call"
+    r"|invoke|make|respond with|reply with)"
+    r"|\b(?:correct|expected|right|proper|intended) (?:tool |function )?(?:call|output"
+    r"|response|request|invocation|json)s? (?:would be|should be|should have been"
+    r"|would have been|would look like)"
+    r"|\bexpected (?:tool |function )?(?:call|output|response|result|behaviou?r)s?)"
+    r"(?: (?:something )?like)?(?: (?:an?|the|this) [\w-]+(?: (?:tool |function )?calls?)?)?$"
+)
 #: The first person: the model speaking of its own call (never narration).
 _FIRST_PERSON_RE = re.compile(
     r"\bI(?:'(?:ll|m|ve|d))?\b|\b[Ll]et(?:'s|\s+me)\b|\b[Ww]e\b|\b[Mm]y\b"
 )
+
+
+#: A code fence's opening line (with its info string), as the call's own line ends it.
+_FENCE_OPENER_RE = re.compile(r"(?:^|(?<=\n))[ \t]*(?:`{3,}|~{3,})[\w+-]{0,20}[ \t]*\r?\n[ \t]*")
 
 
 def narrated(text: str, start: int) -> bool:
@@ -106,6 +150,9 @@ def narrated(text: str, start: int) -> bool:
     third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
     sentence before ``start`` is read, or before the call's line when a short label
     opens that line (``Action: get_weather``: the name is not where the call starts)."""
+    fence = _FENCE_OPENER_RE.search(text, max(0, start - _LABEL_CHARS), start)
+    if fence is not None and fence.end() == start:
+        start = fence.start()  # (a call opening a fence: the lead-in is before the fence)
     if _told_before(text, start):
         return True
     bol = text.rfind("\n", 0, start) + 1
@@ -129,20 +176,27 @@ def _told_before(text: str, start: int) -> bool:
     glued = len(lead)  # (a name glued to the call is its markup: ``functools[``)
     while glued and (lead[glued - 1].isalnum() or lead[glued - 1] == "_"):
         glued -= 1
+    body = len(lead[:glued].rstrip(" \t\r\n"))
+    if body and lead[body - 1] in ":\u2014":
+        glued = body  # (a lead-in ending with ``:``/``—`` introduces a call after a blank)
     cut = 0
     for end in _SENTENCE_ENDS:
         at = lead.rfind(end, 0, glued)
         if at != -1 and at + len(end) > cut:
             cut = at + len(end)
     lead = lead[cut:glued]
+    low = lead.lower()
+    tail = low.rstrip(" \t\n:\u2014")
+    if _COUNTERFACTUAL_RE.search(tail) is not None:
+        return True
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
         return False
-    low = lead.lower()
-    tail = low.rstrip(" \t\n:")
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
-    if low.rstrip(" \t\n").endswith(":") and _EXAMPLE_NAMED_RE.search(tail.strip()):
+    if low.rstrip(" \t\n").endswith((":", "\u2014")) and (
+        _EXAMPLE_NAMED_RE.search(tail.strip()) or _REPORTED_RE.search(low.lstrip())
+    ):
         return True
     subject = _SUBJECT_RE.search(low)
     return (

@@ -11,7 +11,13 @@ One left-to-right pass over the span, emitting a normalised copy:
 * unquoted keys (``{city: "Paris"}``) are quoted;
 * trailing commas before ``}``/``]`` are dropped;
 * a missing closing quote and missing closing brackets are added at the end
-  (truncation), in the right order.
+  (truncation), in the right order;
+* a key's quotes out of place (:func:`_requoted`): a bare word directly followed by
+  ``":`` is a key whose opening quote is missing (``, description": "…"``:
+  MoonshotAI/kimi-cli#2165) or was written as the closing quote of the string before it,
+  the value's closing quote and the comma lost (``"selectFunctions\\ "arguments": {``:
+  ollama/ollama#11381). The quote is put back and the text scanned again; the result is
+  kept only when ``json.loads`` then reads it (never a guess that needs more repair).
 
 The result is handed to ``json.loads``; when that still fails, the caller falls
 back to json-repair (which handles more, but is slower and, on some inputs,
@@ -20,10 +26,12 @@ super-linear). Nothing here recurses, so no depth limit applies to this pass.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from typing import cast
 
-__all__ = ["QuickFix", "quick_fix"]
+__all__ = ["QuickFix", "closes_requoted", "quick_fix"]
 
 _VALID_ESCAPES = frozenset('"\\/bfnrtu')
 _LITERALS = {"True": "true", "False": "false", "None": "null"}
@@ -78,6 +86,16 @@ class QuickFix:
     truncated: bool
 
 
+#: How many keys with misplaced quotes one text may have put back (each costs a scan).
+_REQUOTES = 8
+_REQUOTED = "put back a key's misplaced quote"
+#: The keys of a call's envelope (``{"name": …, "arguments": {…}}`` and its spellings):
+#: the keys a string value's lost closing quote may run into and still be read as keys.
+_ENVELOPE_KEYS = frozenset(
+    {"name", "arguments", "parameters", "args", "params", "input", "function", "tool"}
+)
+
+
 def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
     """Rewrite ``src`` into JSON that ``json.loads`` can read, when the damage is common.
 
@@ -89,9 +107,47 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
     nested array cut off is dropped whole (a shortened list would be a guess); a
     top-level list (of calls) keeps its complete elements.
 
-    One pass over :data:`_TOKEN`'s tokens. The innermost container is kept in locals
-    (``closer``, ``mark``, ``state``; ``closer`` empty: no container is open), the
-    ones around it in ``outer``.
+    One pass of :func:`_scan`. A key's misplaced quote (:func:`_requoted`) is put back and the text
+    scanned again, at most :data:`_REQUOTES` times; that reading is kept only when
+    ``json.loads`` reads it and it needs no repair (a truncation closed, a string closed
+    at the end) the text as written did not need: a quote put back in the wrong place
+    leaves a string open to the end."""
+    text = src
+    for _ in range(_REQUOTES + 1):
+        found = _scan(text, cut)
+        if isinstance(found, QuickFix):
+            break
+        text = found
+    else:
+        found = None
+    if text is src and found is not None:
+        return found
+    plain = cast(QuickFix, _scan(src, cut, requote=False))  # (requote=False: never a str)
+    if (
+        found is None
+        or (found.truncated and not plain.truncated)
+        or not {*found.fixes} <= {*plain.fixes}  # (a repair only the new reading needs)
+    ):
+        return plain
+    try:
+        json.loads(found.text)
+    except (ValueError, RecursionError):
+        return plain
+    return QuickFix(found.text, tuple(sorted({*found.fixes, _REQUOTED})), found.truncated)
+
+
+def closes_requoted(src: str) -> bool:
+    """Does ``src``, which a bracket scan found unclosed, close once its keys' misplaced
+    quotes are put back (:func:`_requoted`)? Then the quote, not a cut, left it open."""
+    fixed = quick_fix(src)
+    return _REQUOTED in fixed.fixes and not fixed.truncated
+
+
+def _scan(src: str, cut: bool, *, requote: bool = True) -> QuickFix | str:
+    """One pass of :func:`quick_fix` over :data:`_TOKEN`'s tokens; with ``requote``, the
+    text with a key's misplaced quote put back (a ``str``) as soon as one is found. The
+    innermost container is kept in locals (``closer``, ``mark``, ``state``; ``closer``
+    empty: no container is open), the ones around it in ``outer``.
     """
     out: list[str] = []
     fixes: set[str] = set()
@@ -143,6 +199,10 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
                 state = "colon" if state == "key" else "after"
             last_num = False
         elif c in _IDENT_START:
+            if requote and closer == "}" and _key_follows(toks, k):
+                fixed = _requoted(src, toks, k, state)
+                if fixed is not None:
+                    return fixed
             state = _word(toks, k, closer, state, out, fixes)
             last_num = False
         elif c in "-0123456789":
@@ -156,6 +216,44 @@ def quick_fix(src: str, *, cut: bool = True) -> QuickFix:
         state = "cut"  # "n": 12 at the very end may have been 123
     frames = _open(outer, closer, mark, state)
     return _close(out, frames, fixes, bool(frames), cut)
+
+
+def _key_follows(toks: list[str], k: int) -> bool:
+    """Is the bare word ``toks[k]`` directly followed by ``"`` and a colon (``key":``)?"""
+    nxt = toks[k + 1] if k + 1 < len(toks) else ""
+    return nxt[:1] == '"' and nxt[1:].lstrip(" \t")[:1] == ":"
+
+
+def _requoted(src: str, toks: list[str], k: int, state: str) -> str | None:
+    """``src`` with the quote of the key ``toks[k]`` put back (it is followed by ``":``),
+    or ``None`` when the text before it does not say where the quote went: where a key
+    is due (after ``{`` or ``,``) its opening quote was left out; right after a string
+    value (no blank between) that string's closing quote was the key's opening quote,
+    and the value's closing quote and the comma are added (blanks and a lone backslash
+    at the value's end, written where they were, are dropped). That second reading is
+    taken for a call envelope's keys only (:data:`_ENVELOPE_KEYS`): inside a value,
+    ``"say "hi": "now"`` may as well be one string with its quotes left unescaped."""
+    at = sum(map(len, toks[:k]))  # (rare: once per misplaced quote)
+    if state == "key":
+        return src[:at] + '"' + src[at:]
+    prev = toks[k - 1] if k else ""
+    if (
+        state != "after"
+        or toks[k] not in _ENVELOPE_KEYS
+        or prev[:1] not in ('"', "'")
+        or len(prev) < 2
+        or prev[-1] != prev[0]
+    ):
+        return None
+    end = at - 1  # the string's last quote
+    while end > at - len(prev) + 1 and src[end - 1] in " \t":
+        end -= 1
+    run = end
+    while run > at - len(prev) + 1 and src[run - 1] == "\\":
+        run -= 1
+    if (end - run) % 2:
+        end -= 1  # (a lone backslash would escape the quote put back)
+    return src[:end] + prev[0] + ', "' + src[at:]
 
 
 def _close_bracket(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from ..quickfix import closes_requoted
 from ..text import (
     BracketSpan,
     ExtendBudget,
@@ -75,11 +76,8 @@ def _value_start(text: str, i: int, hi: int) -> bool:
 
 def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
     """The value at ``first`` and the values glued after it (separators only between)."""
-    spans = [
-        _missing_brace_before_object(
-            text, find_bracket_end(text, first, ctx.limits, stop=hi, reads=ctx.reads), hi
-        )
-    ]
+    span = find_bracket_end(text, first, ctx.limits, stop=hi, reads=ctx.reads)
+    spans = [_misplaced_key_quote(text, _missing_brace_before_object(text, span, hi), hi)]
     while not spans[-1].truncated:
         k = spans[-1].end
         while k < hi and text[k] in _SEPARATORS:
@@ -89,6 +87,19 @@ def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
         span = find_bracket_end(text, k, ctx.limits, stop=hi, reads=ctx.reads)
         spans.append(_missing_brace_before_object(text, span, hi))
     return spans
+
+
+def _misplaced_key_quote(text: str, span: BracketSpan, hi: int) -> BracketSpan:
+    """An object left open only by a key's misplaced quote (``, description": …}``,
+    ``"selectFunctions\\ "arguments": {…}}``: quickfix.py) that closes at the ``}``
+    ending its region was not cut off: the span ends there. (A span left open runs to
+    its region's end and the scan resumes there: one such check per region.)"""
+    if not span.truncated or text[span.start] != "{":
+        return span
+    end = len(text[span.start : hi].rstrip()) + span.start
+    if text[end - 1] != "}" or not closes_requoted(text[span.start : end]):
+        return span
+    return BracketSpan(span.start, end, False)
 
 
 def _missing_brace_before_object(text: str, span: BracketSpan, hi: int) -> BracketSpan:
