@@ -22,6 +22,7 @@ from typing import Any
 
 from .formats._base import Candidate, ScanContext, make_candidate
 from .gate import ReadArguments
+from .names import edit_distance
 from .spec import TaggedCalls, TagSyntax
 from .text import NOT_JSON, find_bracket_end, skip_ws, whole_json
 
@@ -387,7 +388,7 @@ def read_tagged_call(
         return None
     if empty:
         return make_candidate(text, at, body_start, fmt, name=name, arguments={})
-    arguments, untyped, close_end = _body(text, body_start, tags, ctx, ends)
+    arguments, untyped, close_end, misspelt = _body(text, body_start, tags, ctx, ends)
     if arguments == {}:
         k = skip_ws(text, body_start)
         if k < len(text) and text[k] == "<" and tags.close_at(text, k, grammar.call) == -1:
@@ -396,23 +397,37 @@ def read_tagged_call(
             return None
     cut = close_end == -1
     end = len(text) if cut else close_end
+    notes = ()
+    if misspelt:
+        notes = (("native_markup", f"read the element <{misspelt}> as <{grammar.param}>"),)
     return make_candidate(
-        text, at, end, fmt, truncated=cut, name=name, arguments=arguments, string_values=untyped
+        text,
+        at,
+        end,
+        fmt,
+        truncated=cut,
+        name=name,
+        arguments=arguments,
+        string_values=untyped,
+        notes=notes,
     )
 
 
 def _body(
     text: str, lo: int, tags: _Tags, ctx: ScanContext, ends: tuple[str, ...] = ()
-) -> tuple[str | dict[str, Any], bool, int]:
-    """Read a call's body by structure: ``(arguments, untyped, end)``; ``end`` is past
-    the call's closer, -1 when the output ended first (a cut-off call)."""
+) -> tuple[str | dict[str, Any], bool, int, str]:
+    """Read a call's body by structure: ``(arguments, untyped, end, misspelt)``; ``end``
+    is past the call's closer, -1 when the output ended first (a cut-off call);
+    ``misspelt``: an argument element's word read as the grammar's (:func:`_misspelt`),
+    or ``""``."""
     g = tags.g
     n = len(text)
     p = skip_ws(text, lo) if g.json_body else n  # (a body of tags does not need it)
     if p < n and text[p] == "{":
-        return _json_body(text, p, tags, ctx)
+        return (*_json_body(text, p, tags, ctx), "")
     params: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
     untyped = False
+    misspelt = ""
     pos = lo
     step = tags.step
     param = g.param or ""
@@ -422,32 +437,36 @@ def _body(
             m = step.match(text, pos)  # (never None: every part is optional)
             which = m.lastindex  # type: ignore[union-attr]
             if which == 2:
-                return params, untyped, m.end()  # type: ignore[union-attr]
+                return params, untyped, m.end(), misspelt  # type: ignore[union-attr]
             k = m.end(1)  # type: ignore[union-attr]
             word, key_end = (param, m.end(3)) if which in (3, 4) else ("", -1)  # type: ignore[union-attr]
         else:
             k = skip_ws(text, pos)
             ce = tags.close_at(text, k, g.call)
             if ce != -1:
-                return params, untyped, ce
+                return params, untyped, ce, misspelt
             word, key_end = "", -1
         if ends and text.startswith(ends, k):
-            return params, untyped, k  # the section closed: the call's closer was left out
+            # the section closed: the call's closer was left out
+            return params, untyped, k, misspelt
         if step is None:
             word, key_end = _param_at(text, k, tags)
+        if key_end == -1 and g.param:
+            word, key_end = _misspelt(text, k, tags)
+            misspelt = misspelt or word
         if key_end == -1:
             # not where the template writes the next tag: the first closer ends the call
             cs, ce = tags.find_close(text, g.call, pos, n)
             if cs == -1:
-                return params, untyped, -1
+                return params, untyped, -1, misspelt
             more = _loose_params(text, pos, cs, tags, params)
-            return params, untyped or more, ce
+            return params, untyped or more, ce, misspelt
         if which == 4 and m.end() - key_end <= _MAX_ATTRS:  # type: ignore[union-attr]
             attrs, value_start, empty = _step_attrs(m, g)  # type: ignore[arg-type]
         else:
             head = tags.attrs(text, key_end)
             if head is None:
-                return params, untyped, -1
+                return params, untyped, -1, misspelt
             attrs, value_start, empty = head
         key = attrs.get(g.key_attr, "") if g.param else word
         if empty:
@@ -456,6 +475,8 @@ def _body(
             pos = value_start
             continue
         vs, ve = _value_end(text, value_start, tags, word)
+        if vs == -1 and word != param and g.param:
+            vs, ve = _value_end(text, value_start, tags, param)  # (the closer spelt right)
         raw = text[value_start : n if vs == -1 else vs]
         value, flagged = _typed(raw, attrs, g)
         if g.param is None and vs != -1:
@@ -463,7 +484,7 @@ def _body(
         params[key] = value
         untyped = untyped or not flagged
         if vs == -1:
-            return params, untyped, -1
+            return params, untyped, -1, misspelt
         pos = ve
 
 
@@ -537,6 +558,44 @@ def _param_at(text: str, k: int, tags: _Tags) -> tuple[str, int]:
         if e > w and (text[w].isalpha() or text[w] == "_"):
             word = text[w:e]
             if word != g.call and text.startswith(s.end, e):
+                return word, e
+    return "", -1
+
+
+#: An argument element's word may be misspelt by one edit (``<paramete name="urls">``,
+#: MiniMax M2.5 in hermes-agent issue 28647) when the grammar's word has at least this
+#: many letters: a shorter word is one edit from too many others.
+_MISSPELT_MIN = 6
+
+
+def _misspelt(text: str, k: int, tags: _Tags) -> tuple[str, int]:
+    """An argument tag opening at ``k`` whose word is one edit from the grammar's
+    argument word (same first letter, not the call's word) and which names its key in
+    the key attribute, where the template writes the next argument: (the word as
+    written, index past it), or ("", -1). Its value then ends at a closer of that word
+    or of the grammar's (:func:`_body`)."""
+    g = tags.g
+    s = tags.s
+    param = g.param or ""
+    n = len(text)
+    if len(param) < _MISSPELT_MIN or not text.startswith(s.open, k):
+        return "", -1
+    j = k + len(s.open)
+    for prefix in s.prefixes:
+        if not text.startswith(prefix, j):
+            continue
+        w = j + len(prefix)
+        e = _WORD_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+        word = text[w:e]
+        if (
+            e < n
+            and (text[e].isspace() or text[e] in s.spaces)
+            and word[:1] == param[:1]
+            and word not in (param, g.call)
+            and edit_distance(word, param, 1) == 1
+        ):
+            head = tags.attrs(text, e)
+            if head is not None and head[0].get(g.key_attr, "").strip():
                 return word, e
     return "", -1
 
