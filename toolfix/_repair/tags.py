@@ -397,7 +397,7 @@ def read_tagged_call(
             return None
     cut = close_end == -1
     end = len(text) if cut else close_end
-    notes = ()
+    notes: tuple[tuple[str, str], ...] = ()
     if misspelt:
         notes = (("native_markup", f"read the element <{misspelt}> as <{grammar.param}>"),)
     return make_candidate(
@@ -474,9 +474,9 @@ def _body(
             untyped = True
             pos = value_start
             continue
+        if word != param and g.param and tags.find_close(text, word, value_start, n)[0] == -1:
+            word = param  # a misspelt opener closed by the grammar's word
         vs, ve = _value_end(text, value_start, tags, word)
-        if vs == -1 and word != param and g.param:
-            vs, ve = _value_end(text, value_start, tags, param)  # (the closer spelt right)
         raw = text[value_start : n if vs == -1 else vs]
         value, flagged = _typed(raw, attrs, g)
         if g.param is None and vs != -1:
