@@ -100,15 +100,15 @@ def test_a_misspelt_parameter_element_is_read_back_exactly(
     )
     out = _response(text, [_URLS])
     calls = [p for p in out.parts if p.type == "tool_call"]
-    assert [(c.name, c.arguments) for c in calls] == [
-        ("web_extract", {"query": value, "limit": 3})
-    ]
+    assert [(c.name, c.arguments) for c in calls] == [("web_extract", {"query": value, "limit": 3})]
     details = [r.detail for r in calls[0].repairs]
     assert f"read the element <{word}> as <parameter>" in details
 
 
 def test_the_minimax_paste_is_read() -> None:
-    tools = [_tool("web_extract", {"urls": {"type": "array", "items": {"type": "string"}}}, ["urls"])]
+    tools = [
+        _tool("web_extract", {"urls": {"type": "array", "items": {"type": "string"}}}, ["urls"])
+    ]
     text = (
         '<invoke name="web_extract">\n'
         '<paramete name="urls">["https://arxiv.org/abs/2106.09685"]</paramete>\n'
@@ -118,7 +118,7 @@ def test_the_minimax_paste_is_read() -> None:
 
 
 def test_two_edits_or_no_key_is_no_argument() -> None:
-    for head in ('<parame name="query">', '<paramete>', '<paramete key="query">'):
+    for head in ('<parame name="query">', "<paramete>", '<paramete key="query">'):
         text = f'<invoke name="web_extract">\n{head}x</paramete>\n</invoke>'
         assert _calls(text, [_URLS]) == [], head
 
@@ -162,8 +162,7 @@ def test_a_glm_key_without_any_value_is_still_empty() -> None:
     next key's value), so the first key keeps the empty value it had."""
     tools = [_tool("f", {"a": {"type": "string"}, "b": {"type": "string"}}, ["a", "b"])]
     text = (
-        "<tool_call>f<arg_key>a</arg_key><arg_key>b</arg_key><arg_value>x</arg_value>"
-        "</tool_call>"
+        "<tool_call>f<arg_key>a</arg_key><arg_key>b</arg_key><arg_value>x</arg_value></tool_call>"
     )
     assert _calls(text, tools) == [("f", {"a": "", "b": "x"})]
 

@@ -388,7 +388,7 @@ def read_tagged_call(
         return None
     if empty:
         return make_candidate(text, at, body_start, fmt, name=name, arguments={})
-    arguments, untyped, close_end, misspelt = _body(text, body_start, tags, ctx, ends)
+    arguments, untyped, close_end, notes = _body(text, body_start, tags, ctx, ends)
     if arguments == {}:
         k = skip_ws(text, body_start)
         if k < len(text) and text[k] == "<" and tags.close_at(text, k, grammar.call) == -1:
@@ -397,9 +397,6 @@ def read_tagged_call(
             return None
     cut = close_end == -1
     end = len(text) if cut else close_end
-    notes: tuple[tuple[str, str], ...] = ()
-    if misspelt:
-        notes = (("native_markup", f"read the element <{misspelt}> as <{grammar.param}>"),)
     return make_candidate(
         text,
         at,
@@ -409,25 +406,25 @@ def read_tagged_call(
         name=name,
         arguments=arguments,
         string_values=untyped,
-        notes=notes,
+        notes=tuple(notes),
     )
 
 
 def _body(
     text: str, lo: int, tags: _Tags, ctx: ScanContext, ends: tuple[str, ...] = ()
-) -> tuple[str | dict[str, Any], bool, int, str]:
-    """Read a call's body by structure: ``(arguments, untyped, end, misspelt)``; ``end``
+) -> tuple[str | dict[str, Any], bool, int, list[tuple[str, str]]]:
+    """Read a call's body by structure: ``(arguments, untyped, end, notes)``; ``end``
     is past the call's closer, -1 when the output ended first (a cut-off call);
-    ``misspelt``: an argument element's word read as the grammar's (:func:`_misspelt`),
-    or ``""``."""
+    ``notes``: what was read as the grammar's though written otherwise (a misspelt
+    element, :func:`_misspelt`; an element's opener left out, :func:`_elided`)."""
     g = tags.g
     n = len(text)
     p = skip_ws(text, lo) if g.json_body else n  # (a body of tags does not need it)
     if p < n and text[p] == "{":
-        return (*_json_body(text, p, tags, ctx), "")
+        return (*_json_body(text, p, tags, ctx), [])
     params: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
     untyped = False
-    misspelt = ""
+    notes: list[tuple[str, str]] = []
     pos = lo
     step = tags.step
     param = g.param or ""
@@ -437,36 +434,43 @@ def _body(
             m = step.match(text, pos)  # (never None: every part is optional)
             which = m.lastindex  # type: ignore[union-attr]
             if which == 2:
-                return params, untyped, m.end(), misspelt  # type: ignore[union-attr]
+                return params, untyped, m.end(), notes  # type: ignore[union-attr]
             k = m.end(1)  # type: ignore[union-attr]
             word, key_end = (param, m.end(3)) if which in (3, 4) else ("", -1)  # type: ignore[union-attr]
         else:
             k = skip_ws(text, pos)
             ce = tags.close_at(text, k, g.call)
             if ce != -1:
-                return params, untyped, ce, misspelt
+                return params, untyped, ce, notes
             word, key_end = "", -1
         if ends and text.startswith(ends, k):
             # the section closed: the call's closer was left out
-            return params, untyped, k, misspelt
+            return params, untyped, k, notes
         if step is None:
             word, key_end = _param_at(text, k, tags)
         if key_end == -1 and g.param:
             word, key_end = _misspelt(text, k, tags)
-            misspelt = misspelt or word
+            if key_end != -1:
+                notes.append(("native_markup", f"read the element <{word}> as <{param}>"))
+        elif key_end == -1 and (elided := _elided(text, k, tags)) is not None:
+            key, vs, cs, pos = elided  # (an element whose opener was left out)
+            params[key] = _typed(text[vs:cs], {}, g)[0]
+            notes.append(("native_markup", f"read the value of {key!r}, its opener left out"))
+            untyped = True
+            continue
         if key_end == -1:
             # not where the template writes the next tag: the first closer ends the call
             cs, ce = tags.find_close(text, g.call, pos, n)
             if cs == -1:
-                return params, untyped, -1, misspelt
+                return params, untyped, -1, notes
             more = _loose_params(text, pos, cs, tags, params)
-            return params, untyped or more, ce, misspelt
+            return params, untyped or more, ce, notes
         if which == 4 and m.end() - key_end <= _MAX_ATTRS:  # type: ignore[union-attr]
             attrs, value_start, empty = _step_attrs(m, g)  # type: ignore[arg-type]
         else:
             head = tags.attrs(text, key_end)
             if head is None:
-                return params, untyped, -1, misspelt
+                return params, untyped, -1, notes
             attrs, value_start, empty = head
         key = attrs.get(g.key_attr, "") if g.param else word
         if empty:
@@ -484,7 +488,7 @@ def _body(
         params[key] = value
         untyped = untyped or not flagged
         if vs == -1:
-            return params, untyped, -1, misspelt
+            return params, untyped, -1, notes
         pos = ve
 
 
@@ -598,6 +602,35 @@ def _misspelt(text: str, k: int, tags: _Tags) -> tuple[str, int]:
             if head is not None and head[0].get(g.key_attr, "").strip():
                 return word, e
     return "", -1
+
+
+def _elided(text: str, k: int, tags: _Tags) -> tuple[str, int, int, int] | None:
+    """An argument element whose opener was left out in a syntax that writes a
+    namespace token before every tag: the token at ``k`` is followed by text, not by a
+    tag, and that text runs to a closer whose word names the argument
+    (``]<]minimax[>[offerta.docx]<]minimax[>[</filename>``: MiniMax-M3, vllm pull
+    request 51075). Returns (the key, where the value starts, where its closer starts
+    and ends), or ``None``. Only with ``param=None`` (one element per argument, named by its
+    word), where the closer alone names the argument."""
+    s = tags.s
+    g = tags.g
+    token = s.open[:-1] if s.open.endswith("<") else ""
+    if g.param or not token or not text.startswith(token, k) or text.startswith(s.open, k):
+        return None
+    vs = k + len(token)
+    cs = text.find(s.close, vs)
+    if cs == -1 or text.find(s.open, vs, cs) != -1:
+        return None
+    j = cs + len(s.close)
+    for prefix in s.prefixes:
+        if not text.startswith(prefix, j):
+            continue
+        w = j + len(prefix)
+        e = _WORD_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+        word = text[w:e]
+        if e > w and word != g.call and text.startswith(s.end, e):
+            return word, vs, cs, e + len(s.end)
+    return None
 
 
 def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
