@@ -187,3 +187,37 @@ def test_a_bare_value_goes_to_no_parameter_of_a_wider_tool() -> None:
 def test_a_bare_value_with_no_closer_is_cut_off() -> None:
     text = "<tool_call><function=exec>ls -la"
     assert _calls(text, [_EXEC]) == []
+
+
+# ---- a MiniMax-M3 element without its opener ------------------------------------------
+
+_M3 = "]<]minimax[>["
+_SAVE = _tool(
+    "save_file", {"filename": {"type": "string"}, "content": {"type": "string"}}, ["filename"]
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(first=_VALUES, second=_VALUES)
+def test_an_m3_element_without_its_opener_reads_to_the_closer_naming_it(
+    first: str, second: str
+) -> None:
+    text = (
+        f'{_M3}<tool_call>{_M3}<invoke name="save_file">{_M3}{first}{_M3}</filename>'
+        f"{_M3}<content>{second}{_M3}</content>{_M3}</invoke>{_M3}</tool_call>"
+    )
+    out = _response(text, [_SAVE])
+    calls = [p for p in out.parts if p.type == "tool_call"]
+    assert [(c.name, c.arguments) for c in calls] == [
+        ("save_file", {"filename": first, "content": second})
+    ]
+    assert "read the value of 'filename', its opener left out" in [
+        r.detail for r in calls[0].repairs
+    ]
+
+
+def test_an_m3_value_with_no_closer_naming_it_is_no_argument() -> None:
+    """Text after the namespace token that no closer ends (the output cut off) names no
+    argument: the call is not read as complete."""
+    text = f'{_M3}<tool_call>{_M3}<invoke name="save_file">{_M3}offerta.docx'
+    assert _calls(text, [_SAVE]) == []
