@@ -618,8 +618,11 @@ def _elided(text: str, k: int, tags: _Tags) -> tuple[str, int, int, int] | None:
     if g.param or not token or not text.startswith(token, k) or text.startswith(s.open, k):
         return None
     vs = k + len(token)
-    cs = text.find(s.close, vs)
-    if cs == -1 or text.find(s.open, vs, cs) != -1:
+    # the closer must come before any opener (a closer that starts like an opener, as
+    # ``]<]minimax[>[</`` does, is found by the same search): one bounded pass
+    o = text.find(s.open, vs)
+    cs = text.find(s.close, vs, len(text) if o == -1 else o + len(s.close))
+    if cs == -1 or (o != -1 and o < cs):
         return None
     j = cs + len(s.close)
     for prefix in s.prefixes:
