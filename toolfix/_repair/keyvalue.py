@@ -82,6 +82,10 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
             return _candidate(text, at, p + len(closer), fmt, name, args, cut=False)
         if p >= n:
             return _candidate(text, at, n, fmt, name, args, cut=True)
+        if text.startswith(g.call[0], p) and args:
+            # the next call's opener where the next key would go: this call's closer was
+            # left out (two GLM calls in a row, the first unclosed)
+            return _candidate(text, at, p, fmt, name, args, cut=False)
         if not text.startswith(kopen, p):
             # stray text before the closer: the closer ends the call, if there is one
             c = text.find(closer, p)

@@ -108,7 +108,8 @@ class _Tags:
             close_call = self._close_rx[grammar.call].pattern
             open_param = self._open_rx[grammar.param].pattern
             self.step = re.compile(rf"(\s*)(?:({close_call})|({open_param}){attrs})?")
-            self.follow = re.compile(rf"(?=(\s*))\1(?:\Z|{open_param}|{close_call})")
+            open_call = self._open_rx[grammar.call].pattern
+            self.follow = re.compile(rf"(?=(\s*))\1(?:\Z|{open_param}|{close_call}|{open_call})")
 
     def open_at(self, text: str, k: int, word: str) -> int:
         """Index just past ``<prefix word`` when such an opening tag starts at ``k``
@@ -443,8 +444,9 @@ def _body(
             if ce != -1:
                 return params, untyped, ce, notes
             word, key_end = "", -1
-        if ends and text.startswith(ends, k):
-            # the section closed: the call's closer was left out
+        if key_end == -1 and ((ends and text.startswith(ends, k)) or _sibling(text, k, tags)):
+            # the section closed, the next call opened or an element around the call
+            # closed: the call's closer was left out
             return params, untyped, k, notes
         if step is None:
             word, key_end = _param_at(text, k, tags)
@@ -604,6 +606,48 @@ def _misspelt(text: str, k: int, tags: _Tags) -> tuple[str, int]:
     return "", -1
 
 
+def _closer_word(text: str, k: int, tags: _Tags) -> tuple[str, int]:
+    """The word of the end tag at ``k`` (``</prefix word>``) and the index past it, or
+    ("", -1)."""
+    s = tags.s
+    if not text.startswith(s.close, k):
+        return "", -1
+    j = k + len(s.close)
+    for prefix in s.prefixes:
+        if not text.startswith(prefix, j):
+            continue
+        w = j + len(prefix)
+        e = _CLOSER_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+        if e > w and text.startswith(s.end, e):
+            return text[w:e], e + len(s.end)
+    return "", -1
+
+
+#: An end tag's word: an element's word, or a namespaced one (``minimax:tool_call``).
+_CLOSER_RUN = re.compile(r"[\w.:-]*")
+
+
+def _sibling(text: str, k: int, tags: _Tags) -> bool:
+    """Where the next argument would go, the next call's opener or the end tag of an
+    element the call did not open (a wrapper around it, ``</minimax:tool_call>``): the
+    call ended there, its own closer left out (two MiniMax invokes in a row, the first
+    unclosed). With ``param=None`` every element's end tag may be an argument's."""
+    g = tags.g
+    if not g.param:
+        return False
+    if tags.open_at(text, k, g.call) != -1:
+        return True
+    word = _closer_word(text, k, tags)[0]
+    return bool(word) and word not in (g.param, g.call) and not _near(word, g.param)
+
+
+def _near(word: str, param: str) -> bool:
+    """``word`` is the argument word misspelt by one edit (:func:`_misspelt`)."""
+    return (
+        len(param) >= _MISSPELT_MIN and word[:1] == param[:1] and edit_distance(word, param, 1) == 1
+    )
+
+
 def _elided(text: str, k: int, tags: _Tags) -> tuple[str, int, int, int] | None:
     """An argument element whose opener was left out in a syntax that writes a
     namespace token before every tag: the token at ``k`` is followed by text, not by a
@@ -624,16 +668,10 @@ def _elided(text: str, k: int, tags: _Tags) -> tuple[str, int, int, int] | None:
     cs = text.find(s.close, vs, len(text) if o == -1 else o + len(s.close))
     if cs == -1 or (o != -1 and o < cs):
         return None
-    j = cs + len(s.close)
-    for prefix in s.prefixes:
-        if not text.startswith(prefix, j):
-            continue
-        w = j + len(prefix)
-        e = _WORD_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
-        word = text[w:e]
-        if e > w and word != g.call and text.startswith(s.end, e):
-            return word, vs, cs, e + len(s.end)
-    return None
+    word, end = _closer_word(text, cs, tags)
+    if not word or word == g.call:
+        return None
+    return word, vs, cs, end
 
 
 def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
@@ -666,10 +704,29 @@ def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
     stop = n if first[0] == -1 else first[0]
     k = text.find(tags.s.open, pos, stop)
     while k != -1:
-        if _param_at(text, k, tags)[1] != -1:
-            return k, k
+        if _param_at(text, k, tags)[1] != -1 or tags.open_at(text, k, g.call) != -1:
+            return k, k  # (the next argument, or the next call: its closers left out)
         k = text.find(tags.s.open, k + 1, stop)
-    return first
+    return first if first[0] != -1 else _closer_left_out(text, pos, tags)
+
+
+def _closer_left_out(text: str, pos: int, tags: _Tags) -> tuple[int, int]:
+    """Where a value with no argument closer after it ends: at the call's closer (the
+    value's own left out), or at an argument closer misspelt by one edit (the value
+    then ends past it); ``(-1, -1)`` when neither comes (cut off). Other end tags are
+    the value's text."""
+    g = tags.g
+    k = text.find(tags.s.close, pos)
+    for _ in range(_MAX_CLOSERS):
+        if k == -1:
+            break
+        word, end = _closer_word(text, k, tags)
+        if word == g.call:
+            return k, k
+        if g.param and word and _near(word, g.param):
+            return k, end
+        k = text.find(tags.s.close, k + 1)
+    return -1, -1
 
 
 def _balanced(text: str, lo: int, hi: int, tags: _Tags, word: str) -> bool:
