@@ -221,3 +221,60 @@ def test_an_m3_value_with_no_closer_naming_it_is_no_argument() -> None:
     argument: the call is not read as complete."""
     text = f'{_M3}<tool_call>{_M3}<invoke name="save_file">{_M3}offerta.docx'
     assert _calls(text, [_SAVE]) == []
+
+
+# ---- calls and values whose closers were left out, closed by what follows -------------
+
+_LS = _tool("ls", {"path": {"type": "string"}}, ["path"])
+_Q = _tool("search", {"query": {"type": "string"}}, ["query"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=_VALUES, second=_VALUES, wrapped=st.booleans())
+def test_two_minimax_invokes_the_first_unclosed_are_two_calls(
+    first: str, second: str, wrapped: bool
+) -> None:
+    body = (
+        f'<invoke name="search"><parameter name="query">{first}</parameter>\n'
+        f'<invoke name="ls"><parameter name="path">{second}</parameter></invoke>'
+    )
+    text = f"<minimax:tool_call>{body}</minimax:tool_call>" if wrapped else body
+    assert _calls(text, [_Q, _LS]) == [("search", {"query": first}), ("ls", {"path": second})]
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=_VALUES, damage=st.sampled_from(["no_param_close", "no_invoke_close", "misspelt"]))
+def test_a_minimax_closer_left_out_is_closed_by_what_follows(value: str, damage: str) -> None:
+    param_close = {"no_param_close": "", "misspelt": "</paramter>"}.get(damage, "</parameter>")
+    invoke_close = "" if damage == "no_invoke_close" else "</invoke>"
+    text = (
+        f'<minimax:tool_call><invoke name="search"><parameter name="query">{value}'
+        f"{param_close}{invoke_close}</minimax:tool_call>"
+    )
+    assert _calls(text, [_Q]) == [("search", {"query": value})]
+
+
+def test_end_tags_inside_a_value_stay_text() -> None:
+    """A value whose argument closer never comes runs to the call's closer; end tags
+    of other elements before it are the value's text, not its end."""
+    text = '<invoke name="search"><parameter name="query">a <b>bold</b> word</invoke>'
+    assert _calls(text, [_Q]) == [("search", {"query": "a <b>bold</b> word"})]
+
+
+def test_a_minimax_call_cut_off_is_still_cut_off() -> None:
+    for text in (
+        '<invoke name="search"><parameter name="query">cats',
+        '<invoke name="search"><parameter name="query">cats</parameter>',
+        '<invoke name="search"><parameter name="query">cats</b>',
+    ):
+        assert _calls(text, [_Q]) == [], text
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=_VALUES, second=_VALUES)
+def test_two_glm_calls_the_first_unclosed_are_two_calls(first: str, second: str) -> None:
+    text = (
+        f"<tool_call>search<arg_key>query</arg_key><arg_value>{first}</arg_value>\n"
+        f"<tool_call>ls<arg_key>path</arg_key><arg_value>{second}</arg_value></tool_call>"
+    )
+    assert _calls(text, [_Q, _LS]) == [("search", {"query": first}), ("ls", {"path": second})]

@@ -47,3 +47,17 @@ def test_one_string_values_without_openers_take_linear_work() -> None:
     fmt = QwenXmlFormat()
     assert_linear(lambda n: fmt.extract("<function=f>x" * n, CTX))
     assert_linear(lambda n: fmt.extract("<function=f>x</parameter></function>" * n, CTX))
+
+
+def test_closers_left_out_take_linear_work() -> None:
+    fmt = SpecScanner([MINIMAX])
+    for one in (
+        '<invoke name="f"><parameter name="a">x</parameter>\n',  # closed by the next invoke
+        '<invoke name="f"><parameter name="a">x</invoke>',  # the value closed by </invoke>
+        '<invoke name="f"><parameter name="a">x</paramter></invoke>',  # a misspelt closer
+        '<invoke name="f"><parameter name="a">x</b></invoke>',  # other end tags: text
+    ):
+        assert_linear(lambda n, one=one: fmt.extract(one * n, CTX))
+    glm = SpecScanner([GLM])
+    one = "<tool_call>f<arg_key>a</arg_key><arg_value>x</arg_value>\n"
+    assert_linear(lambda n: glm.extract(one * n, CTX))
