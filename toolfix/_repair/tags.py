@@ -637,8 +637,15 @@ def _sibling(text: str, k: int, tags: _Tags) -> bool:
         return False
     if tags.open_at(text, k, g.call) != -1:
         return True
-    word = _closer_word(text, k, tags)[0]
-    return bool(word) and word not in (g.param, g.call) and not _near(word, g.param)
+    word, end = _closer_word(text, k, tags)
+    if not word or word in (g.param, g.call) or _near(word, g.param):
+        return False
+    # a stray end tag the call's own closer follows (nearby) is text inside the call
+    return tags.find_close(text, g.call, end, min(len(text), end + _NEARBY))[0] == -1
+
+
+#: How far past a stray end tag the call's own closer is looked for (:func:`_sibling`).
+_NEARBY = 4096
 
 
 def _near(word: str, param: str) -> bool:
