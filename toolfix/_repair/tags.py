@@ -426,6 +426,7 @@ def _body(
     params: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
     untyped = False
     notes: list[tuple[str, str]] = []
+    absent = None if ctx.reads is None else ctx.reads.absent(text)
     pos = lo
     step = tags.step
     param = g.param or ""
@@ -451,9 +452,7 @@ def _body(
         if step is None:
             word, key_end = _param_at(text, k, tags)
         if key_end == -1 and g.param:
-            word, key_end = _misspelt(text, k, tags)
-            if key_end != -1:
-                notes.append(("native_markup", f"read the element <{word}> as <{param}>"))
+            word, key_end = _misspelt(text, k, tags, notes)
         elif key_end == -1 and (elided := _elided(text, k, tags)) is not None:
             key, vs, cs, pos = elided  # (an element whose opener was left out)
             params[key] = _typed(text[vs:cs], {}, g)[0]
@@ -480,9 +479,7 @@ def _body(
             untyped = True
             pos = value_start
             continue
-        if word != param and g.param and tags.find_close(text, word, value_start, n)[0] == -1:
-            word = param  # a misspelt opener closed by the grammar's word
-        vs, ve = _value_end(text, value_start, tags, word)
+        vs, ve = _value_end(text, value_start, tags, word, absent)
         raw = text[value_start : n if vs == -1 else vs]
         value, flagged = _typed(raw, attrs, g)
         if g.param is None and vs != -1:
@@ -574,12 +571,12 @@ def _param_at(text: str, k: int, tags: _Tags) -> tuple[str, int]:
 _MISSPELT_MIN = 6
 
 
-def _misspelt(text: str, k: int, tags: _Tags) -> tuple[str, int]:
+def _misspelt(text: str, k: int, tags: _Tags, notes: list[tuple[str, str]]) -> tuple[str, int]:
     """An argument tag opening at ``k`` whose word is one edit from the grammar's
     argument word (same first letter, not the call's word) and which names its key in
     the key attribute, where the template writes the next argument: (the word as
-    written, index past it), or ("", -1). Its value then ends at a closer of that word
-    or of the grammar's (:func:`_body`)."""
+    written, index past it), or ("", -1); a record of it goes to ``notes``. Its value
+    then ends at a closer of that word or of the grammar's (:func:`_value_end`)."""
     g = tags.g
     s = tags.s
     param = g.param or ""
@@ -602,6 +599,7 @@ def _misspelt(text: str, k: int, tags: _Tags) -> tuple[str, int]:
         ):
             head = tags.attrs(text, e)
             if head is not None and head[0].get(g.key_attr, "").strip():
+                notes.append(("native_markup", f"read the element <{word}> as <{param}>"))
                 return word, e
     return "", -1
 
@@ -681,7 +679,9 @@ def _elided(text: str, k: int, tags: _Tags) -> tuple[str, int, int, int] | None:
     return word, vs, cs, end
 
 
-def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
+def _value_end(
+    text: str, pos: int, tags: _Tags, word: str, absent: dict[str, int] | None = None
+) -> tuple[int, int]:
     """The argument closer that ends a value starting at ``pos``: the first one followed
     by the next argument, the call's closer or the end of the text; else the first one
     at all (a value that runs into other text); ``(-1, -1)`` when there is none."""
@@ -689,7 +689,11 @@ def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
     n = len(text)
     follow = tags.follow
     opener = tags.s.open
-    vs, ve = first = tags.find_close(text, word, pos, n)
+    vs, ve = first = _find_close(text, word, pos, tags, absent)
+    if vs == -1 and g.param and word != g.param:
+        # a misspelt opener (:func:`_misspelt`) closed by the grammar's own word
+        word = g.param
+        vs, ve = first = _find_close(text, word, pos, tags, absent)
     tried = 0
     while vs != -1:
         if follow is not None:
@@ -715,6 +719,20 @@ def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
             return k, k  # (the next argument, or the next call: its closers left out)
         k = text.find(tags.s.open, k + 1, stop)
     return first if first[0] != -1 else _closer_left_out(text, pos, tags)
+
+
+def _find_close(
+    text: str, word: str, pos: int, tags: _Tags, absent: dict[str, int] | None
+) -> tuple[int, int]:
+    """:meth:`_Tags.find_close` to the end of the text, remembering in ``absent`` (the
+    scan's :meth:`ScanReads.absent`) where none was found: every value of calls whose
+    closers never come would search to the end again (quadratic work)."""
+    if absent is not None and pos >= absent.get(word, len(text) + 1):
+        return -1, -1
+    found = tags.find_close(text, word, pos, len(text))
+    if found[0] == -1 and absent is not None:
+        absent[word] = min(pos, absent.get(word, pos))
+    return found
 
 
 def _closer_left_out(text: str, pos: int, tags: _Tags) -> tuple[int, int]:
