@@ -60,7 +60,11 @@ class Interpreter:
             (wk, frozenset({wk, "type", *self._id_keys, "index"})) for wk in self.keys.wrapper_keys
         )
         self._wrapper_keys = frozenset(self.keys.wrapper_keys)
-        self.scan_context = ScanContext(tool_names=frozenset(registry), limits=config.limits)
+        self.scan_context = ScanContext(
+            tool_names=frozenset(registry),
+            limits=config.limits,
+            sole_strings=_sole_strings(registry),
+        )
         self.finisher = CallFinisher(registry, config)
         #: :meth:`CallFinisher.finish`: a shape's call part (found in text, or a broken
         #: native call), through the admission gate
@@ -303,3 +307,17 @@ def _schema_like(value: Any) -> bool:
     return isinstance(value, Mapping) and (
         value.get("type") == "object" or isinstance(value.get("properties"), Mapping)
     )
+
+
+def _sole_strings(registry: ToolRegistry) -> dict[str, str]:
+    """Each tool that takes exactly one parameter, a required string: its parameter
+    (:attr:`ScanContext.sole_strings`)."""
+    out: dict[str, str] = {}
+    for name in registry:
+        tool = registry.lookup(name)
+        if tool is None or len(tool.properties) != 1 or tool.required != tuple(tool.properties):
+            continue
+        ((param, schema),) = tool.properties.items()
+        if isinstance(schema, dict) and schema.get("type", "string") == "string":
+            out[name] = param
+    return out

@@ -63,6 +63,7 @@ class ScanReads:
     - the decoded value of the last large well-formed JSON value (``text``, ``value``):
       the :func:`parse_lenient` call on the same text that follows takes it, so a long
       argument is decoded once (:meth:`take_decoded` hands it out once: it is mutable);
+    - the closers known absent past a position (:meth:`absent`);
     - the failed fast decodes on one text (``miss_source``, ``misses``): a failed decode
       costs more than its reading (the error message counts the lines of the whole text
       before it), so each text gets :data:`DECODE_MISSES` of them and the scan stays
@@ -74,6 +75,8 @@ class ScanReads:
     for the decoded text): reading with or without it gives the same answers."""
 
     __slots__ = (
+        "absent_from",
+        "absent_source",
         "broken_at",
         "last_key",
         "last_source",
@@ -93,6 +96,17 @@ class ScanReads:
         self.miss_source: str | None = None
         self.misses = 0
         self.broken_at: tuple[int, ...] = ()
+        self.absent_source: str | None = None
+        self.absent_from: dict[str, int] = {}
+
+    def absent(self, text: str) -> dict[str, int]:
+        """Markers known absent from ``text`` past a position (marker: the lowest position
+        a search from which found none), for readers that search one closer from every
+        call (the tag readers: tags.py). A fact about the text: a search from a later
+        position finds none either."""
+        if self.absent_source is not text:
+            self.absent_source, self.absent_from = text, {}
+        return self.absent_from
 
     def may_decode(self, source: str) -> bool:
         """Is a fast decode in ``source`` still allowed (fewer than

@@ -82,6 +82,10 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
             return _candidate(text, at, p + len(closer), fmt, name, args, cut=False)
         if p >= n:
             return _candidate(text, at, n, fmt, name, args, cut=True)
+        if text.startswith(g.call[0], p) and args:
+            # the next call's opener where the next key would go: this call's closer was
+            # left out (two GLM calls in a row, the first unclosed)
+            return _candidate(text, at, p, fmt, name, args, cut=False)
         if not text.startswith(kopen, p):
             # stray text before the closer: the closer ends the call, if there is one
             c = text.find(closer, p)
@@ -97,7 +101,12 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
         if not text.startswith(vopen, p):
             if p >= n:
                 return _candidate(text, at, n, fmt, name, args, cut=True)
-            args[key] = ""  # a key without a value: kept, so validation sees it
+            ve = _unopened_value_end(text, p, g)
+            if ve == -1:
+                args[key] = ""  # a key without a value: kept, so validation sees it
+                continue
+            args[key] = text[p:ve]  # (its opener left out: GLM-5.2, vllm issue 49248)
+            p = _BLANKS(text, ve + len(vclose)).end()  # type: ignore[union-attr]
             continue
         vs = p + len(vopen)
         ve = _value_end(text, vs, g)
@@ -112,6 +121,20 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
         args[key] = text[vs:ve]
         p = ve + len(vclose) if text.startswith(vclose, ve) else ve
         p = _BLANKS(text, p).end()  # type: ignore[union-attr]  # (ve is in the text)
+
+
+def _unopened_value_end(text: str, p: int, g: KeyValueCalls) -> int:
+    """Where a value written without its opener ends: the value closer after ``p``
+    when no key, value opener or call closer comes first
+    (``<arg_key>query</arg_key>how many days</arg_value>``); -1 otherwise (a key
+    without a value)."""
+    # each search stops at the next key (or the one before it): linear over a call
+    stop = text.find(g.key[0], p)
+    stop = len(text) if stop == -1 else stop
+    for tag in (g.call[1], g.value[0]):
+        k = text.find(tag, p, stop)
+        stop = stop if k == -1 else k
+    return text.find(g.value[1], p, stop)
 
 
 def _value_end(text: str, vs: int, g: KeyValueCalls) -> int:

@@ -22,6 +22,7 @@ from typing import Any
 
 from .formats._base import Candidate, ScanContext, make_candidate
 from .gate import ReadArguments
+from .names import edit_distance
 from .spec import TaggedCalls, TagSyntax
 from .text import NOT_JSON, find_bracket_end, skip_ws, whole_json
 
@@ -107,7 +108,8 @@ class _Tags:
             close_call = self._close_rx[grammar.call].pattern
             open_param = self._open_rx[grammar.param].pattern
             self.step = re.compile(rf"(\s*)(?:({close_call})|({open_param}){attrs})?")
-            self.follow = re.compile(rf"(?=(\s*))\1(?:\Z|{open_param}|{close_call})")
+            open_call = self._open_rx[grammar.call].pattern
+            self.follow = re.compile(rf"(?=(\s*))\1(?:\Z|{open_param}|{close_call}|{open_call})")
 
     def open_at(self, text: str, k: int, word: str) -> int:
         """Index just past ``<prefix word`` when such an opening tag starts at ``k``
@@ -387,7 +389,7 @@ def read_tagged_call(
         return None
     if empty:
         return make_candidate(text, at, body_start, fmt, name=name, arguments={})
-    arguments, untyped, close_end = _body(text, body_start, tags, ctx, ends)
+    arguments, untyped, close_end, notes = _body(text, body_start, tags, ctx, ends)
     if arguments == {}:
         k = skip_ws(text, body_start)
         if k < len(text) and text[k] == "<" and tags.close_at(text, k, grammar.call) == -1:
@@ -397,22 +399,34 @@ def read_tagged_call(
     cut = close_end == -1
     end = len(text) if cut else close_end
     return make_candidate(
-        text, at, end, fmt, truncated=cut, name=name, arguments=arguments, string_values=untyped
+        text,
+        at,
+        end,
+        fmt,
+        truncated=cut,
+        name=name,
+        arguments=arguments,
+        string_values=untyped,
+        notes=tuple(notes),
     )
 
 
 def _body(
     text: str, lo: int, tags: _Tags, ctx: ScanContext, ends: tuple[str, ...] = ()
-) -> tuple[str | dict[str, Any], bool, int]:
-    """Read a call's body by structure: ``(arguments, untyped, end)``; ``end`` is past
-    the call's closer, -1 when the output ended first (a cut-off call)."""
+) -> tuple[str | dict[str, Any], bool, int, list[tuple[str, str]]]:
+    """Read a call's body by structure: ``(arguments, untyped, end, notes)``; ``end``
+    is past the call's closer, -1 when the output ended first (a cut-off call);
+    ``notes``: what was read as the grammar's though written otherwise (a misspelt
+    element, :func:`_misspelt`; an element's opener left out, :func:`_elided`)."""
     g = tags.g
     n = len(text)
     p = skip_ws(text, lo) if g.json_body else n  # (a body of tags does not need it)
     if p < n and text[p] == "{":
-        return _json_body(text, p, tags, ctx)
+        return (*_json_body(text, p, tags, ctx), [])
     params: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
     untyped = False
+    notes: list[tuple[str, str]] = []
+    absent = None if ctx.reads is None else ctx.reads.absent(text)
     pos = lo
     step = tags.step
     param = g.param or ""
@@ -422,32 +436,42 @@ def _body(
             m = step.match(text, pos)  # (never None: every part is optional)
             which = m.lastindex  # type: ignore[union-attr]
             if which == 2:
-                return params, untyped, m.end()  # type: ignore[union-attr]
+                return params, untyped, m.end(), notes  # type: ignore[union-attr]
             k = m.end(1)  # type: ignore[union-attr]
             word, key_end = (param, m.end(3)) if which in (3, 4) else ("", -1)  # type: ignore[union-attr]
         else:
             k = skip_ws(text, pos)
             ce = tags.close_at(text, k, g.call)
             if ce != -1:
-                return params, untyped, ce
+                return params, untyped, ce, notes
             word, key_end = "", -1
-        if ends and text.startswith(ends, k):
-            return params, untyped, k  # the section closed: the call's closer was left out
+        if key_end == -1 and ((ends and text.startswith(ends, k)) or _sibling(text, k, tags)):
+            # the section closed, the next call opened or an element around the call
+            # closed: the call's closer was left out
+            return params, untyped, k, notes
         if step is None:
             word, key_end = _param_at(text, k, tags)
+        if key_end == -1 and g.param:
+            word, key_end = _misspelt(text, k, tags, notes)
+        elif key_end == -1 and (elided := _elided(text, k, tags)) is not None:
+            key, vs, cs, pos = elided  # (an element whose opener was left out)
+            params[key] = _typed(text[vs:cs], {}, g)[0]
+            notes.append(("native_markup", f"read the value of {key!r}, its opener left out"))
+            untyped = True
+            continue
         if key_end == -1:
             # not where the template writes the next tag: the first closer ends the call
             cs, ce = tags.find_close(text, g.call, pos, n)
             if cs == -1:
-                return params, untyped, -1
+                return params, untyped, -1, notes
             more = _loose_params(text, pos, cs, tags, params)
-            return params, untyped or more, ce
+            return params, untyped or more, ce, notes
         if which == 4 and m.end() - key_end <= _MAX_ATTRS:  # type: ignore[union-attr]
             attrs, value_start, empty = _step_attrs(m, g)  # type: ignore[arg-type]
         else:
             head = tags.attrs(text, key_end)
             if head is None:
-                return params, untyped, -1
+                return params, untyped, -1, notes
             attrs, value_start, empty = head
         key = attrs.get(g.key_attr, "") if g.param else word
         if empty:
@@ -455,7 +479,7 @@ def _body(
             untyped = True
             pos = value_start
             continue
-        vs, ve = _value_end(text, value_start, tags, word)
+        vs, ve = _value_end(text, value_start, tags, word, absent)
         raw = text[value_start : n if vs == -1 else vs]
         value, flagged = _typed(raw, attrs, g)
         if g.param is None and vs != -1:
@@ -463,7 +487,7 @@ def _body(
         params[key] = value
         untyped = untyped or not flagged
         if vs == -1:
-            return params, untyped, -1
+            return params, untyped, -1, notes
         pos = ve
 
 
@@ -541,7 +565,123 @@ def _param_at(text: str, k: int, tags: _Tags) -> tuple[str, int]:
     return "", -1
 
 
-def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
+#: An argument element's word may be misspelt by one edit (``<paramete name="urls">``,
+#: MiniMax M2.5 in hermes-agent issue 28647) when the grammar's word has at least this
+#: many letters: a shorter word is one edit from too many others.
+_MISSPELT_MIN = 6
+
+
+def _misspelt(text: str, k: int, tags: _Tags, notes: list[tuple[str, str]]) -> tuple[str, int]:
+    """An argument tag opening at ``k`` whose word is one edit from the grammar's
+    argument word (same first letter, not the call's word) and which names its key in
+    the key attribute, where the template writes the next argument: (the word as
+    written, index past it), or ("", -1); a record of it goes to ``notes``. Its value
+    then ends at a closer of that word or of the grammar's (:func:`_value_end`)."""
+    g = tags.g
+    s = tags.s
+    param = g.param or ""
+    n = len(text)
+    if len(param) < _MISSPELT_MIN or not text.startswith(s.open, k):
+        return "", -1
+    j = k + len(s.open)
+    for prefix in s.prefixes:
+        if not text.startswith(prefix, j):
+            continue
+        w = j + len(prefix)
+        e = _WORD_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+        word = text[w:e]
+        if (
+            e < n
+            and (text[e].isspace() or text[e] in s.spaces)
+            and word[:1] == param[:1]
+            and word not in (param, g.call)
+            and edit_distance(word, param, 1) == 1
+        ):
+            head = tags.attrs(text, e)
+            if head is not None and head[0].get(g.key_attr, "").strip():
+                notes.append(("native_markup", f"read the element <{word}> as <{param}>"))
+                return word, e
+    return "", -1
+
+
+def _closer_word(text: str, k: int, tags: _Tags) -> tuple[str, int]:
+    """The word of the end tag at ``k`` (``</prefix word>``) and the index past it, or
+    ("", -1)."""
+    s = tags.s
+    if not text.startswith(s.close, k):
+        return "", -1
+    j = k + len(s.close)
+    for prefix in s.prefixes:
+        if not text.startswith(prefix, j):
+            continue
+        w = j + len(prefix)
+        e = _CLOSER_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+        if e > w and text.startswith(s.end, e):
+            return text[w:e], e + len(s.end)
+    return "", -1
+
+
+#: An end tag's word: an element's word, or a namespaced one (``minimax:tool_call``).
+_CLOSER_RUN = re.compile(r"[\w.:-]*")
+
+
+def _sibling(text: str, k: int, tags: _Tags) -> bool:
+    """Where the next argument would go, the next call's opener or the end tag of an
+    element the call did not open (a wrapper around it, ``</minimax:tool_call>``): the
+    call ended there, its own closer left out (two MiniMax invokes in a row, the first
+    unclosed). With ``param=None`` every element's end tag may be an argument's."""
+    g = tags.g
+    if not g.param:
+        return False
+    if tags.open_at(text, k, g.call) != -1:
+        return True
+    word, end = _closer_word(text, k, tags)
+    if not word or word in (g.param, g.call) or _near(word, g.param):
+        return False
+    # a stray end tag the call's own closer follows (nearby) is text inside the call
+    return tags.find_close(text, g.call, end, min(len(text), end + _NEARBY))[0] == -1
+
+
+#: How far past a stray end tag the call's own closer is looked for (:func:`_sibling`).
+_NEARBY = 4096
+
+
+def _near(word: str, param: str) -> bool:
+    """``word`` is the argument word misspelt by one edit (:func:`_misspelt`)."""
+    return (
+        len(param) >= _MISSPELT_MIN and word[:1] == param[:1] and edit_distance(word, param, 1) == 1
+    )
+
+
+def _elided(text: str, k: int, tags: _Tags) -> tuple[str, int, int, int] | None:
+    """An argument element whose opener was left out in a syntax that writes a
+    namespace token before every tag: the token at ``k`` is followed by text, not by a
+    tag, and that text runs to a closer whose word names the argument
+    (``]<]minimax[>[offerta.docx]<]minimax[>[</filename>``: MiniMax-M3, vllm pull
+    request 51075). Returns (the key, where the value starts, where its closer starts
+    and ends), or ``None``. Only with ``param=None`` (one element per argument, named by its
+    word), where the closer alone names the argument."""
+    s = tags.s
+    g = tags.g
+    token = s.open[:-1] if s.open.endswith("<") else ""
+    if g.param or not token or not text.startswith(token, k) or text.startswith(s.open, k):
+        return None
+    vs = k + len(token)
+    # the closer must come before any opener (a closer that starts like an opener, as
+    # ``]<]minimax[>[</`` does, is found by the same search): one bounded pass
+    o = text.find(s.open, vs)
+    cs = text.find(s.close, vs, len(text) if o == -1 else o + len(s.close))
+    if cs == -1 or (o != -1 and o < cs):
+        return None
+    word, end = _closer_word(text, cs, tags)
+    if not word or word == g.call:
+        return None
+    return word, vs, cs, end
+
+
+def _value_end(
+    text: str, pos: int, tags: _Tags, word: str, absent: dict[str, int] | None = None
+) -> tuple[int, int]:
     """The argument closer that ends a value starting at ``pos``: the first one followed
     by the next argument, the call's closer or the end of the text; else the first one
     at all (a value that runs into other text); ``(-1, -1)`` when there is none."""
@@ -549,7 +689,11 @@ def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
     n = len(text)
     follow = tags.follow
     opener = tags.s.open
-    vs, ve = first = tags.find_close(text, word, pos, n)
+    vs, ve = first = _find_close(text, word, pos, tags, absent)
+    if vs == -1 and g.param and word != g.param:
+        # a misspelt opener (:func:`_misspelt`) closed by the grammar's own word
+        word = g.param
+        vs, ve = first = _find_close(text, word, pos, tags, absent)
     tried = 0
     while vs != -1:
         if follow is not None:
@@ -571,10 +715,43 @@ def _value_end(text: str, pos: int, tags: _Tags, word: str) -> tuple[int, int]:
     stop = n if first[0] == -1 else first[0]
     k = text.find(tags.s.open, pos, stop)
     while k != -1:
-        if _param_at(text, k, tags)[1] != -1:
-            return k, k
+        if _param_at(text, k, tags)[1] != -1 or tags.open_at(text, k, g.call) != -1:
+            return k, k  # (the next argument, or the next call: its closers left out)
         k = text.find(tags.s.open, k + 1, stop)
-    return first
+    return first if first[0] != -1 else _closer_left_out(text, pos, tags)
+
+
+def _find_close(
+    text: str, word: str, pos: int, tags: _Tags, absent: dict[str, int] | None
+) -> tuple[int, int]:
+    """:meth:`_Tags.find_close` to the end of the text, remembering in ``absent`` (the
+    scan's :meth:`ScanReads.absent`) where none was found: every value of calls whose
+    closers never come would search to the end again (quadratic work)."""
+    if absent is not None and pos >= absent.get(word, len(text) + 1):
+        return -1, -1
+    found = tags.find_close(text, word, pos, len(text))
+    if found[0] == -1 and absent is not None:
+        absent[word] = min(pos, absent.get(word, pos))
+    return found
+
+
+def _closer_left_out(text: str, pos: int, tags: _Tags) -> tuple[int, int]:
+    """Where a value with no argument closer after it ends: at the call's closer (the
+    value's own left out), or at an argument closer misspelt by one edit (the value
+    then ends past it); ``(-1, -1)`` when neither comes (cut off). Other end tags are
+    the value's text."""
+    g = tags.g
+    k = text.find(tags.s.close, pos)
+    for _ in range(_MAX_CLOSERS):
+        if k == -1:
+            break
+        word, end = _closer_word(text, k, tags)
+        if word == g.call:
+            return k, k
+        if g.param and word and _near(word, g.param):
+            return k, end
+        k = text.find(tags.s.close, k + 1)
+    return -1, -1
 
 
 def _balanced(text: str, lo: int, hi: int, tags: _Tags, word: str) -> bool:

@@ -847,7 +847,7 @@ def _scan_context(interp: Interpreter) -> ScanContext:
     """The interpreter's scan context (tool names, limits) with a fresh
     :class:`ScanReads`: what one scan works out is never seen by another."""
     base = interp.scan_context
-    return ScanContext(base.tool_names, base.limits, ScanReads())
+    return ScanContext(base.tool_names, base.limits, ScanReads(), base.sole_strings)
 
 
 def _same(s: str) -> str:

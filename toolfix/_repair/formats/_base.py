@@ -200,6 +200,22 @@ class ScanContext:
     tool_names: frozenset[str] = frozenset()
     limits: Limits = field(default_factory=Limits)
     reads: ScanReads | None = None
+    sole_strings: Mapping[str, str] = field(default_factory=dict)
+    """Each tool that takes exactly one parameter, a required string, with that
+    parameter's name: a value a family writes bare in the call (its argument's opener
+    left out) can only be that one."""
+
+    def sole_string(self, name: str) -> str | None:
+        """The one string parameter of tool ``name`` (as :meth:`is_tool` matches it),
+        or ``None``."""
+        hit = self.sole_strings.get(name)
+        if hit is not None or not self.sole_strings:
+            return hit
+        norm = normalise_name(name, strip_prefix=False)
+        for tool, param in self.sole_strings.items():
+            if normalise_name(tool, strip_prefix=False) == norm:
+                return param
+        return None
 
     def is_tool(self, name: str) -> bool:
         """Exact or normalised (case, ``-``/``_``/space) match against the tool names."""

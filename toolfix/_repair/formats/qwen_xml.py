@@ -322,6 +322,13 @@ class QwenXmlFormat(ToolCallFormat):
         truncated = False
         while True:
             nxt, which = finder.first((PARAM, FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC), p, n)
+            if which != PARAM and p == body and (sole := ctx.sole_string(name)) is not None:
+                close = text.find(PARAM_CLOSE, body, n if which == "" else nxt)
+                if close != -1:
+                    # the parameter's opener left out: a one-string tool's value
+                    args[sole] = _trim_newline(text[body:close])
+                    p = close + len(PARAM_CLOSE)
+                    continue
             if which != PARAM:
                 # </function>, </tool_call>, the next <function=, or the end of the text
                 if which == "":
