@@ -52,8 +52,9 @@ PARAM_CLOSE = "</parameter>"
 _MAX_TAG_NAME = 256
 # what ends a parameter value when its </parameter> is missing
 _VALUE_ENDS = (PARAM_CLOSE, PARAM, FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC)
-# the same, at the start of a line: where a value written on its own lines ends
-_LINE_ENDS = tuple("\n" + tag for tag in _VALUE_ENDS)
+# the same, at the start of a line (after the layout's indentation, maybe none): where a
+# value written on its own lines ends
+_LINE_END = re.compile(r"\n[ \t]*(" + "|".join(re.escape(tag) for tag in _VALUE_ENDS) + ")")
 
 
 def _tag_name(text: str, i: int, stop: int) -> int:
@@ -65,6 +66,8 @@ def _tag_name(text: str, i: int, stop: int) -> int:
 #: The characters of a tag's name, followed by its ``>`` before the limit (a ``<`` or a
 #: line break first: no tag).
 _TAG_NAME_RUN = re.compile(r"[^<>\n]*(?=>)")
+#: The indentation of the line a value's closer starts (the value's last line).
+_CLOSER_INDENT = re.compile(r"\n([ \t]+)\Z")
 #: White space (``\s`` is ``str.isspace``).
 _SPACE = re.compile(r"\s")
 #: A run of white space, maybe empty (:func:`skip_ws` as one match, where the index is
@@ -75,9 +78,17 @@ _BLANKS = re.compile(r"\s*").match
 def _trim_newline(value: str) -> str:
     """One leading and one trailing newline off (the template's layout). A one-line value
     padded with spaces on both sides (``<parameter=p> SOUL.md </parameter>``, the whole
-    call written on one line) loses the padding: that layout's separators."""
+    call written on one line) loses the padding: that layout's separators. A value whose
+    closer is indented (``\\n  </parameter>``: the call written indented) loses that
+    indentation, and its lines lose it too when every line carries it."""
     if "\n" not in value and value[:1] == " " and value[-1:] == " ":
         return value.strip(" ")
+    indent = _CLOSER_INDENT.search(value)
+    if indent is not None:
+        pad, value = indent.group(1), value[: indent.start() + 1]
+        lines = value.split("\n")
+        if all(line.startswith(pad) for line in lines if line):
+            value = "\n".join(line[len(pad) :] for line in lines)
     if value.startswith("\n"):
         value = value[1:]
     if value.endswith("\n"):
@@ -207,10 +218,10 @@ def _value_end(
     if not text.startswith("\n", vstart):
         return finder.first(_VALUE_ENDS, vstart, n)
     # the template's layout: the value on its own lines, so it ends only at a tag that
-    # starts a line; tags written inside the value are text
-    vend, vwhich = finder.first(_LINE_ENDS, vstart, n)
-    if vwhich:
-        vend, vwhich = vend + 1, vwhich[1:]
+    # starts a line (indented or not: some models indent every line of the call); tags
+    # written inside the value are text
+    hit = _LINE_END.search(text, vstart)
+    vend, vwhich = (n, "") if hit is None else (hit.start(1), hit.group(1))
     if vwhich != PARAM_CLOSE:
         # "</parameter>" at the end of the value's last line also closes it
         tail = text[vstart:vend].rstrip()
