@@ -85,7 +85,7 @@ _NAME_WORDS = frozenset(
 )
 #: Words that may join a name to its arguments (``args =>``, ``"arguments": {``): the
 #: default argument keys (the config's own are added per reader), and a few more.
-_CONNECTORS = frozenset({*DEFAULT_ARGUMENT_KEYS, "inputs", "with"})
+_CONNECTORS = frozenset({*DEFAULT_ARGUMENT_KEYS, "inputs", "with", "for"})
 #: Where the stream starts holding content back: the family registry's
 #: :func:`~toolfix._repair.families.markup_start`, which toolfix/_stream/core.py reads as
 #: ``_MARKUP_START``. A call's name must come at or after the first match.
@@ -112,7 +112,10 @@ _KEY = re.compile(
     r"""|<(?P<tag>[A-Za-z_][\w.-]*)>"""
     r"""|--(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
+    r"""|(?P<spaced>[A-Za-z_][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
 )
+#: A bare value that is the null, for a parameter whose schema takes null.
+_NULLS = frozenset({"null", "None"})
 #: Openers that stand right before a name and are markup, not words of a sentence:
 #: the name written as the first argument element's name (``<parameter=edit>``, then the
 #: arguments as ``<parameter=...>`` elements: signalnine/q27 issues 24 and 38), and a
@@ -183,17 +186,21 @@ class _Tools:
 
     registry: ToolRegistry
     names: _Names
-    schemas: dict[str, tuple[dict[str, str], tuple[str, ...]]] = field(default_factory=dict)
+    schemas: dict[str, tuple[dict[str, str], tuple[str, ...], frozenset[str]]] = field(
+        default_factory=dict
+    )
 
-    def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...]]:
-        """The tool's parameters by their comparison form, and its required ones."""
+    def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...], frozenset[str]]:
+        """The tool's parameters by their comparison form, its required ones, and those
+        whose schema takes null."""
         hit = self.schemas.get(name)
         if hit is None:
             tool = self.registry.lookup(name)
             props = tool.properties if tool is not None else {}
             required = tuple(tool.required) if tool is not None else ()
             params = {normalise_name(p, strip_prefix=False): p for p in props}
-            hit = self.schemas[name] = (params, required)
+            nullable = frozenset(p for p, sch in props.items() if _takes_null(sch))
+            hit = self.schemas[name] = (params, required, nullable)
         return hit
 
 
@@ -260,29 +267,10 @@ class AnchoredReader:
             stop = _next_start(quoted, start, stop)  # (a quote ends the run)
             if not self._placed(content, start, fences, taken_end):
                 continue
-            params, required = tools.schema(name)
-            found = self._arguments(content, end, stop, params, reads)
-            if found is None:
-                continue
-            args, args_end, paren = found
-            if not args and (bare := _bare_element(content, start, end, stop, interp, name)):
-                args, args_end = bare  # (``<read_file> a.py </read_file>``)
-            if not args:
-                # a tool that takes no argument: its name, then the construct's closer
-                closer = -1 if required else _empty_closer(content, end, stop, name)
-                if closer == -1:
-                    continue
-                args_end = closer
-            elif any(r not in args for r in required) or not _closed(
-                content,
-                content[start:end],
-                args_end,
-                stop,
-                _tag_opened(content, start),
-                paren,
-                self._wrapped(content, start),
-            ):
+            read = self._call_at(content, start, end, stop, name, tools, interp, reads)
+            if read is None:
                 continue  # a required argument missing, or cut off before the closer
+            args, args_end = read
             s, e = self._span(content, start, args_end, stop)
             # nothing already streamed, nothing of an earlier call
             s = max(s, taken_end, min(held, start), _last_before(ends, start))
@@ -292,6 +280,48 @@ class AnchoredReader:
                 out.append((s, e, part))
                 taken_end = e
         return out
+
+    def _call_at(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        stop: int,
+        name: str,
+        tools: _Tools,
+        interp: Interpreter,
+        reads: ScanReads | None,
+    ) -> tuple[dict[str, Any], int] | None:
+        """The arguments of the call whose (placed) name is ``text[start:end]`` and where
+        they end; ``None`` when no complete call is there (a required argument missing,
+        a value that cannot be read, a construct cut off before its closer)."""
+        params, required, nullable = tools.schema(name)
+        bracket = _bracket_opened(text, start)
+        found = self._arguments(text, end, stop, params, reads, nullable, spaced=bracket)
+        if found is None:
+            return None
+        args, args_end, paren, blanks = found
+        if blanks and not _bracket_closes(text, args_end, stop):
+            return None  # (``[name for key 'value'`` never closed: cut off)
+        if not args and (bare := _bare_element(text, start, end, stop, interp, name)):
+            args, args_end = bare  # (``<read_file> a.py </read_file>``)
+        if not args and (line := _name_line_value(text, start, end, stop, interp, name)):
+            return line  # (``bash\necho hi``: the whole message)
+        if not args:
+            # a tool that takes no argument: its name, then the construct's closer
+            closer = -1 if required else _empty_closer(text, end, stop, name)
+            return None if closer == -1 else ({}, closer)
+        if any(r not in args for r in required) or not _closed(
+            text,
+            text[start:end],
+            args_end,
+            stop,
+            _tag_opened(text, start),
+            paren,
+            self._wrapped(text, start),
+        ):
+            return None
+        return args, args_end
 
     # ---- names ------------------------------------------------------------------------
 
@@ -337,10 +367,10 @@ class AnchoredReader:
             return False  # a closing tag: the end of a call, not a name that starts one
         if prefix.count("`") % 2:
             return False  # inside inline code: quoted, not sent
-        prefix = _GROUP.sub(" ", _OPENER_BEFORE_NAME.sub(" ", prefix))
+        prefix = _GROUP.sub(" ", _OPENER_BEFORE_NAME.sub(" ", _open_tag_attributes(prefix)))
         for m in self._markers:
             if m[0] in prefix and m in prefix:
-                prefix = prefix.replace(m, " ")
+                prefix = _without(prefix, m)
         if any(w.casefold() not in self._name_words for w in _WORD.findall(prefix)):
             return False
         for f in fences:
@@ -353,18 +383,31 @@ class AnchoredReader:
     # ---- arguments --------------------------------------------------------------------
 
     def _arguments(
-        self, text: str, pos: int, stop: int, params: Mapping[str, str], reads: ScanReads | None
-    ) -> tuple[dict[str, Any], int, bool] | None:
+        self,
+        text: str,
+        pos: int,
+        stop: int,
+        params: Mapping[str, str],
+        reads: ScanReads | None,
+        nullable: frozenset[str] = frozenset(),
+        *,
+        spaced: bool = False,
+    ) -> tuple[dict[str, Any], int, bool, bool] | None:
         """The run of arguments that starts right after a name (``pos``), up to
-        ``stop``: the arguments found, where the last one ends, and whether a ``(``
-        opened them (``None``: a value that cannot be read, or an object the run was
+        ``stop``: the arguments found, where the last one ends, whether a ``(``
+        opened them and whether a key stood before its value with blanks only (``None``: a value that cannot be read, or an object the run was
         opened in never closed: cut off, the call is not taken). A key written twice is
-        kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped."""
+        kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped.
+        A bare ``null`` (or ``None``) is no value for a parameter in ``nullable`` (its
+        schema takes null): it is the null. ``spaced``: inside a bracket the name
+        opened, a declared key may stand before its quoted value with only blanks
+        between (``[tool_call: read_file for absolute_path 'a.txt']``)."""
         args = ReadArguments()
         last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
         first, pythonic = True, False
         braces = 0  # ``{`` the run was opened in (skipped as markup) minus their ``}``
+        blanks = False  # a ``key 'value'`` pair read (then the bracket must close)
         for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
             skipped = pos
             pos = self._skip_noise(text, pos, stop)
@@ -375,6 +418,9 @@ class AnchoredReader:
             key, mode = _key_of(m)
             folded = key.casefold()
             target = params.get(normalise_name(key, strip_prefix=False))
+            if mode == " " and (target is None or not spaced):
+                break  # (a word before a quote is a key only for a declared one, bracketed)
+            blanks = blanks or mode == " "
             if target is None and self._connector(folded, mode, bool(args), text, m.end()):
                 pos = m.end()
                 continue
@@ -392,6 +438,8 @@ class AnchoredReader:
             pos = end
             if val is _ABSENT:
                 continue
+            if target in nullable and val in _NULLS and text[m.end()] not in _QUOTES:
+                val = None  # (a bare null of a parameter whose schema takes null)
             if target is not None:
                 args[target] = val  # (written twice: noted for the gate)
                 last = pos
@@ -399,7 +447,7 @@ class AnchoredReader:
                 break  # an unknown key before any argument: another construct
         if braces > 0 and args:
             return None  # an object opened around the arguments never closed: cut off
-        return args, last, pythonic
+        return args, last, pythonic, blanks
 
     def _known(self, folded: str) -> bool:
         return folded in self._connectors or folded in self._name_words
@@ -570,6 +618,91 @@ class AnchoredReader:
         if isinstance(part, ToolCallPart) or part.kind == FailureKind.DUPLICATE_ARGUMENT:
             return part
         return None  # not a valid call: the text stays text
+
+
+def _name_line_value(
+    text: str, start: int, end: int, stop: int, interp: Interpreter, name: str
+) -> tuple[dict[str, Any], int] | None:
+    """The call of a whole message that is a tool's name alone on its first line (as
+    declared, maybe with a ``:``), then its one required string argument as one line of
+    raw text (``bash\necho "Tool test successful!"``: Qwen3.6 in vmlx, jjang-ai/vmlx
+    issue 192; Qwen3.5 in hermes-agent, NousResearch/hermes-agent issue 66452), and
+    where it ends; ``None`` for anything else (text before the name, more lines, a value
+    that opens other markup, a tool with another required parameter)."""
+    if stop != len(text) or text[start:end] != name or text[:start].strip():
+        return None
+    nl = text.find("\n", end)
+    if nl == -1 or text[end:nl].strip() not in ("", ":"):
+        return None
+    value = text[nl + 1 :].strip()
+    if not value or "\n" in value or value[0] in "{[<`":
+        return None
+    tool = interp.registry.lookup(name)
+    if tool is None or len(tool.required) != 1:
+        return None
+    param = tool.required[0]
+    schema = tool.properties.get(param)
+    if not isinstance(schema, Mapping) or schema.get("type", "string") != "string":
+        return None
+    return {param: value}, len(text.rstrip())
+
+
+def _without(text: str, marker: str) -> str:
+    """``text`` with each ``marker`` in it blanked out, but one glued to a word before it
+    (``call:`` stays in ``tool_call:``: a word of its own, read as a word)."""
+    glued = marker[0].isalnum() or marker[0] == "_"
+    out: list[str] = []
+    pos = 0
+    i = text.find(marker)
+    while i != -1:
+        if not (glued and i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")):
+            out.append(text[pos:i] + " ")
+            pos = i + len(marker)
+        i = text.find(marker, i + len(marker))
+    return "".join(out) + text[pos:]
+
+
+#: An attribute pair of an open tag (``id="call_00_xxx"``), its value on one line.
+_ATTRIBUTE = re.compile(r"""\s[\w:.-]+\s*=\s*(?:"[^"<>\n]{0,120}"|'[^'<>\n]{0,120}')""")
+
+
+def _open_tag_attributes(prefix: str) -> str:
+    """``prefix`` with the attribute pairs of the tag still open at its end blanked out:
+    the name given as a tag's ``name`` attribute after others (``<tool_call
+    id="call_00_xxx" name="wechat_get_chat_history">`` then a JSON body: DeepSeek V4 in
+    Memoh, felinics/Memoh issue 435; the same tag-and-body shape is what agent clients
+    parse, ``<tool_call name="x">{...}</tool_call>``) stands where a call's name stands."""
+    lt = prefix.rfind("<")
+    if lt == -1 or ">" in prefix[lt:]:
+        return prefix
+    return prefix[:lt] + _ATTRIBUTE.sub(" ", prefix[lt:])
+
+
+def _takes_null(schema: Any) -> bool:
+    """A parameter's schema takes null (``"type": "null"`` or a list naming it, or a
+    ``null`` among its ``anyOf``/``oneOf`` options' types)."""
+    if not isinstance(schema, Mapping):
+        return False
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    options = [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ())]
+    return any(isinstance(o, Mapping) and o.get("type") == "null" for o in options)
+
+
+def _bracket_opened(text: str, start: int) -> bool:
+    """An ``[`` stands before the name on its line and is not closed before it
+    (``[tool_call: read_file for ...``)."""
+    line = text.rfind("\n", max(0, start - _MAX_PREFIX), start) + 1
+    lb = text.rfind("[", line, start)
+    return lb != -1 and text.find("]", lb, start) == -1
+
+
+def _bracket_closes(text: str, pos: int, stop: int) -> bool:
+    """The bracket a call was opened in closes right after its last argument."""
+    while pos < stop and text[pos] in " \t":
+        pos += 1
+    return text.startswith("]", pos)
 
 
 def _to_read(
@@ -846,6 +979,8 @@ def _key_of(m: re.Match[str]) -> tuple[str, str]:
             return m.group(group), "tag"
     if m.group("flag"):
         return m.group("flag"), "flag"
+    if m.group("spaced"):
+        return m.group("spaced"), " "
     return m.group("key"), m.group("sep")
 
 
