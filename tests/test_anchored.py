@@ -67,6 +67,10 @@ def _calls(text: str, config: FixConfig | None = None) -> list[tuple[str, dict[s
         ),
         # keyword arguments on a line of their own
         ('functions.get_weather(city="Oslo")', ("get_weather", {"city": "Oslo"})),
+        # a name that starts a line, its arguments after it (hermes-agent issue 13031:
+        # ``execute_code code="..."``); the stream holds back from such a line
+        ("get_weather city=Paris", ("get_weather", {"city": "Paris"})),
+        ("get_weather\ncity: Lima", ("get_weather", {"city": "Lima"})),
         # the name on its own line, then key: value lines, inside a fence
         (
             "```\nget_weather\ncity: Lima\ndays: 3\n```",
@@ -97,10 +101,11 @@ def test_calls_in_shapes_no_family_knows(text: str, expected: tuple[str, Any]) -
         "get_weather days=2",
         # an argument from a different construct (a later sentence) is not taken
         "get_weather\n\nThe city: Paris is lovely.",
-        # no bracket, tag or fence at or before the name: a stream would already have
-        # sent it as prose, so repair() leaves it too (docs/guides/streaming.md)
-        "get_weather city=Paris",
-        "get_weather\ncity: Lima",
+        # a name inside a line is no call: nothing delimits it (the stream holds back
+        # from a line that starts with an offered name, not from a word in a sentence)
+        "Then get_weather city=Paris",
+        # the name's line, then a sentence (or a heading) is no command
+        "get_weather\nThe city of Paris is lovely.",
     ],
 )
 def test_mentions_of_tools_stay_text(text: str) -> None:

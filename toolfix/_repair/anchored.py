@@ -29,6 +29,7 @@ left to right: each name's run ends before the next name, so the work is linear.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import json
 import re
@@ -50,7 +51,7 @@ from .jsonparse import ScanReads, parse_lenient
 from .names import normalise_name
 from .text import find_bracket_end, find_fences, remove_spans
 
-__all__ = ["AnchoredReader"]
+__all__ = ["AnchoredReader", "NAME_LINE_REACH", "name_line_start", "names_of"]
 
 CallPart = ToolCallPart | InvalidToolCallPart
 
@@ -624,8 +625,8 @@ def _name_line_value(
     text: str, start: int, end: int, stop: int, interp: Interpreter, name: str
 ) -> tuple[dict[str, Any], int] | None:
     """The call of a whole message that is a tool's name alone on its first line (as
-    declared, maybe with a ``:``), then its one required string argument as one line of
-    raw text (``bash\necho "Tool test successful!"``: Qwen3.6 in vmlx, jjang-ai/vmlx
+    declared, maybe with a ``:``), then its one required string argument as the next
+    line of raw text, not a sentence (ending in ``.``) nor a heading (``:``) (``bash\necho "Tool test successful!"``: Qwen3.6 in vmlx, jjang-ai/vmlx
     issue 192; Qwen3.5 in hermes-agent, NousResearch/hermes-agent issue 66452), and
     where it ends; ``None`` for anything else (text before the name, more lines, a value
     that opens other markup, a tool with another required parameter)."""
@@ -634,9 +635,11 @@ def _name_line_value(
     nl = text.find("\n", end)
     if nl == -1 or text[end:nl].strip() not in ("", ":"):
         return None
-    value = text[nl + 1 :].strip()
-    if not value or "\n" in value or value[0] in "{[<`":
-        return None
+    value = text[nl + 1 :].rstrip()
+    if not value.strip() or value != value.lstrip() or "\n" in value:
+        return None  # (a blank line, or an indented one, between: not its value)
+    if value[0] in "{[<`" or value[-1] in ".:":
+        return None  # (other markup; a sentence or a heading: prose, not a command)
     tool = interp.registry.lookup(name)
     if tool is None or len(tool.required) != 1:
         return None
@@ -721,6 +724,10 @@ def _to_read(
         quoted = sorted(quoted + more)
         hits = _hits(text, names, kept, quoted)
     held = _stream_hold(text, max(a[1] for a in hits)) if hits else -1
+    # (a name that starts a line holds the stream there too: name_line_start)
+    line = next((a[0] for a in hits if a[0] == 0 or text[a[0] - 1] == "\n"), -1)
+    if line != -1 and (held < 0 or line < held):
+        held = line
     if held < 0:
         return [], held, quoted
     anchors = [
@@ -1121,3 +1128,42 @@ def _remove(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` without the (possibly overlapping) spans, as the family readers leave
     theirs (:func:`~toolfix._repair.text.remove_spans`)."""
     return remove_spans(text, [x for span in sorted(spans) for x in span])
+
+
+@functools.lru_cache(maxsize=_MAX_TABLES)
+def names_of(names: tuple[str, ...]) -> _Names:
+    """The names' table of a tool set (for the stream's :func:`name_line_start`)."""
+    return _names_table(names)
+
+
+#: How far back of new text :func:`name_line_start` must look again: a name's word
+#: that the last search saw unfinished (the stream holds back a text's last word).
+NAME_LINE_REACH = _MAX_NAME + 2
+
+
+def name_line_start(text: str, names: _Names, start: int, at_start: bool) -> int:
+    """Where the first line at or after ``start`` that begins with an offered name (its
+    whole word, followed by something: a word at the end of ``text`` may still grow)
+    starts, or -1. ``at_start``: ``text[0]`` starts a line (nothing was sent before it).
+
+    The stream holds content back from there, as from the first markup start: the
+    anchored reader reads a call whose name starts a line (``execute_code code="..."``,
+    ``bash`` then its command), and a stream never sends text that repair() takes as a
+    call. One ``find`` per line; each line's first word is looked up once."""
+    i = start if (start == 0 and at_start) or text[start - 1 : start] == "\n" else -1
+    if i == -1:
+        nl = text.find("\n", start)
+        i = -1 if nl == -1 else nl + 1
+    for _ in range(len(text) + 1):  # (each turn moves ``i`` to a later line)
+        if i == -1 or i >= len(text):
+            return -1
+        m = _NAME_RUN.match(text, i, min(len(text), i + _MAX_NAME + 1))
+        e = m.end() if m is not None else i
+        if i < e < len(text) and e - i <= _MAX_NAME:
+            word = text[i:e].rstrip(".:-")
+            if word and names.lookup(word) is not None:
+                return i
+        nl = text.find("\n", e)
+        i = -1 if nl == -1 else nl + 1
+    return -1
+
