@@ -250,9 +250,13 @@ class AnchoredReader:
         # where the family readers' calls stand, they stand: only the text outside read;
         # quoted text is never read
         kept = list(zip(family[::2], family[1::2], strict=True)) if family_valid else []
-        anchors, held, quoted = _to_read(content, tools.names, kept, sorted(protected), quotes)
+        anchors, held, quoted, hits = _to_read(
+            content, tools.names, kept, sorted(protected), quotes
+        )
         if not anchors:
-            return []
+            # (the tool named in prose, then its arguments object: _named_object)
+            found = self._named_object(content, hits, held, quoted, family, tools, interp, seed)
+            return [] if found is None else [found]
         ends = sorted(family[1::2])
         quoted_ends = sorted(e for _, e in quoted)
         fences = find_fences(content) if "```" in content or "~~~" in content else []
@@ -323,6 +327,65 @@ class AnchoredReader:
         ):
             return None
         return args, args_end
+
+    def _named_object(
+        self,
+        text: str,
+        hits: list[tuple[int, int, str]],
+        held: int,
+        quoted: list[tuple[int, int]],
+        family: list[int],
+        tools: _Tools,
+        interp: Interpreter,
+        seed: str,
+    ) -> tuple[int, int, CallPart] | None:
+        """The call of a message that ends in a bare arguments object on lines of its
+        own, when the line of prose just before it names exactly one offered tool and
+        the object's keys are that tool's parameters, all the required ones among them
+        ("Use web_search function.\n\n{"query": ...}": gpt-oss-20b in odysseus,
+        odysseus-dev/odysseus issue 4085); ``None`` for anything else. The call is the
+        object alone: the prose stays text (the stream sent it before the ``{``)."""
+        body_end = len(text.rstrip())
+        if not text.endswith("}", 0, body_end):
+            return None
+        i = text.rfind("\n{", 0, body_end) + 1
+        if i <= 0 or i < held:
+            return None
+        if any(s <= i < e for s, e in quoted) or any(
+            s <= i < e for s, e in zip(family[::2], family[1::2], strict=True)
+        ):
+            return None
+        prose_end = len(text[:i].rstrip())
+        line = text.rfind("\n", 0, prose_end) + 1  # (the last line of prose)
+        named = {n for s, _, n in hits if line <= s < prose_end}
+        if len(named) != 1 or text.endswith(":", 0, prose_end):
+            return None  # (no tool, or two, named; a lead-in to an example or a schema)
+        (name,) = named
+        try:
+            span = find_bracket_end(text, i, self.limits)
+            if span.truncated or span.end != body_end:
+                return None
+            parsed = parse_lenient(text[i:body_end], self.limits, cut=False)
+        except (LimitExceededError, MalformedToolCallError):
+            return None
+        params, required, _ = tools.schema(name)
+        value = parsed.value
+        if not isinstance(value, dict) or not value:
+            return None
+        args = ReadArguments()
+        for key, val in value.items():
+            target = params.get(normalise_name(str(key), strip_prefix=False))
+            if target is None:
+                return None  # (a key the tool does not declare: not its arguments)
+            if isinstance(val, str) and is_placeholder(val):
+                return None  # (``"query": "..."``: a template, not a value)
+            args[target] = val
+        args.duplicates = duplicate_keys(text[i:body_end], value)
+        if any(r not in args for r in required):
+            return None
+        digest = _PrefixDigest(text).upto(i)
+        part = self._finish(text, i, body_end, name, args, interp, f"{seed}:{digest}")
+        return None if part is None else (i, body_end, part)
 
     # ---- names ------------------------------------------------------------------------
 
@@ -714,10 +777,11 @@ def _to_read(
     kept: list[tuple[int, int]],
     quoted: list[tuple[int, int]],
     quotes: Callable[[], list[tuple[int, int]]] | None,
-) -> tuple[list[tuple[int, int, str]], int, list[tuple[int, int]]]:
+) -> tuple[list[tuple[int, int, str]], int, list[tuple[int, int]], list[tuple[int, int, str]]]:
     """The names to read (:func:`_hits` outside ``kept`` and every quoted span, where the
-    stream holds back and not a closer's), where the stream starts holding back, and the
-    quoted spans (``quoted`` and, once a name stands outside them, ``quotes()``)."""
+    stream holds back and not a closer's), where the stream starts holding back, the
+    quoted spans (``quoted`` and, once a name stands outside them, ``quotes()``), and
+    every name outside them (``hits``)."""
     hits = _hits(text, names, kept, quoted)
     more = quotes() if hits and quotes is not None else []
     if more:
@@ -729,13 +793,13 @@ def _to_read(
     if line != -1 and (held < 0 or line < held):
         held = line
     if held < 0:
-        return [], held, quoted
+        return [], held, quoted, hits
     anchors = [
         a
         for a in hits
         if a[1] >= held and text[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
     ]
-    return anchors, held, quoted
+    return anchors, held, quoted, hits
 
 
 def _hits(
