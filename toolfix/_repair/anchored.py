@@ -51,7 +51,7 @@ from .jsonparse import ScanReads, parse_lenient
 from .names import normalise_name
 from .text import find_bracket_end, find_fences, remove_spans
 
-__all__ = ["AnchoredReader", "NAME_LINE_REACH", "name_line_start", "names_of"]
+__all__ = ["NAME_LINE_REACH", "AnchoredReader", "name_line_start", "names_of"]
 
 CallPart = ToolCallPart | InvalidToolCallPart
 
@@ -459,8 +459,9 @@ class AnchoredReader:
     ) -> tuple[dict[str, Any], int, bool, bool] | None:
         """The run of arguments that starts right after a name (``pos``), up to
         ``stop``: the arguments found, where the last one ends, whether a ``(``
-        opened them and whether a key stood before its value with blanks only (``None``: a value that cannot be read, or an object the run was
-        opened in never closed: cut off, the call is not taken). A key written twice is
+        opened them and whether a key stood before its value with blanks only
+        (``None``: a value that cannot be read, or an object the run was opened in
+        never closed: cut off, the call is not taken). A key written twice is
         kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped.
         A bare ``null`` (or ``None``) is no value for a parameter in ``nullable`` (its
         schema takes null): it is the null. ``spaced``: inside a bracket the name
@@ -689,10 +690,11 @@ def _name_line_value(
 ) -> tuple[dict[str, Any], int] | None:
     """The call of a whole message that is a tool's name alone on its first line (as
     declared, maybe with a ``:``), then its one required string argument as the next
-    line of raw text, not a sentence (ending in ``.``) nor a heading (``:``) (``bash\necho "Tool test successful!"``: Qwen3.6 in vmlx, jjang-ai/vmlx
-    issue 192; Qwen3.5 in hermes-agent, NousResearch/hermes-agent issue 66452), and
-    where it ends; ``None`` for anything else (text before the name, more lines, a value
-    that opens other markup, a tool with another required parameter)."""
+    line of raw text, not a sentence (ending in ``.``) nor a heading (``:``):
+    ``bash\necho "Tool test successful!"`` (Qwen3.6 in vmlx, jjang-ai/vmlx issue 192;
+    Qwen3.5 in hermes-agent, NousResearch/hermes-agent issue 66452), and where it ends;
+    ``None`` for anything else (text before the name, more lines, a value that opens
+    other markup, a tool with another required parameter)"""
     if stop != len(text) or text[start:end] != name or text[:start].strip():
         return None
     nl = text.find("\n", end)
@@ -1230,4 +1232,3 @@ def name_line_start(text: str, names: _Names, start: int, at_start: bool) -> int
         nl = text.find("\n", e)
         i = -1 if nl == -1 else nl + 1
     return -1
-
