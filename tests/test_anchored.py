@@ -70,7 +70,6 @@ def _calls(text: str, config: FixConfig | None = None) -> list[tuple[str, dict[s
         # a name that starts a line, its arguments after it (hermes-agent issue 13031:
         # ``execute_code code="..."``); the stream holds back from such a line
         ("get_weather city=Paris", ("get_weather", {"city": "Paris"})),
-        ("get_weather\ncity: Lima", ("get_weather", {"city": "Lima"})),
         # the name on its own line, then key: value lines, inside a fence
         (
             "```\nget_weather\ncity: Lima\ndays: 3\n```",
@@ -106,6 +105,12 @@ def test_calls_in_shapes_no_family_knows(text: str, expected: tuple[str, Any]) -
         "Then get_weather city=Paris",
         # the name's line, then a sentence (or a heading) is no command
         "get_weather\nThe city of Paris is lovely.",
+        # with no markup, only key=value pairs on the name's line are read: a
+        # "key: value" is prose ("Get_weather city: Paris, sunny"), and key: value lines
+        # under a bare name have no two public sources yet
+        "get_weather\ncity: Lima",
+        "get_weather city: Lima",
+        "Get_weather city=Lima",
     ],
 )
 def test_mentions_of_tools_stay_text(text: str) -> None:

@@ -109,6 +109,9 @@ def test_name_anchored_shapes_are_read(text: str, expected: tuple[str, Any]) -> 
         "bash\n\necho X",
         "bash\necho X\necho Y",
         "Sure.\nbash\necho X",
+        # no markup: "key: value" is prose, and the name must be written as declared
+        "web_search query: tides",
+        "Web_search query=tides",
         # a shell's error message names the shell: no call
         "bash: foo: command not found",
         # a key before a quoted value with blanks only is a key only in a closed bracket

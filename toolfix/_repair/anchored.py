@@ -250,7 +250,7 @@ class AnchoredReader:
         # where the family readers' calls stand, they stand: only the text outside read;
         # quoted text is never read
         kept = list(zip(family[::2], family[1::2], strict=True)) if family_valid else []
-        anchors, held, quoted, hits = _to_read(
+        anchors, held, quoted, hits, markup = _to_read(
             content, tools.names, kept, sorted(protected), quotes
         )
         if not anchors:
@@ -272,7 +272,8 @@ class AnchoredReader:
             stop = _next_start(quoted, start, stop)  # (a quote ends the run)
             if not self._placed(content, start, fences, taken_end):
                 continue
-            read = self._call_at(content, start, end, stop, name, tools, interp, reads)
+            plain = markup < 0 or end < markup  # (placed by its line's start alone)
+            read = self._call_at(content, start, end, stop, name, tools, interp, reads, plain)
             if read is None:
                 continue  # a required argument missing, or cut off before the closer
             args, args_end = read
@@ -296,18 +297,27 @@ class AnchoredReader:
         tools: _Tools,
         interp: Interpreter,
         reads: ScanReads | None,
+        plain: bool,
     ) -> tuple[dict[str, Any], int] | None:
         """The arguments of the call whose (placed) name is ``text[start:end]`` and where
         they end; ``None`` when no complete call is there (a required argument missing,
-        a value that cannot be read, a construct cut off before its closer)."""
+        a value that cannot be read, a construct cut off before its closer).
+
+        ``plain``: no markup stands at or before the name, only the start of its line
+        (:func:`name_line_start`). Then the name is written as declared and the call is
+        ``key=value`` pairs on the name's line (``execute_code code="..."``:
+        hermes-agent issue 13031; ``web_fetch url="..."``: odysseus issue 2447), or the
+        whole message is the name and its one argument (:func:`_name_line_value`)."""
         params, required, nullable = tools.schema(name)
         bracket = _bracket_opened(text, start)
         found = self._arguments(text, end, stop, params, reads, nullable, spaced=bracket)
         if found is None:
             return None
-        args, args_end, paren, blanks = found
-        if blanks and not _bracket_closes(text, args_end, stop):
+        args, args_end, paren, modes = found
+        if " " in modes and not _bracket_closes(text, args_end, stop):
             return None  # (``[name for key 'value'`` never closed: cut off)
+        if plain and args and not _plain_pairs(text, start, end, args_end, name, modes):
+            return None
         if not args and (bare := _bare_element(text, start, end, stop, interp, name)):
             args, args_end = bare  # (``<read_file> a.py </read_file>``)
         if not args and (line := _name_line_value(text, start, end, stop, interp, name)):
@@ -456,10 +466,11 @@ class AnchoredReader:
         nullable: frozenset[str] = frozenset(),
         *,
         spaced: bool = False,
-    ) -> tuple[dict[str, Any], int, bool, bool] | None:
+    ) -> tuple[dict[str, Any], int, bool, set[str]] | None:
         """The run of arguments that starts right after a name (``pos``), up to
         ``stop``: the arguments found, where the last one ends, whether a ``(``
-        opened them and whether a key stood before its value with blanks only
+        opened them and how each argument's value was joined to its key (``=``, ``:``,
+        ``tag``, ``flag``, or ``" "``: a key before its value with blanks only)
         (``None``: a value that cannot be read, or an object the run was opened in
         never closed: cut off, the call is not taken). A key written twice is
         kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped.
@@ -472,7 +483,7 @@ class AnchoredReader:
         open_style = False  # an element ended at the next one, not at its closer
         first, pythonic = True, False
         braces = 0  # ``{`` the run was opened in (skipped as markup) minus their ``}``
-        blanks = False  # a ``key 'value'`` pair read (then the bracket must close)
+        modes: set[str] = set()  # how the arguments' values were joined to their keys
         for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
             skipped = pos
             pos = self._skip_noise(text, pos, stop)
@@ -485,7 +496,6 @@ class AnchoredReader:
             target = params.get(normalise_name(key, strip_prefix=False))
             if mode == " " and (target is None or not spaced):
                 break  # (a word before a quote is a key only for a declared one, bracketed)
-            blanks = blanks or mode == " "
             if target is None and self._connector(folded, mode, bool(args), text, m.end()):
                 pos = m.end()
                 continue
@@ -507,12 +517,13 @@ class AnchoredReader:
                 val = None  # (a bare null of a parameter whose schema takes null)
             if target is not None:
                 args[target] = val  # (written twice: noted for the gate)
+                modes.add(mode)
                 last = pos
             elif target is None and not args and mode != "tag" and not self._known(folded):
                 break  # an unknown key before any argument: another construct
         if braces > 0 and args:
             return None  # an object opened around the arguments never closed: cut off
-        return args, last, pythonic, blanks
+        return args, last, pythonic, modes
 
     def _known(self, folded: str) -> bool:
         return folded in self._connectors or folded in self._name_words
@@ -746,6 +757,14 @@ def _open_tag_attributes(prefix: str) -> str:
     return prefix[:lt] + _ATTRIBUTE.sub(" ", prefix[lt:])
 
 
+def _plain_pairs(
+    text: str, start: int, end: int, args_end: int, name: str, modes: set[str]
+) -> bool:
+    """A call with no markup at or before its name is the declared name, then
+    ``key=value`` pairs on its line (no ``key: value`` line of prose, no next line)."""
+    return text[start:end] == name and modes == {"="} and "\n" not in text[end:args_end]
+
+
 def _takes_null(schema: Any) -> bool:
     """A parameter's schema takes null (``"type": "null"`` or a list naming it, or a
     ``null`` among its ``anyOf``/``oneOf`` options' types)."""
@@ -779,29 +798,32 @@ def _to_read(
     kept: list[tuple[int, int]],
     quoted: list[tuple[int, int]],
     quotes: Callable[[], list[tuple[int, int]]] | None,
-) -> tuple[list[tuple[int, int, str]], int, list[tuple[int, int]], list[tuple[int, int, str]]]:
+) -> tuple[list[tuple[int, int, str]], int, list[tuple[int, int]], list[tuple[int, int, str]], int]:
     """The names to read (:func:`_hits` outside ``kept`` and every quoted span, where the
     stream holds back and not a closer's), where the stream starts holding back, the
-    quoted spans (``quoted`` and, once a name stands outside them, ``quotes()``), and
-    every name outside them (``hits``)."""
+    quoted spans (``quoted`` and, once a name stands outside them, ``quotes()``), every
+    name outside them (``hits``), and where markup may first begin (-1: none)."""
     hits = _hits(text, names, kept, quoted)
     more = quotes() if hits and quotes is not None else []
     if more:
         quoted = sorted(quoted + more)
         hits = _hits(text, names, kept, quoted)
-    held = _stream_hold(text, max(a[1] for a in hits)) if hits else -1
+    held = markup = _stream_hold(text, max(a[1] for a in hits)) if hits else -1
     # (a name that starts a line holds the stream there too: name_line_start)
-    line = next((a[0] for a in hits if a[0] == 0 or text[a[0] - 1] == "\n"), -1)
-    if line != -1 and (held < 0 or line < held):
-        held = line
+    for s, _, _ in hits:  # (in order: only those before the markup hold matter)
+        if 0 <= held <= s:
+            break
+        if s == 0 or text[s - 1] == "\n":
+            held = s
+            break
     if held < 0:
-        return [], held, quoted, hits
+        return [], held, quoted, hits, markup
     anchors = [
         a
         for a in hits
         if a[1] >= held and text[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
     ]
-    return anchors, held, quoted, hits
+    return anchors, held, quoted, hits, markup
 
 
 def _hits(
