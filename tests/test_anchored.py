@@ -392,6 +392,11 @@ def _reader_operations(text: str) -> int:
         "<parameter=list_tools>\n",
         "read_file get_weather list_tools ",
         "<parameter=read_file>\n<parameter=path>\n",
+        # names that start lines (read without markup: key=value pairs, a name alone)
+        'get_weather city="a"\n',
+        "get_weather city: a\n",
+        "get_weather\n",
+        'Use get_weather.\n{"city": "a"}\n',
     ],
 )
 def test_the_readers_work_grows_linearly(unit: str) -> None:

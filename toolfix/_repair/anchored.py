@@ -115,6 +115,9 @@ _KEY = re.compile(
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
     r"""|(?P<spaced>[A-Za-z_][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
 )
+#: What follows a name placed by its line's start alone (no markup at or before it)
+#: when it is a call: blanks and a ``key=``, or the line's end (maybe after a ``:``).
+_PLAIN_AFTER = re.compile(r"[ \t]+[A-Za-z_][\w.-]*[ \t]*=|[ \t]*:?[ \t]*(?:\r?\n|\Z)")
 #: A bare value that is the null, for a parameter whose schema takes null.
 _NULLS = frozenset({"null", "None"})
 #: Openers that stand right before a name and are markup, not words of a sentence:
@@ -273,6 +276,8 @@ class AnchoredReader:
             if not self._placed(content, start, fences, taken_end):
                 continue
             plain = markup < 0 or end < markup  # (placed by its line's start alone)
+            if plain and _PLAIN_AFTER.match(content, end) is None:
+                continue  # (neither ``key=`` nor the line's end after it: prose)
             read = self._call_at(content, start, end, stop, name, tools, interp, reads, plain)
             if read is None:
                 continue  # a required argument missing, or cut off before the closer
