@@ -81,6 +81,12 @@ def _calls(text: str) -> list[tuple[str, dict[str, Any]]]:
             '<tool_call id="call_00_x" name="web_search">\n{"query": "tides"}\n</tool_call>',
             ("web_search", {"query": "tides"}),
         ),
+        # the tool's name again as an attribute's quoted value inside its own call: not
+        # the next call's name, the run goes on (openclaw 33258)
+        (
+            'Sure.\n<tool_call>web_fetch tool="web_fetch" url="https://a.example" />',
+            ("web_fetch", {"url": "https://a.example"}),
+        ),
         # a bare null for a parameter whose schema takes null (bayes-platform 731)
         (
             "default_api:tag_chat{chat_name:ops,title:null}",
@@ -112,6 +118,8 @@ def test_name_anchored_shapes_are_read(text: str, expected: tuple[str, Any]) -> 
         # no markup: "key: value" is prose, and the name must be written as declared
         "web_search query: tides",
         "Web_search query=tides",
+        # an unclosed quote does not reach past a name placed as a call's
+        '<tool_call>web_fetch url="https://a.example\n<tool_call>web_fetch tool="x',
         # a shell's error message names the shell: no call
         "bash: foo: command not found",
         # a key before a quoted value with blanks only is a key only in a closed bracket

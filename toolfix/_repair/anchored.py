@@ -115,6 +115,8 @@ _KEY = re.compile(
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
     r"""|(?P<spaced>[A-Za-z_][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
 )
+#: Names written as an argument's quoted value passed over by one run of arguments.
+_MAX_QUOTED_NAMES = 4
 #: What follows a name placed by its line's start alone (no markup at or before it)
 #: when it is a call: blanks and a ``key=``, or the line's end (maybe after a ``:``).
 _PLAIN_AFTER = re.compile(r"[ \t]+[A-Za-z_][\w.-]*[ \t]*=|[ \t]*:?[ \t]*(?:\r?\n|\Z)")
@@ -271,10 +273,10 @@ class AnchoredReader:
                 break  # (the manual fixer reports the calls past max_calls)
             if start < taken_end:
                 continue
-            stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(content)
-            stop = _next_start(quoted, start, stop)  # (a quote ends the run)
             if not self._placed(content, start, fences, taken_end):
                 continue
+            stop = self._run_stop(content, anchors, i, fences, taken_end)
+            stop = _next_start(quoted, start, stop)  # (a quote ends the run)
             plain = markup < 0 or end < markup  # (placed by its line's start alone)
             if plain and _PLAIN_AFTER.match(content, end) is None:
                 continue  # (neither ``key=`` nor the line's end after it: prose)
@@ -291,6 +293,30 @@ class AnchoredReader:
                 out.append((s, e, part))
                 taken_end = e
         return out
+
+    def _run_stop(
+        self,
+        text: str,
+        anchors: list[tuple[int, int, str]],
+        i: int,
+        fences: list[Any],
+        floor: int,
+    ) -> int:
+        """Where the run of arguments after the name ``anchors[i]`` must stop: the next
+        name, unless that name is only an argument's quoted value on the same line and
+        not placed as a call's name (``<tool_call>exec tool="exec" command="ls" />``:
+        openclaw/openclaw issue 33258): then the one after it (at most
+        :data:`_MAX_QUOTED_NAMES` such names are passed)."""
+        line_end = text.find("\n", anchors[i][1])
+        for j in range(i + 1, min(len(anchors), i + 1 + _MAX_QUOTED_NAMES)):
+            s, e, _ = anchors[j]
+            quoted = s > 0 and e < len(text) and text[s - 1] in "\"'" and text[e] == text[s - 1]
+            if not quoted or (line_end != -1 and s > line_end):
+                return s
+            if self._placed(text, s, fences, floor):
+                return s
+        j = i + 1 + _MAX_QUOTED_NAMES
+        return anchors[j][0] if j < len(anchors) else len(text)
 
     def _call_at(
         self,
