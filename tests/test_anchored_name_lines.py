@@ -132,6 +132,8 @@ def test_name_anchored_shapes_are_read(text: str, expected: tuple[str, Any]) -> 
         'Use web_search.\n{"query": "tides", "page": 2}',
         'Use web_search.\n{"query": "..."}',
         'Use web_search.\n{"query": "tides"}\nThat is the shape.',
+        'Here is an example payload for web_search\n{"query": "tides"}',
+        'The model emits a web_search call like\n{"query": "tides"}',
         # a bare "null" for a parameter that does not take null stays the string's
         # business of the gate: no call made from a quoted attribute of another tag
         '<a href="x" title="web_search">\n{"query": "tides"}\n</a>',

@@ -49,6 +49,7 @@ from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import ScanReads, parse_lenient
 from .names import normalise_name
+from .narration import narrated
 from .text import find_bracket_end, find_fences, remove_spans
 
 __all__ = ["NAME_LINE_REACH", "AnchoredReader", "name_line_start", "names_of"]
@@ -115,6 +116,8 @@ _KEY = re.compile(
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
     r"""|(?P<spaced>[A-Za-z_][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
 )
+#: Words of a line that shows an arguments object rather than sending one.
+_DOCUMENTS = re.compile(r"(?i)\b(?:example|sample|schema|format|template|payload|e\.g\.)")
 #: Names written as an argument's quoted value passed over by one run of arguments.
 _MAX_QUOTED_NAMES = 4
 #: What follows a name placed by its line's start alone (no markup at or before it)
@@ -401,6 +404,8 @@ class AnchoredReader:
         named = {n for s, _, n in hits if line <= s < prose_end}
         if len(named) != 1 or text.endswith(":", 0, prose_end):
             return None  # (no tool, or two, named; a lead-in to an example or a schema)
+        if _DOCUMENTS.search(text, line, prose_end) or narrated(text, i):
+            return None  # (the object shown as an example, or told about: not sent)
         (name,) = named
         try:
             span = find_bracket_end(text, i, self.limits)
