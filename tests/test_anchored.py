@@ -69,7 +69,11 @@ def _calls(text: str, config: FixConfig | None = None) -> list[tuple[str, dict[s
         ('functions.get_weather(city="Oslo")', ("get_weather", {"city": "Oslo"})),
         # a name that starts a line, its arguments after it (hermes-agent issue 13031:
         # ``execute_code code="..."``); the stream holds back from such a line
-        ("get_weather city=Paris", ("get_weather", {"city": "Paris"})),
+        (
+            'get_weather city="Paris" unit=celsius days=2\n',
+            ("get_weather", {"city": "Paris", "unit": "celsius", "days": 2}),
+        ),
+        ('read_file limit=3 path="/etc/hosts"', ("read_file", {"path": "/etc/hosts", "limit": 3})),
         # the name on its own line, then key: value lines, inside a fence
         (
             "```\nget_weather\ncity: Lima\ndays: 3\n```",
@@ -111,6 +115,11 @@ def test_calls_in_shapes_no_family_knows(text: str, expected: tuple[str, Any]) -
         "get_weather\ncity: Lima",
         "get_weather city: Lima",
         "Get_weather city=Lima",
+        # with no closer, a bare last value that runs to the end of the text, or a
+        # parameter left out, may be the cut of a longer line (G1)
+        'get_weather city="Paris" unit=celsius days=2',
+        'get_weather city="Paris"',
+        'read_file path="/etc/hosts"',
     ],
 )
 def test_mentions_of_tools_stay_text(text: str) -> None:

@@ -121,8 +121,8 @@ _DOCUMENTS = re.compile(r"(?i)\b(?:example|sample|schema|format|template|payload
 #: Names written as an argument's quoted value passed over by one run of arguments.
 _MAX_QUOTED_NAMES = 4
 #: What follows a name placed by its line's start alone (no markup at or before it)
-#: when it is a call: blanks and a ``key=``, or the line's end (maybe after a ``:``).
-_PLAIN_AFTER = re.compile(r"[ \t]+[A-Za-z_][\w.-]*[ \t]*=|[ \t]*:?[ \t]*(?:\r?\n|\Z)")
+#: when it is a call: blanks and a ``key=``.
+_PLAIN_AFTER = re.compile(r"[ \t]+[A-Za-z_][\w.-]*[ \t]*=")
 #: A bare value that is the null, for a parameter whose schema takes null.
 _NULLS = frozenset({"null", "None"})
 #: Openers that stand right before a name and are markup, not words of a sentence:
@@ -340,8 +340,10 @@ class AnchoredReader:
         ``plain``: no markup stands at or before the name, only the start of its line
         (:func:`name_line_start`). Then the name is written as declared and the call is
         ``key=value`` pairs on the name's line (``execute_code code="..."``:
-        hermes-agent issue 13031; ``web_fetch url="..."``: odysseus issue 2447), or the
-        whole message is the name and its one argument (:func:`_name_line_value`)."""
+        hermes-agent issue 13031; ``web_fetch url="..."``: odysseus issue 2447), every
+        parameter the tool declares written, the last value closed by its quote or
+        followed by blanks (G1, with no closer: a cut between two arguments leaves one
+        out, a cut in a bare value shortens it; either way no call is read)."""
         params, required, nullable = tools.schema(name)
         bracket = _bracket_opened(text, start)
         found = self._arguments(text, end, stop, params, reads, nullable, spaced=bracket)
@@ -350,12 +352,12 @@ class AnchoredReader:
         args, args_end, paren, modes = found
         if " " in modes and not _bracket_closes(text, args_end, stop):
             return None  # (``[name for key 'value'`` never closed: cut off)
-        if plain and args and not _plain_pairs(text, start, end, args_end, name, modes):
-            return None
+        if plain and (
+            len(args) != len(params) or not _plain_pairs(text, start, end, args_end, name, modes)
+        ):
+            return None  # (with no markup, only a whole and closed line of pairs)
         if not args and (bare := _bare_element(text, start, end, stop, interp, name)):
             args, args_end = bare  # (``<read_file> a.py </read_file>``)
-        if not args and (line := _name_line_value(text, start, end, stop, interp, name)):
-            return line  # (``bash\necho hi``: the whole message)
         if not args:
             # a tool that takes no argument: its name, then the construct's closer
             closer = -1 if required else _empty_closer(text, end, stop, name)
@@ -542,6 +544,8 @@ class AnchoredReader:
             if value is None:
                 return None
             val, end, open_style = value
+            opener = text[m.end() : m.end() + 1]  # (empty at the text's end)
+            quoted = bool(opener) and (opener in _QUOTES or opener in "{[")
             if text.startswith(("{", "["), m.end()) and (
                 twice := duplicate_keys(text[m.end() : end], val)
             ):
@@ -549,11 +553,13 @@ class AnchoredReader:
             pos = end
             if val is _ABSENT:
                 continue
-            if target in nullable and val in _NULLS and text[m.end()] not in _QUOTES:
+            if target in nullable and isinstance(val, str) and val in _NULLS and not quoted:
                 val = None  # (a bare null of a parameter whose schema takes null)
             if target is not None:
                 args[target] = val  # (written twice: noted for the gate)
                 modes.add(mode)
+                if not quoted and (end == len(text) or not text[end].isspace()):
+                    modes.add("open")  # (a bare value up to the text's end: maybe cut)
                 last = pos
             elif target is None and not args and mode != "tag" and not self._known(folded):
                 break  # an unknown key before any argument: another construct
@@ -732,36 +738,6 @@ class AnchoredReader:
         return None  # not a valid call: the text stays text
 
 
-def _name_line_value(
-    text: str, start: int, end: int, stop: int, interp: Interpreter, name: str
-) -> tuple[dict[str, Any], int] | None:
-    """The call of a whole message that is a tool's name alone on its first line (as
-    declared, maybe with a ``:``), then its one required string argument as the next
-    line of raw text, not a sentence (ending in ``.``) nor a heading (``:``):
-    ``bash\necho "Tool test successful!"`` (Qwen3.6 in vmlx, jjang-ai/vmlx issue 192;
-    Qwen3.5 in hermes-agent, NousResearch/hermes-agent issue 66452), and where it ends;
-    ``None`` for anything else (text before the name, more lines, a value that opens
-    other markup, a tool with another required parameter)"""
-    if stop != len(text) or text[start:end] != name or text[:start].strip():
-        return None
-    nl = text.find("\n", end)
-    if nl == -1 or text[end:nl].strip() not in ("", ":"):
-        return None
-    value = text[nl + 1 :].rstrip()
-    if not value.strip() or value != value.lstrip() or "\n" in value:
-        return None  # (a blank line, or an indented one, between: not its value)
-    if value[0] in "{[<`" or value[-1] in ".:":
-        return None  # (other markup; a sentence or a heading: prose, not a command)
-    tool = interp.registry.lookup(name)
-    if tool is None or len(tool.required) != 1:
-        return None
-    param = tool.required[0]
-    schema = tool.properties.get(param)
-    if not isinstance(schema, Mapping) or schema.get("type", "string") != "string":
-        return None
-    return {param: value}, len(text.rstrip())
-
-
 def _without(text: str, marker: str) -> str:
     """``text`` with each ``marker`` in it blanked out, but one glued to a word before it
     (``call:`` stays in ``tool_call:``: a word of its own, read as a word)."""
@@ -797,7 +773,8 @@ def _plain_pairs(
     text: str, start: int, end: int, args_end: int, name: str, modes: set[str]
 ) -> bool:
     """A call with no markup at or before its name is the declared name, then
-    ``key=value`` pairs on its line (no ``key: value`` line of prose, no next line)."""
+    ``key=value`` pairs on its line (no ``key: value`` line of prose, no next line), the
+    last value not a bare one that runs to the end of the text (``open``: maybe cut)."""
     return text[start:end] == name and modes == {"="} and "\n" not in text[end:args_end]
 
 
