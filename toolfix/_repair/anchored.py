@@ -310,11 +310,15 @@ class AnchoredReader:
         not placed as a call's name (``<tool_call>exec tool="exec" command="ls" />``:
         openclaw/openclaw issue 33258): then the one after it (at most
         :data:`_MAX_QUOTED_NAMES` such names are passed)."""
-        line_end = text.find("\n", anchors[i][1])
+        line_end = -2  # (found once a quoted name asks)
         for j in range(i + 1, min(len(anchors), i + 1 + _MAX_QUOTED_NAMES)):
             s, e, _ = anchors[j]
             quoted = s > 0 and e < len(text) and text[s - 1] in "\"'" and text[e] == text[s - 1]
-            if not quoted or (line_end != -1 and s > line_end):
+            if not quoted:
+                return s
+            if line_end == -2:
+                line_end = text.find("\n", anchors[i][1])
+            if line_end != -1 and s > line_end:
                 return s
             if self._placed(text, s, fences, floor):
                 return s
@@ -349,11 +353,12 @@ class AnchoredReader:
         found = self._arguments(text, end, stop, params, reads, nullable, spaced=bracket)
         if found is None:
             return None
-        args, args_end, paren, modes = found
+        args, args_end, paren, modes, value_at = found
         if " " in modes and not _bracket_closes(text, args_end, stop):
             return None  # (``[name for key 'value'`` never closed: cut off)
         if plain and (
-            len(args) != len(params) or not _plain_pairs(text, start, end, args_end, name, modes)
+            len(args) != len(params)
+            or not _plain_pairs(text, start, end, args_end, name, modes, value_at)
         ):
             return None  # (with no markup, only a whole and closed line of pairs)
         if not args and (bare := _bare_element(text, start, end, stop, interp, name)):
@@ -391,7 +396,9 @@ class AnchoredReader:
         ("Use web_search function.\n\n{"query": ...}": gpt-oss-20b in odysseus,
         odysseus-dev/odysseus issue 4085); ``None`` for anything else. The call is the
         object alone: the prose stays text (the stream sent it before the ``{``)."""
-        body_end = len(text.rstrip())
+        body_end = len(text)
+        while body_end and text[body_end - 1] in " \t\r\n":
+            body_end -= 1
         if not text.endswith("}", 0, body_end):
             return None
         i = text.rfind("\n{", 0, body_end) + 1
@@ -504,11 +511,12 @@ class AnchoredReader:
         nullable: frozenset[str] = frozenset(),
         *,
         spaced: bool = False,
-    ) -> tuple[dict[str, Any], int, bool, set[str]] | None:
+    ) -> tuple[dict[str, Any], int, bool, set[str], int] | None:
         """The run of arguments that starts right after a name (``pos``), up to
         ``stop``: the arguments found, where the last one ends, whether a ``(``
-        opened them and how each argument's value was joined to its key (``=``, ``:``,
-        ``tag``, ``flag``, or ``" "``: a key before its value with blanks only)
+        opened them, how each argument's value was joined to its key (``=``, ``:``,
+        ``tag``, ``flag``, or ``" "``: a key before its value with blanks only), and where
+        the last one's value starts
         (``None``: a value that cannot be read, or an object the run was opened in
         never closed: cut off, the call is not taken). A key written twice is
         kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped.
@@ -522,6 +530,7 @@ class AnchoredReader:
         first, pythonic = True, False
         braces = 0  # ``{`` the run was opened in (skipped as markup) minus their ``}``
         modes: set[str] = set()  # how the arguments' values were joined to their keys
+        value_at = pos  # where the last argument's value starts
         for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
             skipped = pos
             pos = self._skip_noise(text, pos, stop)
@@ -534,38 +543,35 @@ class AnchoredReader:
             target = params.get(normalise_name(key, strip_prefix=False))
             if mode == " " and (target is None or not spaced):
                 break  # (a word before a quote is a key only for a declared one, bracketed)
-            if target is None and self._connector(folded, mode, bool(args), text, m.end()):
-                pos = m.end()
+            vstart = m.end()
+            if target is None and self._connector(folded, mode, bool(args), text, vstart):
+                pos = vstart
                 continue
             if first:
                 # ``name(``: a pythonic call, where a bare word is code, not a value
                 pythonic, first = "(" in text[start:pos], False
-            value = self._value(text, m.end(), stop, mode, open_style, pythonic, reads)
+            value = self._value(text, vstart, stop, mode, open_style, pythonic, reads)
             if value is None:
                 return None
             val, end, open_style = value
-            opener = text[m.end() : m.end() + 1]  # (empty at the text's end)
-            quoted = bool(opener) and (opener in _QUOTES or opener in "{[")
-            if text.startswith(("{", "["), m.end()) and (
-                twice := duplicate_keys(text[m.end() : end], val)
+            if text.startswith(("{", "["), vstart) and (
+                twice := duplicate_keys(text[vstart:end], val)
             ):
                 args.duplicates = (*args.duplicates, *twice)  # (inside an object value)
             pos = end
             if val is _ABSENT:
                 continue
-            if target in nullable and isinstance(val, str) and val in _NULLS and not quoted:
-                val = None  # (a bare null of a parameter whose schema takes null)
             if target is not None:
+                if target in nullable and isinstance(val, str) and val in _NULLS:
+                    val = None if _bare(text, vstart) else val  # (a bare null: the null)
                 args[target] = val  # (written twice: noted for the gate)
                 modes.add(mode)
-                if not quoted and (end == len(text) or not text[end].isspace()):
-                    modes.add("open")  # (a bare value up to the text's end: maybe cut)
-                last = pos
+                last, value_at = pos, vstart
             elif target is None and not args and mode != "tag" and not self._known(folded):
                 break  # an unknown key before any argument: another construct
         if braces > 0 and args:
             return None  # an object opened around the arguments never closed: cut off
-        return args, last, pythonic, modes
+        return args, last, pythonic, modes, value_at
 
     def _known(self, folded: str) -> bool:
         return folded in self._connectors or folded in self._name_words
@@ -770,12 +776,21 @@ def _open_tag_attributes(prefix: str) -> str:
 
 
 def _plain_pairs(
-    text: str, start: int, end: int, args_end: int, name: str, modes: set[str]
+    text: str, start: int, end: int, args_end: int, name: str, modes: set[str], value_at: int
 ) -> bool:
     """A call with no markup at or before its name is the declared name, then
     ``key=value`` pairs on its line (no ``key: value`` line of prose, no next line), the
-    last value not a bare one that runs to the end of the text (``open``: maybe cut)."""
-    return text[start:end] == name and modes == {"="} and "\n" not in text[end:args_end]
+    last value (at ``value_at``) not a bare one that runs to the end of the text or into
+    something other than blanks (maybe cut)."""
+    if text[start:end] != name or modes != {"="} or "\n" in text[end:args_end]:
+        return False
+    return not _bare(text, value_at) or (args_end < len(text) and text[args_end].isspace())
+
+
+def _bare(text: str, at: int) -> bool:
+    """The value at ``at`` is bare: not opened by a quote or a bracket."""
+    opener = text[at : at + 1]
+    return not opener or not (opener in _QUOTES or opener in "{[")
 
 
 def _takes_null(schema: Any) -> bool:
