@@ -113,6 +113,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # the schema-anchored reader (docs/finding-calls.md): many names and key runs it reads
     "anchored_calls": lambda n: _rep("get_weather city: a\n", n),
     "anchored_names_one_line": lambda n: _rep("get_weather ", n),
+    "anchored_name_lines": lambda n: _rep('get_weather city="a"\n', n),
+    "anchored_named_object": lambda n: _rep("Use get_weather.\n", n) + '{"city": "a"}',
     "anchored_key_run": lambda n: "get_weather " + _rep("city=a ", n),
     "anchored_name_in_long_word": lambda n: _rep("weather", n),
     "anchored_unclosed_quote": lambda n: 'get_weather city="' + _rep("a city=", n),

@@ -67,6 +67,13 @@ def _calls(text: str, config: FixConfig | None = None) -> list[tuple[str, dict[s
         ),
         # keyword arguments on a line of their own
         ('functions.get_weather(city="Oslo")', ("get_weather", {"city": "Oslo"})),
+        # a name that starts a line, its arguments after it (hermes-agent issue 13031:
+        # ``execute_code code="..."``); the stream holds back from such a line
+        (
+            'get_weather city="Paris" unit=celsius days=2\n',
+            ("get_weather", {"city": "Paris", "unit": "celsius", "days": 2}),
+        ),
+        ('read_file limit=3 path="/etc/hosts"', ("read_file", {"path": "/etc/hosts", "limit": 3})),
         # the name on its own line, then key: value lines, inside a fence
         (
             "```\nget_weather\ncity: Lima\ndays: 3\n```",
@@ -97,10 +104,22 @@ def test_calls_in_shapes_no_family_knows(text: str, expected: tuple[str, Any]) -
         "get_weather days=2",
         # an argument from a different construct (a later sentence) is not taken
         "get_weather\n\nThe city: Paris is lovely.",
-        # no bracket, tag or fence at or before the name: a stream would already have
-        # sent it as prose, so repair() leaves it too (docs/guides/streaming.md)
-        "get_weather city=Paris",
+        # a name inside a line is no call: nothing delimits it (the stream holds back
+        # from a line that starts with an offered name, not from a word in a sentence)
+        "Then get_weather city=Paris",
+        # the name's line, then a sentence (or a heading) is no command
+        "get_weather\nThe city of Paris is lovely.",
+        # with no markup, only key=value pairs on the name's line are read: a
+        # "key: value" is prose ("Get_weather city: Paris, sunny"), and key: value lines
+        # under a bare name have no two public sources yet
         "get_weather\ncity: Lima",
+        "get_weather city: Lima",
+        "Get_weather city=Lima",
+        # with no closer, a bare last value that runs to the end of the text, or a
+        # parameter left out, may be the cut of a longer line (G1)
+        'get_weather city="Paris" unit=celsius days=2',
+        'get_weather city="Paris"',
+        'read_file path="/etc/hosts"',
     ],
 )
 def test_mentions_of_tools_stay_text(text: str) -> None:
@@ -382,6 +401,11 @@ def _reader_operations(text: str) -> int:
         "<parameter=list_tools>\n",
         "read_file get_weather list_tools ",
         "<parameter=read_file>\n<parameter=path>\n",
+        # names that start lines (read without markup: key=value pairs, a name alone)
+        'get_weather city="a"\n',
+        "get_weather city: a\n",
+        "get_weather\n",
+        'Use get_weather.\n{"city": "a"}\n',
     ],
 )
 def test_the_readers_work_grows_linearly(unit: str) -> None:

@@ -185,7 +185,10 @@ def test_a_tool_name_on_its_own_line_then_its_arguments() -> None:
     assert (call.name, call.arguments) == ("get_weather", {"city": "Paris", "days": 2})
     # a word that is not a tool's name is prose, and so is a name inside a sentence
     assert repair('forecast\n{"city": "Paris"}', TOOLS).tool_calls == []
-    assert repair('call get_weather\n{"city": "Paris"}', TOOLS).tool_calls == []
+    # (the family's reading: the schema-anchored reader takes a tool named in the last
+    # line of prose, then its arguments object ending the message: odysseus #4085)
+    family_only = FixConfig(schema_anchored=False)
+    assert repair('call get_weather\n{"city": "Paris"}', TOOLS, config=family_only).tool_calls == []
 
 
 @pytest.mark.parametrize("text", ["functools", "functools\n", "from functools import partial\n"])

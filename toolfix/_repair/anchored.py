@@ -29,6 +29,7 @@ left to right: each name's run ends before the next name, so the work is linear.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import json
 import re
@@ -48,9 +49,10 @@ from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import ScanReads, parse_lenient
 from .names import normalise_name
+from .narration import narrated
 from .text import find_bracket_end, find_fences, remove_spans
 
-__all__ = ["AnchoredReader"]
+__all__ = ["NAME_LINE_REACH", "AnchoredReader", "name_line_start", "names_of"]
 
 CallPart = ToolCallPart | InvalidToolCallPart
 
@@ -85,7 +87,7 @@ _NAME_WORDS = frozenset(
 )
 #: Words that may join a name to its arguments (``args =>``, ``"arguments": {``): the
 #: default argument keys (the config's own are added per reader), and a few more.
-_CONNECTORS = frozenset({*DEFAULT_ARGUMENT_KEYS, "inputs", "with"})
+_CONNECTORS = frozenset({*DEFAULT_ARGUMENT_KEYS, "inputs", "with", "for"})
 #: Where the stream starts holding content back: the family registry's
 #: :func:`~toolfix._repair.families.markup_start`, which toolfix/_stream/core.py reads as
 #: ``_MARKUP_START``. A call's name must come at or after the first match.
@@ -112,7 +114,17 @@ _KEY = re.compile(
     r"""|<(?P<tag>[A-Za-z_][\w.-]*)>"""
     r"""|--(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
+    r"""|(?P<spaced>[A-Za-z_][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
 )
+#: Words of a line that shows an arguments object rather than sending one.
+_DOCUMENTS = re.compile(r"(?i)\b(?:example|sample|schema|format|template|payload|e\.g\.)")
+#: Names written as an argument's quoted value passed over by one run of arguments.
+_MAX_QUOTED_NAMES = 4
+#: What follows a name placed by its line's start alone (no markup at or before it)
+#: when it is a call: blanks and a ``key=``.
+_PLAIN_AFTER = re.compile(r"[ \t]+[A-Za-z_][\w.-]*[ \t]*=")
+#: A bare value that is the null, for a parameter whose schema takes null.
+_NULLS = frozenset({"null", "None"})
 #: Openers that stand right before a name and are markup, not words of a sentence:
 #: the name written as the first argument element's name (``<parameter=edit>``, then the
 #: arguments as ``<parameter=...>`` elements: signalnine/q27 issues 24 and 38), and a
@@ -183,17 +195,21 @@ class _Tools:
 
     registry: ToolRegistry
     names: _Names
-    schemas: dict[str, tuple[dict[str, str], tuple[str, ...]]] = field(default_factory=dict)
+    schemas: dict[str, tuple[dict[str, str], tuple[str, ...], frozenset[str]]] = field(
+        default_factory=dict
+    )
 
-    def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...]]:
-        """The tool's parameters by their comparison form, and its required ones."""
+    def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...], frozenset[str]]:
+        """The tool's parameters by their comparison form, its required ones, and those
+        whose schema takes null."""
         hit = self.schemas.get(name)
         if hit is None:
             tool = self.registry.lookup(name)
             props = tool.properties if tool is not None else {}
             required = tuple(tool.required) if tool is not None else ()
             params = {normalise_name(p, strip_prefix=False): p for p in props}
-            hit = self.schemas[name] = (params, required)
+            nullable = frozenset(p for p, sch in props.items() if _takes_null(sch))
+            hit = self.schemas[name] = (params, required, nullable)
         return hit
 
 
@@ -242,9 +258,13 @@ class AnchoredReader:
         # where the family readers' calls stand, they stand: only the text outside read;
         # quoted text is never read
         kept = list(zip(family[::2], family[1::2], strict=True)) if family_valid else []
-        anchors, held, quoted = _to_read(content, tools.names, kept, sorted(protected), quotes)
+        anchors, held, quoted, hits, markup = _to_read(
+            content, tools.names, kept, sorted(protected), quotes
+        )
         if not anchors:
-            return []
+            # (the tool named in prose, then its arguments object: _named_object)
+            found = self._named_object(content, hits, held, quoted, family, tools, interp, seed)
+            return [] if found is None else [found]
         ends = sorted(family[1::2])
         quoted_ends = sorted(e for _, e in quoted)
         fences = find_fences(content) if "```" in content or "~~~" in content else []
@@ -256,33 +276,17 @@ class AnchoredReader:
                 break  # (the manual fixer reports the calls past max_calls)
             if start < taken_end:
                 continue
-            stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(content)
-            stop = _next_start(quoted, start, stop)  # (a quote ends the run)
             if not self._placed(content, start, fences, taken_end):
                 continue
-            params, required = tools.schema(name)
-            found = self._arguments(content, end, stop, params, reads)
-            if found is None:
-                continue
-            args, args_end, paren = found
-            if not args and (bare := _bare_element(content, start, end, stop, interp, name)):
-                args, args_end = bare  # (``<read_file> a.py </read_file>``)
-            if not args:
-                # a tool that takes no argument: its name, then the construct's closer
-                closer = -1 if required else _empty_closer(content, end, stop, name)
-                if closer == -1:
-                    continue
-                args_end = closer
-            elif any(r not in args for r in required) or not _closed(
-                content,
-                content[start:end],
-                args_end,
-                stop,
-                _tag_opened(content, start),
-                paren,
-                self._wrapped(content, start),
-            ):
+            stop = self._run_stop(content, anchors, i, fences, taken_end)
+            stop = _next_start(quoted, start, stop)  # (a quote ends the run)
+            plain = markup < 0 or end < markup  # (placed by its line's start alone)
+            if plain and _PLAIN_AFTER.match(content, end) is None:
+                continue  # (neither ``key=`` nor the line's end after it: prose)
+            read = self._call_at(content, start, end, stop, name, tools, interp, reads, plain)
+            if read is None:
                 continue  # a required argument missing, or cut off before the closer
+            args, args_end = read
             s, e = self._span(content, start, args_end, stop)
             # nothing already streamed, nothing of an earlier call
             s = max(s, taken_end, min(held, start), _last_before(ends, start))
@@ -292,6 +296,151 @@ class AnchoredReader:
                 out.append((s, e, part))
                 taken_end = e
         return out
+
+    def _run_stop(
+        self,
+        text: str,
+        anchors: list[tuple[int, int, str]],
+        i: int,
+        fences: list[Any],
+        floor: int,
+    ) -> int:
+        """Where the run of arguments after the name ``anchors[i]`` must stop: the next
+        name, unless that name is only an argument's quoted value on the same line and
+        not placed as a call's name (``<tool_call>exec tool="exec" command="ls" />``:
+        openclaw/openclaw issue 33258): then the one after it (at most
+        :data:`_MAX_QUOTED_NAMES` such names are passed)."""
+        line_end = -2  # (found once a quoted name asks)
+        for j in range(i + 1, min(len(anchors), i + 1 + _MAX_QUOTED_NAMES)):
+            s, e, _ = anchors[j]
+            quoted = s > 0 and e < len(text) and text[s - 1] in "\"'" and text[e] == text[s - 1]
+            if not quoted:
+                return s
+            if line_end == -2:
+                line_end = text.find("\n", anchors[i][1])
+            if line_end != -1 and s > line_end:
+                return s
+            if self._placed(text, s, fences, floor):
+                return s
+        j = i + 1 + _MAX_QUOTED_NAMES
+        return anchors[j][0] if j < len(anchors) else len(text)
+
+    def _call_at(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        stop: int,
+        name: str,
+        tools: _Tools,
+        interp: Interpreter,
+        reads: ScanReads | None,
+        plain: bool,
+    ) -> tuple[dict[str, Any], int] | None:
+        """The arguments of the call whose (placed) name is ``text[start:end]`` and where
+        they end; ``None`` when no complete call is there (a required argument missing,
+        a value that cannot be read, a construct cut off before its closer).
+
+        ``plain``: no markup stands at or before the name, only the start of its line
+        (:func:`name_line_start`). Then the name is written as declared and the call is
+        ``key=value`` pairs on the name's line (``execute_code code="..."``:
+        hermes-agent issue 13031; ``web_fetch url="..."``: odysseus issue 2447), every
+        parameter the tool declares written, the last value closed by its quote or
+        followed by blanks (G1, with no closer: a cut between two arguments leaves one
+        out, a cut in a bare value shortens it; either way no call is read)."""
+        params, required, nullable = tools.schema(name)
+        bracket = _bracket_opened(text, start)
+        found = self._arguments(text, end, stop, params, reads, nullable, spaced=bracket)
+        if found is None:
+            return None
+        args, args_end, paren, modes, value_at = found
+        if " " in modes and not _bracket_closes(text, args_end, stop):
+            return None  # (``[name for key 'value'`` never closed: cut off)
+        if plain and (
+            len(args) != len(params)
+            or not _plain_pairs(text, start, end, args_end, name, modes, value_at)
+        ):
+            return None  # (with no markup, only a whole and closed line of pairs)
+        if not args and (bare := _bare_element(text, start, end, stop, interp, name)):
+            args, args_end = bare  # (``<read_file> a.py </read_file>``)
+        if not args:
+            # a tool that takes no argument: its name, then the construct's closer
+            closer = -1 if required else _empty_closer(text, end, stop, name)
+            return None if closer == -1 else ({}, closer)
+        if any(r not in args for r in required) or not _closed(
+            text,
+            text[start:end],
+            args_end,
+            stop,
+            _tag_opened(text, start),
+            paren,
+            self._wrapped(text, start),
+        ):
+            return None
+        return args, args_end
+
+    def _named_object(
+        self,
+        text: str,
+        hits: list[tuple[int, int, str]],
+        held: int,
+        quoted: list[tuple[int, int]],
+        family: list[int],
+        tools: _Tools,
+        interp: Interpreter,
+        seed: str,
+    ) -> tuple[int, int, CallPart] | None:
+        """The call of a message that ends in a bare arguments object on lines of its
+        own, when the line of prose just before it names exactly one offered tool and
+        the object's keys are that tool's parameters, all the required ones among them
+        ("Use web_search function.\n\n{"query": ...}": gpt-oss-20b in odysseus,
+        odysseus-dev/odysseus issue 4085); ``None`` for anything else. The call is the
+        object alone: the prose stays text (the stream sent it before the ``{``)."""
+        body_end = len(text)
+        while body_end and text[body_end - 1] in " \t\r\n":
+            body_end -= 1
+        if not text.endswith("}", 0, body_end):
+            return None
+        i = text.rfind("\n{", 0, body_end) + 1
+        if i <= 0 or i < held:
+            return None
+        if any(s <= i < e for s, e in quoted) or any(
+            s <= i < e for s, e in zip(family[::2], family[1::2], strict=True)
+        ):
+            return None
+        prose_end = len(text[:i].rstrip())
+        line = text.rfind("\n", 0, prose_end) + 1  # (the last line of prose)
+        named = {n for s, _, n in hits if line <= s < prose_end}
+        if len(named) != 1 or text.endswith(":", 0, prose_end):
+            return None  # (no tool, or two, named; a lead-in to an example or a schema)
+        if _DOCUMENTS.search(text, line, prose_end) or narrated(text, i):
+            return None  # (the object shown as an example, or told about: not sent)
+        (name,) = named
+        try:
+            span = find_bracket_end(text, i, self.limits)
+            if span.truncated or span.end != body_end:
+                return None
+            parsed = parse_lenient(text[i:body_end], self.limits, cut=False)
+        except (LimitExceededError, MalformedToolCallError):
+            return None
+        params, required, _ = tools.schema(name)
+        value = parsed.value
+        if not isinstance(value, dict) or not value:
+            return None
+        args = ReadArguments()
+        for key, val in value.items():
+            target = params.get(normalise_name(str(key), strip_prefix=False))
+            if target is None:
+                return None  # (a key the tool does not declare: not its arguments)
+            if isinstance(val, str) and is_placeholder(val):
+                return None  # (``"query": "..."``: a template, not a value)
+            args[target] = val
+        args.duplicates = duplicate_keys(text[i:body_end], value)
+        if any(r not in args for r in required):
+            return None
+        digest = _PrefixDigest(text).upto(i)
+        part = self._finish(text, i, body_end, name, args, interp, f"{seed}:{digest}")
+        return None if part is None else (i, body_end, part)
 
     # ---- names ------------------------------------------------------------------------
 
@@ -337,10 +486,10 @@ class AnchoredReader:
             return False  # a closing tag: the end of a call, not a name that starts one
         if prefix.count("`") % 2:
             return False  # inside inline code: quoted, not sent
-        prefix = _GROUP.sub(" ", _OPENER_BEFORE_NAME.sub(" ", prefix))
+        prefix = _GROUP.sub(" ", _OPENER_BEFORE_NAME.sub(" ", _open_tag_attributes(prefix)))
         for m in self._markers:
             if m[0] in prefix and m in prefix:
-                prefix = prefix.replace(m, " ")
+                prefix = _without(prefix, m)
         if any(w.casefold() not in self._name_words for w in _WORD.findall(prefix)):
             return False
         for f in fences:
@@ -353,18 +502,35 @@ class AnchoredReader:
     # ---- arguments --------------------------------------------------------------------
 
     def _arguments(
-        self, text: str, pos: int, stop: int, params: Mapping[str, str], reads: ScanReads | None
-    ) -> tuple[dict[str, Any], int, bool] | None:
+        self,
+        text: str,
+        pos: int,
+        stop: int,
+        params: Mapping[str, str],
+        reads: ScanReads | None,
+        nullable: frozenset[str] = frozenset(),
+        *,
+        spaced: bool = False,
+    ) -> tuple[dict[str, Any], int, bool, set[str], int] | None:
         """The run of arguments that starts right after a name (``pos``), up to
-        ``stop``: the arguments found, where the last one ends, and whether a ``(``
-        opened them (``None``: a value that cannot be read, or an object the run was
-        opened in never closed: cut off, the call is not taken). A key written twice is
-        kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped."""
+        ``stop``: the arguments found, where the last one ends, whether a ``(``
+        opened them, how each argument's value was joined to its key (``=``, ``:``,
+        ``tag``, ``flag``, or ``" "``: a key before its value with blanks only), and where
+        the last one's value starts
+        (``None``: a value that cannot be read, or an object the run was opened in
+        never closed: cut off, the call is not taken). A key written twice is
+        kept in the arguments' ``duplicates`` (the gate's G3), never silently dropped.
+        A bare ``null`` (or ``None``) is no value for a parameter in ``nullable`` (its
+        schema takes null): it is the null. ``spaced``: inside a bracket the name
+        opened, a declared key may stand before its quoted value with only blanks
+        between (``[tool_call: read_file for absolute_path 'a.txt']``)."""
         args = ReadArguments()
         last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
         first, pythonic = True, False
         braces = 0  # ``{`` the run was opened in (skipped as markup) minus their ``}``
+        modes: set[str] = set()  # how the arguments' values were joined to their keys
+        value_at = pos  # where the last argument's value starts
         for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
             skipped = pos
             pos = self._skip_noise(text, pos, stop)
@@ -375,31 +541,37 @@ class AnchoredReader:
             key, mode = _key_of(m)
             folded = key.casefold()
             target = params.get(normalise_name(key, strip_prefix=False))
-            if target is None and self._connector(folded, mode, bool(args), text, m.end()):
-                pos = m.end()
+            if mode == " " and (target is None or not spaced):
+                break  # (a word before a quote is a key only for a declared one, bracketed)
+            vstart = m.end()
+            if target is None and self._connector(folded, mode, bool(args), text, vstart):
+                pos = vstart
                 continue
             if first:
                 # ``name(``: a pythonic call, where a bare word is code, not a value
                 pythonic, first = "(" in text[start:pos], False
-            value = self._value(text, m.end(), stop, mode, open_style, pythonic, reads)
+            value = self._value(text, vstart, stop, mode, open_style, pythonic, reads)
             if value is None:
                 return None
             val, end, open_style = value
-            if text.startswith(("{", "["), m.end()) and (
-                twice := duplicate_keys(text[m.end() : end], val)
+            if text.startswith(("{", "["), vstart) and (
+                twice := duplicate_keys(text[vstart:end], val)
             ):
                 args.duplicates = (*args.duplicates, *twice)  # (inside an object value)
             pos = end
             if val is _ABSENT:
                 continue
             if target is not None:
+                if target in nullable and isinstance(val, str) and val in _NULLS:
+                    val = None if _bare(text, vstart) else val  # (a bare null: the null)
                 args[target] = val  # (written twice: noted for the gate)
-                last = pos
+                modes.add(mode)
+                last, value_at = pos, vstart
             elif target is None and not args and mode != "tag" and not self._known(folded):
                 break  # an unknown key before any argument: another construct
         if braces > 0 and args:
             return None  # an object opened around the arguments never closed: cut off
-        return args, last, pythonic
+        return args, last, pythonic, modes, value_at
 
     def _known(self, folded: str) -> bool:
         return folded in self._connectors or folded in self._name_words
@@ -572,30 +744,114 @@ class AnchoredReader:
         return None  # not a valid call: the text stays text
 
 
+def _without(text: str, marker: str) -> str:
+    """``text`` with each ``marker`` in it blanked out, but one glued to a word before it
+    (``call:`` stays in ``tool_call:``: a word of its own, read as a word)."""
+    glued = marker[0].isalnum() or marker[0] == "_"
+    out: list[str] = []
+    pos = 0
+    i = text.find(marker)
+    while i != -1:
+        if not (glued and i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")):
+            out.append(text[pos:i] + " ")
+            pos = i + len(marker)
+        i = text.find(marker, i + len(marker))
+    return "".join(out) + text[pos:]
+
+
+#: An attribute pair of an open tag (``id="call_00_xxx"``), its value on one line.
+_ATTRIBUTE = re.compile(r"""\s[\w:.-]+\s*=\s*(?:"[^"<>\n]{0,120}"|'[^'<>\n]{0,120}')""")
+
+
+def _open_tag_attributes(prefix: str) -> str:
+    """``prefix`` with the attribute pairs of the tag still open at its end blanked out:
+    the name given as a tag's ``name`` attribute after others (``<tool_call
+    id="call_00_xxx" name="wechat_get_chat_history">`` then a JSON body: DeepSeek V4 in
+    Memoh, felinics/Memoh issue 435; the same tag-and-body shape is what agent clients
+    parse, ``<tool_call name="x">{...}</tool_call>``) stands where a call's name stands."""
+    lt = prefix.rfind("<")
+    if lt == -1 or ">" in prefix[lt:]:
+        return prefix
+    return prefix[:lt] + _ATTRIBUTE.sub(" ", prefix[lt:])
+
+
+def _plain_pairs(
+    text: str, start: int, end: int, args_end: int, name: str, modes: set[str], value_at: int
+) -> bool:
+    """A call with no markup at or before its name is the declared name, then
+    ``key=value`` pairs on its line (no ``key: value`` line of prose, no next line), the
+    last value (at ``value_at``) not a bare one that runs to the end of the text or into
+    something other than blanks (maybe cut)."""
+    if text[start:end] != name or modes != {"="} or "\n" in text[end:args_end]:
+        return False
+    return not _bare(text, value_at) or (args_end < len(text) and text[args_end].isspace())
+
+
+def _bare(text: str, at: int) -> bool:
+    """The value at ``at`` is bare: not opened by a quote or a bracket."""
+    opener = text[at : at + 1]
+    return not opener or not (opener in _QUOTES or opener in "{[")
+
+
+def _takes_null(schema: Any) -> bool:
+    """A parameter's schema takes null (``"type": "null"`` or a list naming it, or a
+    ``null`` among its ``anyOf``/``oneOf`` options' types)."""
+    if not isinstance(schema, Mapping):
+        return False
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    options = [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ())]
+    return any(isinstance(o, Mapping) and o.get("type") == "null" for o in options)
+
+
+def _bracket_opened(text: str, start: int) -> bool:
+    """An ``[`` stands before the name on its line and is not closed before it
+    (``[tool_call: read_file for ...``)."""
+    line = text.rfind("\n", max(0, start - _MAX_PREFIX), start) + 1
+    lb = text.rfind("[", line, start)
+    return lb != -1 and text.find("]", lb, start) == -1
+
+
+def _bracket_closes(text: str, pos: int, stop: int) -> bool:
+    """The bracket a call was opened in closes right after its last argument."""
+    while pos < stop and text[pos] in " \t":
+        pos += 1
+    return text.startswith("]", pos)
+
+
 def _to_read(
     text: str,
     names: _Names,
     kept: list[tuple[int, int]],
     quoted: list[tuple[int, int]],
     quotes: Callable[[], list[tuple[int, int]]] | None,
-) -> tuple[list[tuple[int, int, str]], int, list[tuple[int, int]]]:
+) -> tuple[list[tuple[int, int, str]], int, list[tuple[int, int]], list[tuple[int, int, str]], int]:
     """The names to read (:func:`_hits` outside ``kept`` and every quoted span, where the
-    stream holds back and not a closer's), where the stream starts holding back, and the
-    quoted spans (``quoted`` and, once a name stands outside them, ``quotes()``)."""
+    stream holds back and not a closer's), where the stream starts holding back, the
+    quoted spans (``quoted`` and, once a name stands outside them, ``quotes()``), every
+    name outside them (``hits``), and where markup may first begin (-1: none)."""
     hits = _hits(text, names, kept, quoted)
     more = quotes() if hits and quotes is not None else []
     if more:
         quoted = sorted(quoted + more)
         hits = _hits(text, names, kept, quoted)
-    held = _stream_hold(text, max(a[1] for a in hits)) if hits else -1
+    held = markup = _stream_hold(text, max(a[1] for a in hits)) if hits else -1
+    # (a name that starts a line holds the stream there too: name_line_start)
+    for s, _, _ in hits:  # (in order: only those before the markup hold matter)
+        if 0 <= held <= s:
+            break
+        if s == 0 or text[s - 1] == "\n":
+            held = s
+            break
     if held < 0:
-        return [], held, quoted
+        return [], held, quoted, hits, markup
     anchors = [
         a
         for a in hits
         if a[1] >= held and text[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
     ]
-    return anchors, held, quoted
+    return anchors, held, quoted, hits, markup
 
 
 def _hits(
@@ -846,6 +1102,8 @@ def _key_of(m: re.Match[str]) -> tuple[str, str]:
             return m.group(group), "tag"
     if m.group("flag"):
         return m.group("flag"), "flag"
+    if m.group("spaced"):
+        return m.group("spaced"), " "
     return m.group("key"), m.group("sep")
 
 
@@ -986,3 +1244,41 @@ def _remove(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` without the (possibly overlapping) spans, as the family readers leave
     theirs (:func:`~toolfix._repair.text.remove_spans`)."""
     return remove_spans(text, [x for span in sorted(spans) for x in span])
+
+
+@functools.lru_cache(maxsize=_MAX_TABLES)
+def names_of(names: tuple[str, ...]) -> _Names:
+    """The names' table of a tool set (for the stream's :func:`name_line_start`)."""
+    return _names_table(names)
+
+
+#: How far back of new text :func:`name_line_start` must look again: a name's word
+#: that the last search saw unfinished (the stream holds back a text's last word).
+NAME_LINE_REACH = _MAX_NAME + 2
+
+
+def name_line_start(text: str, names: _Names, start: int, at_start: bool) -> int:
+    """Where the first line at or after ``start`` that begins with an offered name (its
+    whole word, followed by something: a word at the end of ``text`` may still grow)
+    starts, or -1. ``at_start``: ``text[0]`` starts a line (nothing was sent before it).
+
+    The stream holds content back from there, as from the first markup start: the
+    anchored reader reads a call whose name starts a line (``execute_code code="..."``,
+    ``bash`` then its command), and a stream never sends text that repair() takes as a
+    call. One ``find`` per line; each line's first word is looked up once."""
+    i = start if (start == 0 and at_start) or text[start - 1 : start] == "\n" else -1
+    if i == -1:
+        nl = text.find("\n", start)
+        i = -1 if nl == -1 else nl + 1
+    for _ in range(len(text) + 1):  # (each turn moves ``i`` to a later line)
+        if i == -1 or i >= len(text):
+            return -1
+        m = _NAME_RUN.match(text, i, min(len(text), i + _MAX_NAME + 1))
+        e = m.end() if m is not None else i
+        if i < e < len(text) and e - i <= _MAX_NAME:
+            word = text[i:e].rstrip(".:-")
+            if word and names.lookup(word) is not None:
+                return i
+        nl = text.find("\n", e)
+        i = -1 if nl == -1 else nl + 1
+    return -1

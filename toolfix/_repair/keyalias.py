@@ -6,6 +6,14 @@ for a ``read_file`` whose parameter is ``path`` (hermes-agent PRs 7628 and 81237
 letters differ, so toolfix never renames such a key on its own (promise 4: a key is
 repaired only in how it is written); a user who knows the pairs configures them.
 
+Not even a near match driven by the schema (``path`` for a missing required
+``filePath``: qwen2.5-coder in opencode, anomalyco/opencode issue 7083) is taken by
+default: the part of a key a model keeps is not always the part that tells the
+parameter apart. For ``copy(dest_path, src_path?)`` a call ``{"path": "a.txt"}`` names
+the file to copy, and a rename to the one missing required key would write onto it.
+The call stays invalid (``missing_required``, its raw text kept) for the LLM-based
+fixer, whose feedback lists the tool's parameters.
+
 A configured ``(alias, parameter)`` pair renames an argument key ``alias`` to
 ``parameter`` only when the called tool declares ``parameter`` and not ``alias``, the
 call does not already carry ``parameter``, and no other key of the call would take it

@@ -74,6 +74,7 @@ from .._messages import (
     Usage,
 )
 from .._pipeline.processor import ToolsLike
+from .._repair.anchored import NAME_LINE_REACH, name_line_start, names_of
 from .._repair.engine import fix
 from .._repair.families import (
     THINK_HINTS,
@@ -223,6 +224,8 @@ class _Core:
         self._tried = 0  # closers ending here or before were dealt with
         self._after = ""  # text after the closer waiting for a decision
         self._bracket_closer = False
+        # the offered names a line may start with, as the anchored reader reads them
+        self._line_names = names_of(tuple(self.tools)) if config.schema_anchored else None
         self._payload = False  # a ``{`` was seen while held (arguments have begun)
         self._last_try = 0  # the text length at the last attempt
         self._brackets = False  # an opener whose closer is ``]`` was seen
@@ -265,9 +268,14 @@ class _Core:
         pending = self._pending
         # a little before the last scan point: a keyword may straddle two chunks
         found = _MARKUP_START.search(pending, max(0, self._scanned - 16))
-        if found is not None:
+        limit = found.start() if found is not None else -1
+        if self._line_names is not None:  # (a line that starts with an offered name)
+            lo = max(0, self._scanned - 16 - NAME_LINE_REACH)
+            line = name_line_start(pending, self._line_names, lo, not self.sent)
+            if line != -1 and (limit == -1 or line < limit):
+                limit = line
+        if limit != -1:
             self.held = True
-            limit = found.start()
         else:
             limit = len(pending)
             self._scanned = len(pending)
