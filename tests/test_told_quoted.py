@@ -82,9 +82,7 @@ def _streamed(text: str) -> list[str]:
 
 @settings(max_examples=250, deadline=None)
 @given(st.sampled_from(FAMILIES), st.sampled_from(["", "\n"]), told())
-def test_any_family_call_told_in_these_classes_is_text(
-    family: str, nl: str, template: str
-) -> None:
+def test_any_family_call_told_in_these_classes_is_text(family: str, nl: str, template: str) -> None:
     text = template.replace("{c}", inner_call(family, nl))
     fixed = repair(text, TOOLS)
     assert fixed.tool_calls == [], text
@@ -99,7 +97,7 @@ def test_any_family_call_told_in_these_classes_is_text(
         [
             "Sure, I'll send it:\n",
             'The user asked "send it" twice. Sending now:\n',
-            'I\'ll search for "Sure, I\'ll":\n',
+            "I'll search for \"Sure, I'll\":\n",
             "It looks like the report is ready. Sending it:\n",
             "C'est parti, j'envoie le message :\n",
             "Looks good. Sending:\n",
@@ -119,7 +117,7 @@ def test_a_string_opened_in_code_is_no_quotation() -> None:
     quotation: the quotation test reads only prose before the quote."""
     text = '{"file_path": "C:\\Users\\admin\\file.txt} <|x|> the user says: '
     assert not narration._quoted_from(text)
-    assert narration._quoted_from('the user says: "Sure, I\'ll do it: ')
+    assert narration._quoted_from("the user says: \"Sure, I'll do it: ")
 
 
 @pytest.mark.parametrize(

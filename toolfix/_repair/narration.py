@@ -21,6 +21,25 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
   that you must use this format." (a text Gitlawb/openclaude's call parser must not
   read as a call). A lead-in written in the first person ("I'll call it like: …") is the model's
   own, never narration. Decided by the text before the call only (:func:`narrated`).
+  Four more ways (branch prec2), each from two pages or more:
+
+  - *quoted*: the call is inside a quotation attributed to a third party, opened after
+    ``:``, ``,`` or a verb of saying, with prose (no code) before the quote: "the model
+    mixing the two: \"Sure, I'll read the file: {…}\"" (news.ycombinator.com
+    item 48207313), "le modèle peut dire : « J'ai besoin d'appeler get_weather(…) »"
+    (lcarli.github.io). A closed quotation in the lead-in is someone else's words, so
+    its "I" is not the writer's first person ("…a model that says: \"I want to use…\"
+    …it outputs a JSON object: {…}": theneuralbase.com).
+  - *looks like*: a lead-in that ends by saying how a call looks ("A typical call looks
+    like this:": toolswift.com; "…look like, on the wire…": ajinkya.ai).
+  - *another language*: an example or expected output named on the lead-in's last line
+    in French, Spanish, Portuguese, German, Italian or Chinese ("Exemple de sortie
+    attendue :": forum.hacf.fr; "第一次回傳的結果如下:": dotblogs.com.tw). A call "from
+    model" without the article is a call from the model ("Tool call from model:":
+    gemma4-research's notes of Google's Gemma 4 docs).
+  - *nested*: the call is inside a larger JSON document (an expected output's
+    ``actions``, a response's ``output`` items) whose opener starts its own line and is
+    itself told about (the same two pages): the document's lead-in decides.
 - **counterfactual**: the call is one that was not made, or should have been: the
   lead-in ends with ``instead of``/``rather than`` and a verb of emitting or calling
   ("Instead of returning {…}, the model writes…": aitoolsguidebook.com), with ``should
@@ -131,7 +150,9 @@ _LOOKS_LIKE_RE = re.compile(
 )
 #: A quotation's closed spans (straight, curly and French quotes): what someone else
 #: says, not the writer (the first-person test skips them).
-_CLOSED_QUOTE_RE = re.compile(r'"[^"\n]{0,240}"|\u201c[^\u201d]{0,240}\u201d|\u00ab[^\u00bb]{0,240}\u00bb')
+_CLOSED_QUOTE_RE = re.compile(
+    r'"[^"\n]{0,240}"|\u201c[^\u201d]{0,240}\u201d|\u00ab[^\u00bb]{0,240}\u00bb'
+)
 #: What a quotation is introduced by: a ``:`` or ``,``, or a verb of saying.
 _QUOTE_INTRO_RE = re.compile(
     r"(?:[:,]|\b(?:says?|said|saying|writes|wrote|replies|replied|like))\s*\Z"
