@@ -15,9 +15,11 @@ value or member position (after ``[``, ``{``, ``,`` or ``:``, before ``]``, ``}`
 items are all the string ``"..."``** (``["..."]``, ``["...", "..."]``) holds no item at
 all. That is how prompts and docs write "a list of strings" in a JSON template
 (``"strengths": ["..."], "weaknesses": ["..."]``, ``"issues": ["..."]``, ``"keywords":
-["..."]``, ``"refs": ["..."]``: five unrelated public repositories), and how a reporter
-elided a call's messages (``<parameter=messages>["..."]``: jundot/omlx#2221), so it is
-the ``[...]`` placeholder with quotes. A lone ``"..."`` as a whole string value stays
+["..."]``, ``"refs": ["..."]``: prompt templates in five files of unrelated public
+projects, found by exact search in the code index, which does not name their
+repositories), and how a reporter elided a call's messages
+(``<parameter=messages>["..."]``: jundot/omlx#2221, the one call-side source so far), so
+it is the ``[...]`` placeholder with quotes. A lone ``"..."`` as a whole string value stays
 data: the corpora hold four real calls that carry one as written
 (``anch-free-claude-code-979-devstral-args``, ``qwen_xml-q27-24-broken-opener``...).
 
