@@ -145,13 +145,13 @@ def test_finding_the_document_a_call_is_nested_in_is_linear(
     """Counted, not timed: the characters read looking back for a document's opener
     grow linearly with the text (at most ``_DOCUMENT_CHARS`` per call)."""
     read = [0]
-    find = narration._enclosing_document
+    find = narration._told_documents
 
-    def counted(text: str, start: int) -> int:
+    def counted(text: str, start: int) -> bool:
         read[0] += min(start, narration._DOCUMENT_CHARS)
         return find(text, start)
 
-    monkeypatch.setattr(narration, "_enclosing_document", counted)
+    monkeypatch.setattr(narration, "_told_documents", counted)
     unit = '[\n{"name": "send_email", "arguments": {"to": "x@y"}},\n'
     counts = []
     for n in (300, 1200):

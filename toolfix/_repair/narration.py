@@ -91,7 +91,7 @@ _HINTS = (
     "nstead", "ather than", "have ", "upposed", "xpected", "ould ", "emit", "output",
     "return", "enerat", "roduc", "write", "send", "respond", "repl", "throws", "prints",
     "dumps", "spits", "espons", "bserved", "ctual ", "aw ", "xemp", "jemp", "eispiel",
-    "sempi", "\u5982\u4e0b", "\u4f8b", '"', "\u201c", "\u00ab",
+    "sempi", "\u5982\u4e0b", "\u4f8b", "user", "User",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -201,8 +201,7 @@ def narrated(text: str, start: int) -> bool:
     if _told_before(text, start):
         return True
     prev = text[max(0, start - _LABEL_CHARS) : start].rstrip()[-1:]
-    outer = _enclosing_document(text, start) if prev and prev in "[{,:" else -1
-    if outer != -1 and _told_before(text, outer):
+    if prev and prev in "[{,:" and _told_documents(text, start):
         return True  # (nested in a larger document that is told about)
     bol = text.rfind("\n", 0, start) + 1
     while bol < start and text[bol] in " \t":
@@ -215,29 +214,29 @@ def narrated(text: str, start: int) -> bool:
     )
 
 
-#: How far back the opener of a document holding a call is looked for.
+#: How far back the opener of a document holding a call is looked for, and how many
+#: openers are tried.
 _DOCUMENT_CHARS = 2000
+_DOCUMENT_TRIES = 4
 
 
-def _enclosing_document(text: str, start: int) -> int:
-    """Where the outermost ``{``/``[`` still open at ``start`` is, when it opens its own
-    line (a JSON document the call is nested in: a response quoted with its ``output``
-    items, an expected output whose ``actions`` hold a call-shaped object), or -1. The
-    brackets are counted as written, within :data:`_DOCUMENT_CHARS` before ``start``."""
-    depth = 0
-    outer = -1
-    for k in range(start - 1, max(-1, start - _DOCUMENT_CHARS - 1), -1):
-        ch = text[k]
-        if ch in "}]":
-            depth += 1
-        elif ch in "{[":
-            if depth:
-                depth -= 1
-            else:
-                outer = k
-    if outer == -1 or text[text.rfind("\n", 0, outer) + 1 : outer].strip(" \t"):
-        return -1
-    return outer
+def _told_documents(text: str, start: int) -> bool:
+    """Is the call at ``start`` inside a JSON document that is told about: a ``{`` or
+    ``[`` opening its own line before it (an expected output whose ``actions`` hold a
+    call-shaped object, a response quoted with its ``output`` items), still open at
+    ``start`` and after a lead-in that tells about it? The nearest few such openers
+    within :data:`_DOCUMENT_CHARS` are tried; brackets are counted as written."""
+    lo = max(0, start - _DOCUMENT_CHARS)
+    k = start
+    for _ in range(_DOCUMENT_TRIES):
+        k = max(text.rfind("\n{", lo, k), text.rfind("\n[", lo, k))
+        if k == -1:
+            return False
+        seg = text[k + 1 : start]
+        opened = seg.count("{") + seg.count("[") - seg.count("}") - seg.count("]")
+        if opened > 0 and _told_before(text, k + 1):
+            return True
+    return False
 
 
 def _told_before(text: str, start: int) -> bool:
