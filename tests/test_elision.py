@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import Any
 
 from hypothesis import given, settings
@@ -81,16 +82,34 @@ def test_an_elided_array_in_a_markup_element_is_an_invalid_call() -> None:
 
 
 def test_an_ellipsis_inside_a_string_is_a_value() -> None:
-    content = '{"name": "clarify", "arguments": {"question": "a, ..., b", "choices": ["..."]}}'
-    assert _valid(content) == [("clarify", {"question": "a, ..., b", "choices": ["..."]})]
+    content = '{"name": "clarify", "arguments": {"question": "...", "choices": ["a", "..."]}}'
+    assert _valid(content) == [("clarify", {"question": "...", "choices": ["a", "..."]})]
     broken = "{'name': 'clarify', 'arguments': {'question': 'a, ..., b', 'choices': ['x']}}"
     assert _valid(broken) == [("clarify", {"question": "a, ..., b", "choices": ["x"]})]
+
+
+def _only_ellipses(value: Any) -> bool:
+    """Does ``value`` hold an array whose items are all the string ``"..."``?"""
+    if isinstance(value, dict):
+        return any(_only_ellipses(v) for v in value.values())
+    if isinstance(value, list):
+        if value and all(isinstance(v, str) and _ELLIPSIS.fullmatch(v) for v in value):
+            return True
+        return any(_only_ellipses(v) for v in value)
+    return False
+
+
+_ELLIPSIS = re.compile(r"\.{3,}|\u2026")
 
 
 @settings(max_examples=300, deadline=None)
 @given(_JSON)
 def test_no_json_text_is_read_as_elided(value: Any) -> None:
-    """Every ellipsis in a JSON text is inside a string: none is a placeholder."""
+    """Every ellipsis in a JSON text is inside a string: none is a placeholder, unless
+    an array's items are all ``"..."`` (``["..."]``: a template's list of strings)."""
+    if _only_ellipses(value):
+        assert elided_at(json.dumps(value)) >= 0
+        return
     assert elided_at(json.dumps(value)) == -1
     assert elided_at(json.dumps(value, ensure_ascii=False, indent=1)) == -1
 
@@ -120,6 +139,32 @@ def test_a_call_with_an_elided_value_is_never_valid(
     }[where]
     call = '{"name": "clarify", "arguments": ' + args + "}"
     assert _valid(wrap.replace("{}", call)) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    family=st.sampled_from(["json", "hermes", "qwen_xml"]),
+    items=st.lists(st.sampled_from(['"..."', '"\u2026"', '"...."']), min_size=1, max_size=3),
+    blank=st.sampled_from(["", " ", "\n"]),
+)
+def test_an_array_of_only_ellipsis_strings_is_a_placeholder(
+    family: str, items: list[str], blank: str
+) -> None:
+    """``["..."]`` (jundot/omlx#2221's ``<parameter=messages>["..."]``, and how prompt
+    templates write "a list of strings") holds no item: no valid call comes of it, and
+    the raw text comes back (an invalid call, or the text)."""
+    arr = "[" + blank + ("," + blank).join(items) + blank + "]"
+    if family == "qwen_xml":
+        content = (
+            "<tool_call>\n<function=clarify>\n<parameter=question>Which?</parameter>\n"
+            f"<parameter=choices>\n{arr}\n</parameter>\n</function>\n</tool_call>"
+        )
+    else:
+        call = f'{{"name": "clarify", "arguments": {{"question": "Q", "choices": {arr}}}}}'
+        content = call if family == "json" else f"<tool_call>{call}</tool_call>"
+    out = repair({"content": content}, TOOLS)
+    assert out.tool_calls == [], content
+    assert out.invalid_tool_calls or arr in out.text
 
 
 def test_elided_at_is_one_pass() -> None:

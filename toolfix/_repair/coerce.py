@@ -147,12 +147,12 @@ def decode_double_encoded(value: Any, limits: Limits = _DEFAULT_LIMITS) -> tuple
         return value, False
     # The strict decoder first: for JSON, the depth of the value it gives is the depth
     # of the text, told by counting brackets (at C speed) rather than by the linear scan.
+    if elided_at(text) >= 0:  # ``[...]``, ``["..."]``: a placeholder (elision.py)
+        return value, False
     try:
         decoded = json.loads(text)
     except (ValueError, RecursionError):
         if len(text) > limits.max_repair_chars or _nesting(text) > limits.max_depth:
-            return value, False
-        if elided_at(text) >= 0:  # ``[...]`` is a placeholder, not ``[]`` (elision.py)
             return value, False
         try:
             decoded = json_repair.loads(text)

@@ -11,7 +11,17 @@ arguments).
 
 Only a bare ellipsis counts: outside string literals (double- or single-quoted), in a
 value or member position (after ``[``, ``{``, ``,`` or ``:``, before ``]``, ``}`` or
-``,``). ``"..."`` is a string value like any other.
+``,``). ``"..."`` is a string value like any other, with one exception: **an array whose
+items are all the string ``"..."``** (``["..."]``, ``["...", "..."]``) holds no item at
+all. That is how prompts and docs write "a list of strings" in a JSON template
+(``"strengths": ["..."], "weaknesses": ["..."]``, ``"issues": ["..."]``, ``"keywords":
+["..."]``, ``"refs": ["..."]``: prompt templates in five files of unrelated public
+projects, found by exact search in the code index, which does not name their
+repositories), and how a reporter elided a call's messages
+(``<parameter=messages>["..."]``: jundot/omlx#2221, the one call-side source so far), so
+it is the ``[...]`` placeholder with quotes. A lone ``"..."`` as a whole string value stays
+data: the corpora hold four real calls that carry one as written
+(``anch-free-claude-code-979-devstral-args``, ``qwen_xml-q27-24-broken-opener``...).
 
 **Composed values** are the same refusal for another placeholder: a value written as a
 call to a function (``"first Date": get_current_date (), "last_Date": birthdate ({user:
@@ -35,6 +45,8 @@ ELIDED = "a value is elided (...): the arguments are not known"
 #: The error a text with a composed value carries.
 COMPOSED = "a value is a call to a function (name(...)): the arguments are not known"
 
+#: An ellipsis as a JSON string's whole body (``\u2026`` written or escaped).
+_DOTS = r"(?:\.{3,}|\u2026|\\u2026)"
 # A string literal (consumed whole, so nothing inside it is looked at) or a bare
 # ellipsis between JSON punctuation. Every alternative is an unrolled loop or bounded
 # run, and a failed string match stops at the text's end once: one pass, linear.
@@ -42,6 +54,7 @@ _ELIDED = re.compile(
     r'"[^"\\]*(?:\\.[^"\\]*)*"'
     r"|'[^'\\]*(?:\\.[^'\\]*)*'"
     r"|(?P<gap>[\[{,:][ \t\r\n]*(?:\.{3,}|\u2026)[ \t\r\n]*[\]},])"
+    rf'|(?P<items>\[[ \t\r\n]*"{_DOTS}"(?:[ \t\r\n]*,[ \t\r\n]*"{_DOTS}")*[ \t\r\n]*\])'
 )
 
 
@@ -71,11 +84,11 @@ def is_placeholder(value: str) -> bool:
 
 def elided_at(text: str) -> int:
     """Where the first bare ellipsis placeholder of ``text`` is, or -1 if none is."""
-    if "..." not in text and "\u2026" not in text:
+    if "..." not in text and "\u2026" not in text and "\\u2026" not in text:
         return -1
     for m in _ELIDED.finditer(text):
-        if m.lastgroup == "gap":
-            return m.start("gap")
+        if m.lastgroup is not None:
+            return m.start()
     return -1
 
 

@@ -253,6 +253,10 @@ def parse_lenient(
     size = len(stripped)
     if size > limits.max_span_chars:
         check_limits(stripped, limits)
+    if ('"...' in stripped or '"\u2026' in stripped or '"\\u2026' in stripped) and elided_at(
+        stripped
+    ) >= 0:
+        raise MalformedToolCallError(ELIDED, raw=text)  # (``["..."]``: elision.py)
     if reads is not None and size >= MEMO_MIN_CHARS:  # (only a long value is kept decoded)
         found, value = reads.take_decoded(stripped)
         if found:

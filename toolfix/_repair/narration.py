@@ -21,6 +21,25 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
   that you must use this format." (a text Gitlawb/openclaude's call parser must not
   read as a call). A lead-in written in the first person ("I'll call it like: …") is the model's
   own, never narration. Decided by the text before the call only (:func:`narrated`).
+  Four more ways (branch prec2), each from two pages or more:
+
+  - *quoted*: the call is inside a quotation attributed to a third party, opened after
+    ``:``, ``,`` or a verb of saying, with prose (no code) before the quote: "the model
+    mixing the two: \"Sure, I'll read the file: {…}\"" (news.ycombinator.com
+    item 48207313), "le modèle peut dire : « J'ai besoin d'appeler get_weather(…) »"
+    (lcarli.github.io). A closed quotation in the lead-in is someone else's words, so
+    its "I" is not the writer's first person ("…a model that says: \"I want to use…\"
+    …it outputs a JSON object: {…}": theneuralbase.com).
+  - *looks like*: a lead-in that ends by saying how a call looks ("A typical call looks
+    like this:": toolswift.com; "…look like, on the wire…": ajinkya.ai).
+  - *another language*: an example or expected output named on the lead-in's last line
+    in French, Spanish, Portuguese, German, Italian or Chinese ("Exemple de sortie
+    attendue :": forum.hacf.fr; "第一次回傳的結果如下:": dotblogs.com.tw). A call "from
+    model" without the article is a call from the model ("Tool call from model:":
+    gemma4-research's notes of Google's Gemma 4 docs).
+  - *nested*: the call is inside a larger JSON document (an expected output's
+    ``actions``, a response's ``output`` items) whose opener starts its own line and is
+    itself told about (the same two pages): the document's lead-in decides.
 - **counterfactual**: the call is one that was not made, or should have been: the
   lead-in ends with ``instead of``/``rather than`` and a verb of emitting or calling
   ("Instead of returning {…}, the model writes…": aitoolsguidebook.com), with ``should
@@ -71,7 +90,8 @@ _HINTS = (
     "e.g.", "or example", "or instance", "it ", "It ", "xample", "ample ", "ypothetical",
     "nstead", "ather than", "have ", "upposed", "xpected", "ould ", "emit", "output",
     "return", "enerat", "roduc", "write", "send", "respond", "repl", "throws", "prints",
-    "dumps", "spits", "espons", "bserved", "ctual ", "aw ",
+    "dumps", "spits", "espons", "bserved", "ctual ", "aw ", "xemp", "jemp", "eispiel",
+    "sempi", "\u5982\u4e0b", "\u4f8b", "user", "User",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -89,7 +109,7 @@ _EMITTING = (
 )
 _EMITS_RE = re.compile(rf"\b{_EMITTING}\b")
 _FROM_MODEL_RE = re.compile(
-    r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) the (?:model|llm)\b"
+    r"\b(?:calls?|outputs?|responses?|requests?) (?:from|by) (?:the )?(?:model|llm)\b"
 )
 #: The pronoun ``it`` (the model, named before), or a model named by its name ("Llama
 #: 3.2 emits a bare JSON object where 3.1 used the ``<function=F>`` envelope:":
@@ -114,6 +134,31 @@ _REPORTED_RE = re.compile(
     r"^(?:[-*]\s*)?(?:observed|actual|sample|raw|its|their|the model's|the llm's)"
     r" (?:model )?(?:outputs?|responses?|repl(?:y|ies)|completions?)\b"
 )
+#: An example or expected output named in another language on the lead-in's last line,
+#: which ends with ``:`` ("Exemple de sortie attendue :": forum.hacf.fr; "第一次回傳的結果如下:",
+#: 'the first result returned is as follows:': dotblogs.com.tw): read in lower case.
+_FOREIGN_EXAMPLE_RE = re.compile(
+    r"^(?:[-*]\s*)?(?:exemples?|ejemplos?|exemplos?|beispiele?|beispiel|esempi[oi])\b"
+    r"|(?:\u5982\u4e0b|\u793a\u4f8b|\u8303\u4f8b|\u7bc4\u4f8b|\u4f8b\u5982|\u4f8b\u5b50)$"
+)
+#: Example lead-ins that end with how a call looks ("A typical call looks like this:":
+#: toolswift.com; "This is what Anthropic and OpenAI look like, on the wire, for the same
+#: request:": ajinkya.ai), read in lower case on the lead-in's tail.
+_LOOKS_LIKE_RE = re.compile(
+    r"\b(?:(?:would|will|might|could|should|may) )?look(?:s|ed)? like(?: this| so)?$"
+    r"|\bsomething like (?:this|so)$"
+)
+#: A quotation's closed spans (straight, curly and French quotes): what someone else
+#: says, not the writer (the first-person test skips them).
+_CLOSED_QUOTE_RE = re.compile(
+    r'"[^"\n]{0,240}"|\u201c[^\u201d]{0,240}\u201d|\u00ab[^\u00bb]{0,240}\u00bb'
+)
+#: What a quotation is introduced by: a ``:`` or ``,``, or a verb of saying.
+_QUOTE_INTRO_RE = re.compile(
+    r"(?:[:,]|\b(?:says?|said|saying|writes|wrote|replies|replied|like))\s*\Z"
+)
+#: A third party a quotation is attributed to, beyond :data:`_SUBJECT_RE` (lower case).
+_QUOTER_RE = re.compile(r"\b(?:users?|examples?|e\.g\.)(?!\w)")
 #: Example markers that end a lead-in (the call follows at once, after ``:`` or a break).
 _EXAMPLE_ENDS = (
     "like", "such as", "e.g.", "e.g.,", "for example", "for example,", "for instance",
@@ -155,6 +200,9 @@ def narrated(text: str, start: int) -> bool:
         start = fence.start()  # (a call opening a fence: the lead-in is before the fence)
     if _told_before(text, start):
         return True
+    prev = text[max(0, start - _LABEL_CHARS) : start].rstrip()[-1:]
+    if prev and prev in "[{,:" and _told_documents(text, start):
+        return True  # (nested in a larger document that is told about)
     bol = text.rfind("\n", 0, start) + 1
     while bol < start and text[bol] in " \t":
         bol += 1
@@ -164,6 +212,31 @@ def narrated(text: str, start: int) -> bool:
         and not any(end in label for end in ".!?")
         and _told_before(text, bol)
     )
+
+
+#: How far back the opener of a document holding a call is looked for, and how many
+#: openers are tried.
+_DOCUMENT_CHARS = 2000
+_DOCUMENT_TRIES = 4
+
+
+def _told_documents(text: str, start: int) -> bool:
+    """Is the call at ``start`` inside a JSON document that is told about: a ``{`` or
+    ``[`` opening its own line before it (an expected output whose ``actions`` hold a
+    call-shaped object, a response quoted with its ``output`` items), still open at
+    ``start`` and after a lead-in that tells about it? The nearest few such openers
+    within :data:`_DOCUMENT_CHARS` are tried; brackets are counted as written."""
+    lo = max(0, start - _DOCUMENT_CHARS)
+    k = start
+    for _ in range(_DOCUMENT_TRIES):
+        k = max(text.rfind("\n{", lo, k), text.rfind("\n[", lo, k))
+        if k == -1:
+            return False
+        seg = text[k + 1 : start]
+        opened = seg.count("{") + seg.count("[") - seg.count("}") - seg.count("]")
+        if opened > 0 and _told_before(text, k + 1):
+            return True
+    return False
 
 
 def _told_before(text: str, start: int) -> bool:
@@ -189,13 +262,23 @@ def _told_before(text: str, start: int) -> bool:
     tail = low.rstrip(" \t\n:\u2014")
     if _COUNTERFACTUAL_RE.search(tail) is not None:
         return True
+    if _quoted_from(lead):
+        return True
+    if '"' in lead or "\u201c" in lead or "\u00ab" in lead:
+        lead = _CLOSED_QUOTE_RE.sub(" ", lead)  # (a quotation: someone else's first person)
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
         return False
+    low = lead.lower()
+    tail = low.rstrip(" \t\n:\u2014")
+    if _LOOKS_LIKE_RE.search(tail[-40:]) is not None:
+        return True
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
     if low.rstrip(" \t\n").endswith((":", "\u2014")) and (
-        _EXAMPLE_NAMED_RE.search(tail.strip()) or _REPORTED_RE.search(low.lstrip())
+        _EXAMPLE_NAMED_RE.search(tail.strip())
+        or _REPORTED_RE.search(low.lstrip())
+        or _FOREIGN_EXAMPLE_RE.search(tail[tail.rfind("\n") + 1 :].strip())
     ):
         return True
     subject = _SUBJECT_RE.search(low)
@@ -203,6 +286,32 @@ def _told_before(text: str, start: int) -> bool:
         (subject is not None and _EMITS_RE.search(low, subject.end()) is not None)
         or _FROM_MODEL_RE.search(low) is not None
         or _IT_EMITS_RE.search(low) is not None
+    )
+
+
+def _quoted_from(lead: str) -> bool:
+    """Does ``lead`` end inside a quotation attributed to a third party (the model, the
+    user, an example), opened after a ``:``, a ``,`` or a verb of saying: "the model
+    mixing the two: \"Sure, I'll read the file: {…}\"" (news.ycombinator.com/item?id=
+    48207313), "le modèle peut dire : « J'ai besoin d'appeler get_weather(…) »"
+    (lcarli.github.io)? The call is inside what someone is said to say."""
+    opened = -1
+    if lead.count('"') % 2 == 1:
+        opened = lead.rfind('"')
+    for left, right in (("\u201c", "\u201d"), ("\u00ab", "\u00bb")):
+        at = lead.rfind(left)
+        if at > opened and lead.find(right, at) == -1:
+            opened = at
+    if opened <= 0:
+        return False
+    before = lead[:opened]
+    if any(ch in before for ch in "{[<=|\\"):
+        return False  # (code before the quote: a string opened in it is no quotation)
+    low = before.lower()
+    return (
+        _QUOTE_INTRO_RE.search(before) is not None
+        and _FIRST_PERSON_RE.search(before) is None
+        and (_SUBJECT_RE.search(low) is not None or _QUOTER_RE.search(low) is not None)
     )
 
 
