@@ -239,7 +239,7 @@ def test_a_recipient_without_its_namespace() -> None:
         'mail it to=get_weather {"city":"Paris"} then <|message|>',  # no header token
     ):
         assert FMT.extract(text, CTX) == [], text
-    assert not FMT.detect('send to=get_weather {"city":"Paris"}')
+    assert not FMT.detect('send to=get_weather {"city":"Paris"}'.__contains__)
 
 
 def test_bare_recipients_take_linear_work() -> None:

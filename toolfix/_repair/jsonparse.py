@@ -226,6 +226,11 @@ def _refuse_placeholders(stripped: str, text: str) -> None:
         raise MalformedToolCallError(COMPOSED, raw=text)
 
 
+#: A string that opens with an ellipsis (``"..."``, ``"\u2026"``, escaped ``"\\u2026"``):
+#: only a text holding one can be an array of elided items (``["..."]``). One pass.
+_QUOTED_ELLIPSIS = re.compile(r'"(?:\.\.\.|\u2026|\\u2026)')
+
+
 @functools.lru_cache(maxsize=8)
 def _digit_run(max_num: int) -> re.Pattern[str]:
     """A run of more than ``max_num`` digits (inside strings too: a superset of numbers)."""
@@ -253,9 +258,7 @@ def parse_lenient(
     size = len(stripped)
     if size > limits.max_span_chars:
         check_limits(stripped, limits)
-    if ('"...' in stripped or '"\u2026' in stripped or '"\\u2026' in stripped) and elided_at(
-        stripped
-    ) >= 0:
+    if _QUOTED_ELLIPSIS.search(stripped) is not None and elided_at(stripped) >= 0:
         raise MalformedToolCallError(ELIDED, raw=text)  # (``["..."]``: elision.py)
     if reads is not None and size >= MEMO_MIN_CHARS:  # (only a long value is kept decoded)
         found, value = reads.take_decoded(stripped)

@@ -102,7 +102,7 @@ class SpecScanner(ToolCallFormat):
     def spec_names(self) -> list[str]:
         return [s.name for s in self.specs]
 
-    def detect(self, text: str) -> bool:
+    def detect(self, has: Callable[[str], bool]) -> bool:
         return bool(self._groups)
 
     def may_open_before(self, text: str, pos: int) -> bool:

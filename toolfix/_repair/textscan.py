@@ -732,18 +732,17 @@ class _Markers:
     MIN_CHARS = 16_384
     MAX_ANCHORS = 32
 
-    __slots__ = ("_positions", "text")
+    __slots__ = ("_has", "_positions", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._positions: dict[str, list[int] | None] = {}
+        self._has = self.tester()
 
     def detect(self, fmt: ToolCallFormat) -> bool:
-        """``fmt.detect(text)``: a marker of the format occurs (or it has none)."""
-        markers = fmt.markers
-        if not markers or type(fmt).detect is not ToolCallFormat.detect:
-            return fmt.detect(self.text)
-        return self.has_any(markers)
+        """``fmt.detect``, asked through this index: a marker of the format occurs (or it
+        has none)."""
+        return fmt.detect(self._has)
 
     def has_any(self, markers: tuple[str, ...]) -> bool:
         """``any(marker in text for marker in markers)``."""

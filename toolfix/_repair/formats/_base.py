@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -309,13 +309,15 @@ class ToolCallFormat(ABC):
             notes,
         )
 
-    def detect(self, text: str) -> bool:
-        """Cheap check: could this text contain this format's calls?"""
+    def detect(self, has: Callable[[str], bool]) -> bool:
+        """Cheap check: could the text contain this format's calls? ``has(marker)`` says
+        whether the text holds ``marker`` (the scan's marker index; ``text.__contains__``
+        for a plain answer)."""
         markers = self.markers
         if not markers:
             return True
         for marker in markers:  # noqa: SIM110 - a plain loop: runs per format per text
-            if marker in text:
+            if has(marker):
                 return True
         return False
 

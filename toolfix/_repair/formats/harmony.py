@@ -28,6 +28,8 @@ still taken (inherently ambiguous, and rare).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..text import MarkerFinder, skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before
 
@@ -79,10 +81,10 @@ class HarmonyFormat(ToolCallFormat):
         "vllm-project/vllm vllm/tool_parsers/openai_tool_parser.py"
     )
 
-    def detect(self, text: str) -> bool:
+    def detect(self, has: Callable[[str], bool]) -> bool:
         # the marker, or a recipient without its namespace inside a harmony header
         # (:func:`_recipient`): that needs the header's <|message|> token
-        return _RECIPIENT in text or (_MESSAGE in text and _TO in text)
+        return has(_RECIPIENT) or (has(_MESSAGE) and has(_TO))
 
     def split_channels(self, text: str) -> tuple[str | None, list[tuple[str, bool]]] | None:
         return split_harmony_segments(text) if "<|channel|>" in text else None
