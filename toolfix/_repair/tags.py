@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from .formats._base import Candidate, ScanContext, make_candidate
@@ -543,6 +544,15 @@ def _loose_params(text: str, lo: int, hi: int, tags: _Tags, params: dict[str, An
     return untyped
 
 
+def _prefixed(text: str, j: int, s: TagSyntax, run: re.Pattern[str]) -> Iterator[tuple[int, int]]:
+    """For each of the syntax's prefixes written at ``j``: where the word after it starts
+    and where ``run`` (the word's characters, at most :data:`_MAX_KEY`) ends it."""
+    for prefix in s.prefixes:
+        if text.startswith(prefix, j):
+            w = j + len(prefix)
+            yield w, run.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+
+
 def _param_at(text: str, k: int, tags: _Tags) -> tuple[str, int]:
     """The argument tag opening at ``k``: (its word, index past the word), or ("", -1).
     With ``param=None`` any element is an argument and its word is the key."""
@@ -552,12 +562,7 @@ def _param_at(text: str, k: int, tags: _Tags) -> tuple[str, int]:
     s = tags.s
     if not text.startswith(s.open, k):
         return "", -1
-    j = k + len(s.open)
-    for prefix in s.prefixes:
-        if not text.startswith(prefix, j):
-            continue
-        w = j + len(prefix)
-        e = _WORD_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+    for w, e in _prefixed(text, k + len(s.open), s, _WORD_RUN):
         if e > w and (text[w].isalpha() or text[w] == "_"):
             word = text[w:e]
             if word != g.call and text.startswith(s.end, e):
@@ -583,12 +588,7 @@ def _misspelt(text: str, k: int, tags: _Tags, notes: list[tuple[str, str]]) -> t
     n = len(text)
     if len(param) < _MISSPELT_MIN or not text.startswith(s.open, k):
         return "", -1
-    j = k + len(s.open)
-    for prefix in s.prefixes:
-        if not text.startswith(prefix, j):
-            continue
-        w = j + len(prefix)
-        e = _WORD_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+    for w, e in _prefixed(text, k + len(s.open), s, _WORD_RUN):
         word = text[w:e]
         if (
             e < n
@@ -610,12 +610,7 @@ def _closer_word(text: str, k: int, tags: _Tags) -> tuple[str, int]:
     s = tags.s
     if not text.startswith(s.close, k):
         return "", -1
-    j = k + len(s.close)
-    for prefix in s.prefixes:
-        if not text.startswith(prefix, j):
-            continue
-        w = j + len(prefix)
-        e = _CLOSER_RUN.match(text, w, w + _MAX_KEY).end()  # type: ignore[union-attr]
+    for w, e in _prefixed(text, k + len(s.close), s, _CLOSER_RUN):
         if e > w and text.startswith(s.end, e):
             return text[w:e], e + len(s.end)
     return "", -1
