@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from toolfix import FixConfig, Limits, repair
 from toolfix._repair import anchored
+from toolfix._repair.nametable import name_table, names_in
 
 TOOLS: list[dict[str, Any]] = list(BASIC_TOOLS)
 CONFIG = FixConfig(limits=Limits(max_input_chars=400_000, max_span_chars=400_000))
@@ -72,5 +73,5 @@ def test_a_name_deep_in_a_long_line_costs_no_search_per_name() -> None:
     heads = anchored._line_heads(text, ranges)
     assert heads is not None
     assert sum(b - a for a, b in heads) < 1_000
-    assert anchored._names_in(text, anchored._names_table(("get_weather",)), heads) == []
+    assert names_in(text, name_table(("get_weather",)), heads) == []
     assert repair("\n" + text + "\n" + text, TOOLS, config=CONFIG).tool_calls == []

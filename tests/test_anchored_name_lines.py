@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from streamcheck import assert_stream_adds_up
 
 from toolfix import FailureKind, repair
-from toolfix._repair.anchored import name_line_start, names_of
+from toolfix._repair.nametable import name_line_start, name_table
 
 
 def _tool(name: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -225,7 +225,7 @@ def test_name_line_start_finds_the_first_name_line(
     """The stream's search: the first line at or after ``start`` whose whole first word
     (followed by something) is an offered name, exactly as a plain walk finds it."""
     text = "".join(pieces)
-    names = names_of(("bash", "web_fetch"))
+    names = name_table(("bash", "web_fetch"))
     want = -1
     for i in range(start, len(text)):
         if not ((i == 0 and at_start) or (i > 0 and text[i - 1] == "\n")):
@@ -244,7 +244,7 @@ def test_name_line_start_finds_the_first_name_line(
 def test_the_name_line_search_is_linear() -> None:
     """One pass: a megabyte of lines that start with words, none a name, is searched
     with one lookup per line (counted by the names' table)."""
-    names = names_of(("bash", "web_fetch"))
+    names = name_table(("bash", "web_fetch"))
     text = "word and more\n" * 70_000
     names.words.clear()
     assert name_line_start(text, names, 0, True) == -1

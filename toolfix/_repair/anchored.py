@@ -29,7 +29,6 @@ left to right: each name's run ends before the next name, so the work is linear.
 from __future__ import annotations
 
 import bisect
-import functools
 import hashlib
 import json
 import re
@@ -49,10 +48,11 @@ from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import ScanReads, parse_lenient
 from .names import normalise_name
+from .nametable import MAX_NAME, NameTable, name_table, names_in
 from .narration import narrated
 from .text import find_bracket_end, find_fences, remove_spans
 
-__all__ = ["NAME_LINE_REACH", "AnchoredReader", "name_line_start", "names_of"]
+__all__ = ["AnchoredReader"]
 
 CallPart = ToolCallPart | InvalidToolCallPart
 
@@ -98,12 +98,9 @@ _MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either sid
 _WORD = re.compile(r"[A-Za-z_][\w]*")
 #: complete markup groups skipped as noise: <tag ...>, <|token|>, [MARKER]
 _GROUP = re.compile(r"<[^<>\n]{0,80}>|\[[^\[\]\n]{0,40}\]")
-_WORDS_OF_NAME = re.compile(r"[\W_]+|(?<=[a-z0-9])(?=[A-Z])")
 #: A bare value a pythonic call may hold: a number, a boolean or a null (not a name).
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|True|False|None|null")
 _ABSENT = object()  # an empty element: no value written
-_UNSEEN = object()
-_MAX_WORDS = 4096
 _MAX_TABLES = 64  # names' tables kept (by their tuple of names)
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 #: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
@@ -146,55 +143,12 @@ _TAG_END = re.compile(r"<")
 
 
 @dataclass(slots=True)
-class _Names:
-    """The offered names as the reader anchors on them (one table per set of names,
-    shared by every registry that offers those names): each tool by its name's
-    comparison form, and a piece of every name."""
-
-    by_norm: dict[str, str]
-    chunks: tuple[str, ...]
-    """A piece of each name every spelling of it holds (a cheap test before the scan)."""
-    words: dict[str, str | None] = field(default_factory=dict)
-    """The words already looked up (bounded: cleared past :data:`_MAX_WORDS`)."""
-
-    def lookup(self, word: str) -> str | None:
-        """The tool ``word`` names: itself, or its last ``.``/``:`` segment (a namespace)."""
-        known = self.words.get(word, _UNSEEN)
-        if known is not _UNSEEN:
-            return known  # type: ignore[return-value]
-        if len(self.words) > _MAX_WORDS:
-            self.words.clear()
-        name = _lookup(word, self.by_norm)
-        self.words[word] = name
-        return name
-
-
-def _names_table(names: tuple[str, ...]) -> _Names:
-    """The table of ``names`` (two tools with one comparison form: neither is anchored
-    on)."""
-    by_norm: dict[str, str] = {}
-    twice: set[str] = set()
-    for name in names:
-        norm = normalise_name(name)
-        if len(norm) < 3:
-            continue
-        if norm in by_norm:
-            twice.add(norm)
-        by_norm[norm] = name
-    for norm in twice:
-        del by_norm[norm]
-    # each name's longest run of letters: in the text whenever the name is
-    chunks = {max(_WORDS_OF_NAME.split(n), key=len).lower() for n in by_norm.values()}
-    return _Names(by_norm, tuple(sorted(chunks)))
-
-
-@dataclass(slots=True)
 class _Tools:
     """What the reader needs of one registry: its names' table, and (on first need)
     each tool's parameters by their comparison form and its required ones."""
 
     registry: ToolRegistry
-    names: _Names
+    names: NameTable
     schemas: dict[str, tuple[dict[str, str], tuple[str, ...], frozenset[str]]] = field(
         default_factory=dict
     )
@@ -227,7 +181,7 @@ class AnchoredReader:
         self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
         self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
         self._last: _Tools | None = None  # (the last registry's schemas)
-        self._tables: dict[tuple[str, ...], _Names] = {}  # names' tables by the names
+        self._tables: dict[tuple[str, ...], NameTable] = {}  # names' tables by the names
 
     def read(
         self,
@@ -457,7 +411,7 @@ class AnchoredReader:
         if table is None:
             if len(self._tables) >= _MAX_TABLES:
                 self._tables.clear()  # (bounded: a burst of new tool sets starts over)
-            table = self._tables[key] = _names_table(key)
+            table = self._tables[key] = name_table(key)
         tools = _Tools(registry, table)
         self._last = tools  # one reference assignment: safe across threads
         return tools
@@ -822,7 +776,7 @@ def _bracket_closes(text: str, pos: int, stop: int) -> bool:
 
 def _to_read(
     text: str,
-    names: _Names,
+    names: NameTable,
     kept: list[tuple[int, int]],
     quoted: list[tuple[int, int]],
     quotes: Callable[[], list[tuple[int, int]]] | None,
@@ -855,7 +809,7 @@ def _to_read(
 
 
 def _hits(
-    text: str, names: _Names, kept: list[tuple[int, int]], quoted: list[tuple[int, int]]
+    text: str, names: NameTable, kept: list[tuple[int, int]], quoted: list[tuple[int, int]]
 ) -> list[tuple[int, int, str]]:
     """Where the offered names stand in ``text`` outside the ``kept`` and ``quoted``
     spans (:func:`_anchors`)."""
@@ -864,9 +818,11 @@ def _hits(
     return _anchors(text, names, ranges) if ranges else []
 
 
-def _anchors(text: str, tools: _Names, ranges: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+def _anchors(
+    text: str, tools: NameTable, ranges: list[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
     """Where the offered names stand in the ``ranges`` of ``text`` (start, end, tool
-    name), in order (:func:`_names_in`).
+    name), in order (:func:`names_in`).
 
     Before any call is read, a name is placed only within :data:`_MAX_PREFIX` characters
     of its line's start (:meth:`AnchoredReader._placed`), and every later call follows
@@ -874,9 +830,9 @@ def _anchors(text: str, tools: _Names, ranges: list[tuple[int, int]]) -> list[tu
     read and the rest of each long line is not searched (a megabyte of prose on one line
     costs its heads, not a pass per name)."""
     heads = _line_heads(text, ranges)
-    if heads is not None and heads != ranges and not _names_in(text, tools, heads):
+    if heads is not None and heads != ranges and not names_in(text, tools, heads):
         return []
-    return _names_in(text, tools, ranges)
+    return names_in(text, tools, ranges)
 
 
 #: The lines whose heads :func:`_line_heads` looks at (past that, every range is read).
@@ -887,7 +843,7 @@ def _line_heads(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int
     """The parts of ``ranges`` within reach of a line's start (a name placed there, with
     the rest of its word), when ``text`` has at most :data:`_MAX_HEADS` lines; ``None``
     when it has more, or is short (then nearly all of it is within reach)."""
-    reach = _MAX_PREFIX + 2 * _MAX_NAME
+    reach = _MAX_PREFIX + 2 * MAX_NAME
     if len(text) <= 4 * reach:
         return None  # (a short text is read whole: its heads would be most of it)
     heads: list[tuple[int, int]] = []
@@ -904,60 +860,6 @@ def _line_heads(text: str, ranges: list[tuple[int, int]]) -> list[tuple[int, int
     else:
         return None
     return [(max(a, h), min(b, e)) for a, b in ranges for h, e in heads if h < b and a < e]
-
-
-def _names_in(
-    text: str, tools: _Names, ranges: list[tuple[int, int]]
-) -> list[tuple[int, int, str]]:
-    """Where the offered names stand in the ``ranges`` of ``text`` (start, end, tool
-    name), in order: each hit of a piece of a name, widened to the word it is in
-    (letters, digits, ``_-.:``), is a name when that word, or its last ``.``/``:``
-    segment, has a tool's comparison form (case, separators and a ``functions.`` prefix
-    aside). One ``str.find`` pass per piece and range; each word is widened once."""
-    seen: dict[int, tuple[int, int, str]] = {}
-    for a, b in ranges:
-        low = text[a:b].lower()
-        if len(low) != b - a:
-            continue  # (a case mapping that changes lengths: no name is anchored on)
-        for chunk in tools.chunks:
-            i = low.find(chunk)
-            while i != -1:
-                s, e, word_end = _word_at(text, a + i, a + i + len(chunk))
-                if e > s and s not in seen:
-                    name = tools.lookup(text[s:e])
-                    if name is not None:
-                        seen[s] = (s, e, name)
-                i = low.find(chunk, max(word_end - a, i + 1))
-    return [seen[s] for s in sorted(seen)]
-
-
-_MAX_NAME = 128
-
-
-def _word_at(text: str, start: int, end: int) -> tuple[int, int, int]:
-    """The word around ``text[start:end]`` (its trailing ``.:-`` left out) and where it
-    ends; an empty span when it is longer than :data:`_MAX_NAME` (not a tool's name)."""
-    e = word_end = _NAME_RUN.match(text, end).end()  # type: ignore[union-attr]
-    lo = max(0, e - _MAX_NAME - 1)
-    s = start - _NAME_RUN.match(text[lo:start][::-1]).end()  # type: ignore[union-attr]
-    if e - s > _MAX_NAME:
-        return start, start, word_end
-    while e > end and text[e - 1] in ".:-":
-        e -= 1
-    return s, e, word_end
-
-
-#: The characters of a name's word (``str.isalnum`` ones, ``_``, ``-``, ``.``, ``:``).
-_NAME_RUN = re.compile(r"[\w.:-]*")
-
-
-def _lookup(word: str, by_norm: Mapping[str, str]) -> str | None:
-    """The tool ``word`` names: itself, or its last ``.``/``:`` segment (a namespace)."""
-    name = by_norm.get(normalise_name(word))
-    if name is not None:
-        return name
-    cut = max(word.rfind("."), word.rfind(":"))
-    return by_norm.get(normalise_name(word[cut + 1 :])) if cut != -1 else None
 
 
 #: How far past the last name :func:`_stream_hold` reads.
@@ -1082,7 +984,7 @@ def _closed(
             return True
         if not ((tag or wrapped) and text.startswith("</", pos)):
             return False
-        gt = text.find(">", pos, min(stop, pos + _MAX_NAME))
+        gt = text.find(">", pos, min(stop, pos + MAX_NAME))
         if gt == -1:
             return False
         closer = text[pos + 2 : gt].strip()
@@ -1244,41 +1146,3 @@ def _remove(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` without the (possibly overlapping) spans, as the family readers leave
     theirs (:func:`~toolfix._repair.text.remove_spans`)."""
     return remove_spans(text, [x for span in sorted(spans) for x in span])
-
-
-@functools.lru_cache(maxsize=_MAX_TABLES)
-def names_of(names: tuple[str, ...]) -> _Names:
-    """The names' table of a tool set (for the stream's :func:`name_line_start`)."""
-    return _names_table(names)
-
-
-#: How far back of new text :func:`name_line_start` must look again: a name's word
-#: that the last search saw unfinished (the stream holds back a text's last word).
-NAME_LINE_REACH = _MAX_NAME + 2
-
-
-def name_line_start(text: str, names: _Names, start: int, at_start: bool) -> int:
-    """Where the first line at or after ``start`` that begins with an offered name (its
-    whole word, followed by something: a word at the end of ``text`` may still grow)
-    starts, or -1. ``at_start``: ``text[0]`` starts a line (nothing was sent before it).
-
-    The stream holds content back from there, as from the first markup start: the
-    anchored reader reads a call whose name starts a line (``execute_code code="..."``,
-    ``bash`` then its command), and a stream never sends text that repair() takes as a
-    call. One ``find`` per line; each line's first word is looked up once."""
-    i = start if (start == 0 and at_start) or text[start - 1 : start] == "\n" else -1
-    if i == -1:
-        nl = text.find("\n", start)
-        i = -1 if nl == -1 else nl + 1
-    for _ in range(len(text) + 1):  # (each turn moves ``i`` to a later line)
-        if i == -1 or i >= len(text):
-            return -1
-        m = _NAME_RUN.match(text, i, min(len(text), i + _MAX_NAME + 1))
-        e = m.end() if m is not None else i
-        if i < e < len(text) and e - i <= _MAX_NAME:
-            word = text[i:e].rstrip(".:-")
-            if word and names.lookup(word) is not None:
-                return i
-        nl = text.find("\n", e)
-        i = -1 if nl == -1 else nl + 1
-    return -1

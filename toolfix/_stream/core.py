@@ -74,7 +74,6 @@ from .._messages import (
     Usage,
 )
 from .._pipeline.processor import ToolsLike
-from .._repair.anchored import NAME_LINE_REACH, name_line_start, names_of
 from .._repair.engine import fix
 from .._repair.families import (
     THINK_HINTS,
@@ -87,6 +86,7 @@ from .._repair.families import (
     text_value_markers,
 )
 from .._repair.ids import stream_seed
+from .._repair.nametable import NAME_LINE_REACH, name_line_start, name_table
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -225,7 +225,7 @@ class _Core:
         self._after = ""  # text after the closer waiting for a decision
         self._bracket_closer = False
         # the offered names a line may start with, as the anchored reader reads them
-        self._line_names = names_of(tuple(self.tools)) if config.schema_anchored else None
+        self._line_names = name_table(tuple(self.tools)) if config.schema_anchored else None
         self._payload = False  # a ``{`` was seen while held (arguments have begun)
         self._last_try = 0  # the text length at the last attempt
         self._brackets = False  # an opener whose closer is ``]`` was seen
