@@ -3,8 +3,9 @@
 One table per set of names (:func:`name_table`; the reader keeps one per tool set, a
 stream one for its tools): each tool by its name's comparison form (case, separators and
 a ``functions.`` prefix aside, :func:`~toolfix._repair.names.normalise_name`), and a
-piece of every name to find it by. :func:`names_in` finds where the names stand in a text; :func:`name_line_start`
-finds the first line a name begins (the stream holds content back from there).
+piece of every name to find it by. :func:`names_in` finds where the names stand in a
+text; :func:`name_line_start` finds the first line a name begins (the stream holds
+content back from there).
 """
 
 from __future__ import annotations
