@@ -12,36 +12,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamcheck import assert_stream_adds_up
+from tooldefs import openai_tool
 
 from toolfix import FailureKind, repair
 from toolfix._repair.nametable import name_line_start, name_table
 
-
-def _tool(name: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {"type": "object", "properties": props, "required": required},
-        },
-    }
-
-
 TOOLS: list[dict[str, Any]] = [
-    _tool("bash", {"command": {"type": "string"}}, ["command"]),
-    _tool("execute_code", {"code": {"type": "string"}}, ["code"]),
-    _tool(
+    openai_tool("bash", {"command": {"type": "string"}}, ["command"]),
+    openai_tool("execute_code", {"code": {"type": "string"}}, ["code"]),
+    openai_tool(
         "read_file",
         {"absolute_path": {"type": "string"}, "limit": {"type": "integer"}},
         ["absolute_path"],
     ),
-    _tool(
+    openai_tool(
         "web_search",
         {"query": {"type": "string"}, "time_filter": {"type": "string"}},
         ["query"],
     ),
-    _tool("web_fetch", {"url": {"type": "string"}}, ["url"]),
-    _tool(
+    openai_tool("web_fetch", {"url": {"type": "string"}}, ["url"]),
+    openai_tool(
         "tag_chat",
         {"chat_name": {"type": "string"}, "title": {"type": ["string", "null"]}},
         ["chat_name", "title"],

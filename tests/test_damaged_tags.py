@@ -20,6 +20,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import Response, repair
 
@@ -36,15 +37,10 @@ _URLS = {
 }
 
 
-def _tool(name: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    params = {"type": "object", "properties": props, "required": required}
-    return {"type": "function", "function": {"name": name, "parameters": params}}
-
-
-_SEARCH = _tool("search", {"query": {"type": "string"}}, ["query"])
-_EXEC = _tool("exec", {"input": {"type": "string"}}, ["input"])
-_TWO = _tool("exec", {"input": {"type": "string"}, "cwd": {"type": "string"}}, ["input"])
-_INT = _tool("exec", {"input": {"type": "integer"}}, ["input"])
+_SEARCH = openai_tool("search", {"query": {"type": "string"}}, ["query"])
+_EXEC = openai_tool("exec", {"input": {"type": "string"}}, ["input"])
+_TWO = openai_tool("exec", {"input": {"type": "string"}, "cwd": {"type": "string"}}, ["input"])
+_INT = openai_tool("exec", {"input": {"type": "integer"}}, ["input"])
 
 
 def _calls(text: str, tools: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
@@ -107,7 +103,9 @@ def test_a_misspelt_parameter_element_is_read_back_exactly(
 
 def test_the_minimax_paste_is_read() -> None:
     tools = [
-        _tool("web_extract", {"urls": {"type": "array", "items": {"type": "string"}}}, ["urls"])
+        openai_tool(
+            "web_extract", {"urls": {"type": "array", "items": {"type": "string"}}}, ["urls"]
+        )
     ]
     text = (
         '<invoke name="web_extract">\n'
@@ -160,7 +158,7 @@ def test_the_glm_paste_is_read_and_not_emptied() -> None:
 def test_a_glm_key_without_any_value_is_still_empty() -> None:
     """A key followed by the next key: no value at all (the closer after belongs to the
     next key's value), so the first key keeps the empty value it had."""
-    tools = [_tool("f", {"a": {"type": "string"}, "b": {"type": "string"}}, ["a", "b"])]
+    tools = [openai_tool("f", {"a": {"type": "string"}, "b": {"type": "string"}}, ["a", "b"])]
     text = (
         "<tool_call>f<arg_key>a</arg_key><arg_key>b</arg_key><arg_value>x</arg_value></tool_call>"
     )
@@ -192,7 +190,7 @@ def test_a_bare_value_with_no_closer_is_cut_off() -> None:
 # ---- a MiniMax-M3 element without its opener ------------------------------------------
 
 _M3 = "]<]minimax[>["
-_SAVE = _tool(
+_SAVE = openai_tool(
     "save_file", {"filename": {"type": "string"}, "content": {"type": "string"}}, ["filename"]
 )
 
@@ -225,8 +223,8 @@ def test_an_m3_value_with_no_closer_naming_it_is_no_argument() -> None:
 
 # ---- calls and values whose closers were left out, closed by what follows -------------
 
-_LS = _tool("ls", {"path": {"type": "string"}}, ["path"])
-_Q = _tool("search", {"query": {"type": "string"}}, ["query"])
+_LS = openai_tool("ls", {"path": {"type": "string"}}, ["path"])
+_Q = openai_tool("search", {"query": {"type": "string"}}, ["query"])
 
 
 @settings(max_examples=60, deadline=None)

@@ -350,9 +350,7 @@ class AnchoredReader:
         ("Use web_search function.\n\n{"query": ...}": gpt-oss-20b in odysseus,
         odysseus-dev/odysseus issue 4085); ``None`` for anything else. The call is the
         object alone: the prose stays text (the stream sent it before the ``{``)."""
-        body_end = len(text)
-        while body_end and text[body_end - 1] in " \t\r\n":
-            body_end -= 1
+        body_end = len(text.rstrip(" \t\r\n"))
         if not text.endswith("}", 0, body_end):
             return None
         i = text.rfind("\n{", 0, body_end) + 1
