@@ -17,6 +17,10 @@ invalid ``truncated`` call.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from typing import Any
+
 from .._messages import FailureKind
 from .formats._base import Candidate
 from .text import find_bracket_end
@@ -47,6 +51,7 @@ NATURAL_STOPS = frozenset(
 )
 
 _OPENERS = "{["
+_BETWEEN = frozenset(" \t\r\n,")
 
 
 def natural_stop(finish_reason: str | None) -> str | None:
@@ -61,12 +66,18 @@ def closed_by_end(c: Candidate, reason: str, text: str) -> Candidate:
     finish reason): no longer cut off, with a record naming ``reason``. ``c`` itself when
     it was not cut off, when anything but whitespace follows it, when the reader already
     judged it (``error``), when it has no arguments, or when its arguments are not
-    complete by structure (an open JSON string or bracket: a cut inside a value)."""
+    complete by structure: an open JSON string or bracket (a cut inside a value), in the
+    arguments' JSON or in the last value written as text (``<parameter=items>["a``)."""
     if not c.truncated or c.error is not None or text[c.end :].strip():
         return c
     body = c.payload if c.payload is not None else c.arguments
-    if not body or (isinstance(body, str) and _open_json(body)):
+    if not body:
         return c
+    if isinstance(body, str) and _open_json(body, calls=c.payload is not None):
+        return c
+    last = _last_value(body)  # (the value the end of the output ended)
+    if isinstance(last, str) and _open_json(last):
+        return c  # ``<parameter=items>["a", "b``: a JSON value written as text, cut
     note = (
         FailureKind.TRUNCATED.value,
         f"closed the call at the end of the message: its closers were missing, and "
@@ -93,11 +104,42 @@ def closed_by_end(c: Candidate, reason: str, text: str) -> Candidate:
     )
 
 
-def _open_json(body: str) -> bool:
-    """Does the JSON-ish ``body`` leave a string or bracket open at its end? Text that is
-    not bracketed JSON (a value the schema types) is judged by the gate."""
-    start = len(body) - len(body.lstrip())
-    if start == len(body) or body[start] not in _OPENERS:
+def _last_value(body: str | Mapping[str, Any]) -> Any:
+    """The last argument value of ``body`` (a mapping, or JSON text of an object a reader
+    built from text values); ``None`` when there is none to tell."""
+    if isinstance(body, str):
+        try:
+            body = json.loads(body)
+        except ValueError:
+            return None
+        if not isinstance(body, dict):
+            return None
+    return next(reversed(body.values()), None) if body else None
+
+
+def _open_json(body: str, *, calls: bool = False) -> bool:
+    """Does the JSON-ish ``body`` leave a string or bracket open at its end? With
+    ``calls`` (a list of call objects) the list's own ``]`` may be missing (it is a
+    closer: Granite's, Nemotron's), but each of its items must close. Text that is not
+    bracketed JSON (a value the schema types) is judged by the gate."""
+    at = len(body) - len(body.lstrip())
+    if at == len(body) or body[at] not in _OPENERS:
         return False
-    span = find_bracket_end(body, start)
-    return span.truncated or bool(body[span.end :].strip())
+    span = find_bracket_end(body, at)
+    if not span.truncated:
+        return bool(body[span.end :].strip())
+    if not calls or body[at] != "[":
+        return True
+    n = len(body)
+    at += 1
+    while True:  # the items of a list whose "]" is missing
+        while at < n and body[at] in _BETWEEN:
+            at += 1
+        if at == n:
+            return False
+        if body[at] not in _OPENERS:
+            return True  # an item that is no object or list: not judged here
+        span = find_bracket_end(body, at)
+        if span.truncated:
+            return True
+        at = span.end
