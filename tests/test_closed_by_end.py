@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hostile import TOOLS, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,21 +27,25 @@ from toolfix._repair.ending import NATURAL_STOPS, natural_stop
 from toolfix._repair.engine import fix
 from toolfix._repair.families import Family, families
 
-from hostile import TOOLS, write
-
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ToolRegistry.from_openai(TOOLS)
 #: Every family whose calls have closers of their own, as the registry declares them.
 CLOSED = [f for f in families() if f.closers]
 NOT_NATURAL = ("length", "max_tokens", "MAX_TOKENS", "content_filter", "error", None)
-VALUES = st.text(string.ascii_letters + string.digits + " ./:_-", min_size=2, max_size=24).map(
-    str.strip
-).filter(lambda v: len(v) >= 2)
+VALUES = (
+    st.text(string.ascii_letters + string.digits + " ./:_-", min_size=2, max_size=24)
+    .map(str.strip)
+    .filter(lambda v: len(v) >= 2)
+)
 
 
 def _completion(content: str, finish: str | None) -> Response:
     return response_from_openai(
-        {"choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": finish}]}
+        {
+            "choices": [
+                {"message": {"role": "assistant", "content": content}, "finish_reason": finish}
+            ]
+        }
     )
 
 
@@ -81,7 +86,7 @@ def _closed_by_structure(text: str) -> bool:
     family=st.sampled_from(CLOSED),
     value=VALUES,
     nl=st.sampled_from(["", "\n"]),
-    finish=st.sampled_from(sorted(NATURAL_STOPS) + ["STOP", "END_TURN"]),
+    finish=st.sampled_from([*sorted(NATURAL_STOPS), "STOP", "END_TURN"]),
 )
 def test_a_call_the_model_ended_without_its_closers_is_the_call(
     family: Family, value: str, nl: str, finish: str
@@ -286,9 +291,17 @@ def test_an_anthropic_stream_ending_on_end_turn_closes_the_call() -> None:
     events: list[dict[str, Any]] = [
         {"type": "message_start", "message": {"id": "m", "role": "assistant", "content": []}},
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
-        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": ONE_LINE}},
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "text_delta", "text": ONE_LINE},
+        },
         {"type": "content_block_stop", "index": 0},
-        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 9}},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 9},
+        },
         {"type": "message_stop"},
     ]
     out = list(repair_stream(events, QWEN))
@@ -386,3 +399,14 @@ def test_the_pasted_outputs_with_a_natural_stop(
     for finish, calls in (("stop", intended), ("length", intended[:-1])):
         out = repair({"choices": [{"message": message, "finish_reason": finish}]}, case["tools"])
         assert [(c.name, c.arguments) for c in out.tool_calls] == calls
+
+
+def test_a_call_its_familys_closer_ends_is_damaged_not_left_open() -> None:
+    # Hunyuan v4: the block closer came before the call's own: not missing at the end
+    hy = ":opensource>"
+    text = (
+        f"<tool_calls{hy}<tool_call{hy}note<arg_key{hy}text</arg_key{hy}"
+        f"<arg_value{hy}X</arg_value{hy}</tool_calls{hy}"
+    )
+    for finish in ("stop", None):
+        assert fix(_completion(text, finish), REGISTRY, FixConfig()).tool_calls == []

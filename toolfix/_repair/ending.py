@@ -17,11 +17,13 @@ invalid ``truncated`` call.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any
 
 from .._messages import FailureKind
+from .families import family
 from .formats._base import Candidate
 from .text import find_bracket_end
 
@@ -65,11 +67,14 @@ def closed_by_end(c: Candidate, reason: str, text: str) -> Candidate:
     """``c`` closed by the end of the output the model ended itself (``reason``, its
     finish reason): no longer cut off, with a record naming ``reason``. ``c`` itself when
     it was not cut off, when anything but whitespace follows it, when the reader already
-    judged it (``error``), when it has no arguments, or when its arguments are not
+    judged it (``error``), when a closer of its family ends it (the call is damaged
+    inside, not left open at the end), when it has no arguments, or when its arguments are not
     complete by structure: an open JSON string or bracket (a cut inside a value), in the
     arguments' JSON or in the last value written as text (``<parameter=items>["a``)."""
     if not c.truncated or c.error is not None or text[c.end :].strip():
         return c
+    if c.raw.rstrip().endswith(_closers(c.format)):
+        return c  # a closer of its family ends it: not missing at the end, damaged inside
     body = c.payload if c.payload is not None else c.arguments
     if not body:
         return c
@@ -104,6 +109,14 @@ def closed_by_end(c: Candidate, reason: str, text: str) -> Candidate:
     )
 
 
+@functools.cache
+def _closers(fmt: str) -> tuple[str, ...]:
+    """The call closers the family registry declares for format ``fmt`` (none known:
+    ``()``, which no text ends with)."""
+    found = family(fmt)
+    return found.closers if found is not None else ()
+
+
 def _last_value(body: str | Mapping[str, Any]) -> Any:
     """The last argument value of ``body`` (a mapping, or JSON text of an object a reader
     built from text values); ``None`` when there is none to tell."""
@@ -114,7 +127,8 @@ def _last_value(body: str | Mapping[str, Any]) -> Any:
             return None
         if not isinstance(body, dict):
             return None
-    return next(reversed(body.values()), None) if body else None
+    values = list(body.values())
+    return values[-1] if values else None
 
 
 def _open_json(body: str, *, calls: bool = False) -> bool:
