@@ -210,10 +210,15 @@ class FixConfig(StrictSettings):
     reasoning parser, Ollama, hosted APIs); a lone closer is content, kept as written, and
     streams release as soon as the other holds allow (docs/guides/streaming.md)."""
     truncated: Literal["invalid", "keep_complete_members"] = "invalid"
-    """A call cut off before its own closer (``finish_reason=length``): report it as an
-    invalid call of kind ``truncated`` with the partial arguments attached (default), or
-    keep the members that were complete and validate them (the old behaviour; a cut-off
-    ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``)."""
+    """A call cut off before its own closer (``finish_reason=length``, or no finish
+    reason known: a raw string, a paste): report it as an invalid call of kind
+    ``truncated`` with the partial arguments attached (default), or keep the members
+    that were complete and validate them (the old behaviour; a cut-off
+    ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``). A call whose
+    closers are all that is missing at the end of an output the model ended itself
+    (``finish_reason`` ``stop``, ``end_turn``, ``eos``...) is not cut off: the end of the
+    message closes it, whichever this says, unless a JSON string or bracket is left open
+    in its arguments (docs/failure-classes.md#the-truncation-policy)."""
     id_seed: int | None = None
     """Make the ids of recovered calls a function of the input and this seed (tests,
     golden files). ``None`` (default): every response gets fresh random ids, so the same

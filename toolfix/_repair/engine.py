@@ -39,6 +39,7 @@ from .._messages import (
     ToolCallPart,
 )
 from .._tools import ToolRegistry
+from .ending import natural_stop
 from .gate import admits_as_sent
 from .ids import id_basis
 from .interpret import Interpreter, derive_id
@@ -111,6 +112,10 @@ class Fixer:
         has_tools = bool(registry)
         # cut off by the token limit: the last native call may be unfinished
         cut_at = _last_call(given) if response.finish_reason == "length" else -1
+        # ended by the model itself: a call whose closers are all that is missing at the
+        # end of the output is closed there (docs/design.md#promise-9, ending.py)
+        ended = natural_stop(response.finish_reason)
+        last_text = _last_text(given) if ended is not None else -1
         # a part's id basis counts the parts before it but not reasoning (its calls have
         # their own): a stream derives ids before the server's reasoning may arrive
         thoughts = 0
@@ -122,7 +127,8 @@ class Fixer:
                 changed |= len(fixed) != 1 or fixed[0] is not part
                 new_parts.extend(fixed)
             elif part.type == "text" and has_tools:
-                parts, recs = self._read_text(part, interp, basis, existing, prefilled)
+                end = ended if idx == last_text else None
+                parts, recs = self._read_text(part, interp, basis, existing, prefilled, end)
                 changed |= len(parts) != 1 or parts[0] is not part
                 new_parts.extend(parts)
                 if recs:
@@ -163,9 +169,11 @@ class Fixer:
         basis: str,
         existing: set[tuple[str, str]],
         prefilled: bool | None,
+        ended: str | None,
     ) -> tuple[list[Part], list[RepairRecord]]:
-        """The parts a text part becomes (itself when unchanged), and its records."""
-        parts, recs = self._text.read_text(part, interp, basis, prefilled)
+        """The parts a text part becomes (itself when unchanged), and its records;
+        ``ended``: the natural finish reason when this text ends the output."""
+        parts, recs = self._text.read_text(part, interp, basis, prefilled, ended)
         # A call reported on an earlier pass (same text and error) is not reported twice:
         # repairing a repaired response changes nothing (promise 7).
         if existing:
@@ -284,6 +292,18 @@ def _last_call(parts: tuple[Part, ...]) -> int:
     for i in range(len(parts) - 1, -1, -1):
         if parts[i].type == "tool_call":
             return i
+    return -1
+
+
+def _last_text(parts: tuple[Part, ...]) -> int:
+    """The index of the text part that ends the output: the last text part, when no
+    native call follows it (-1: none does)."""
+    for i in range(len(parts) - 1, -1, -1):
+        kind = parts[i].type
+        if kind == "text":
+            return i
+        if kind == "tool_call":
+            return -1
     return -1
 
 

@@ -29,6 +29,7 @@ from .._messages import (
     text_part,
 )
 from .anchored import AnchoredReader, merge_anchored
+from .ending import closed_by_end
 from .families import release_closers
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
@@ -65,10 +66,17 @@ class TextScanner:
         )
 
     def read_text(
-        self, part: TextPart, interp: Interpreter, seed: str, prefilled: bool | None
+        self,
+        part: TextPart,
+        interp: Interpreter,
+        seed: str,
+        prefilled: bool | None,
+        ended: str | None = None,
     ) -> tuple[list[Part], list[RepairRecord]]:
         """The parts ``part`` becomes and the records of the reading; ``prefilled`` is
-        ``FixConfig.reasoning_prefilled`` as it holds for this response."""
+        ``FixConfig.reasoning_prefilled`` as it holds for this response; ``ended``: the
+        finish reason when the model ended the output itself and this text is its end
+        (a call only its closers are missing from is closed there, ending.py)."""
         text = part.text
         limits = self.config.limits
         if len(text) > limits.max_input_chars:
@@ -83,7 +91,7 @@ class TextScanner:
         # masked while reasoning and harmony channels are split off (issue 11)
         found: dict[ToolCallFormat, list[Candidate]] = {}  # what the masking pass read
         markers = _Markers(text)  # every substring test on a long text goes through it
-        ctx = _scan_context(interp)  # (one per text: the masking pass and the scan share it)
+        ctx = _scan_context(interp, ended)  # (one per text: the masking pass and the scan share it)
         masked, restore = self._mask_markup_in_calls(text, ctx, found, markers)
         reasoning, content = (
             split_reasoning(masked, prefilled)
@@ -415,6 +423,8 @@ class TextScanner:
                 q += 1
             if c.start < owned_end:
                 continue  # inside a call's span (or quoted markup): text of that call
+            if c.truncated and ctx.ended is not None:
+                c = closed_by_end(c, ctx.ended, content)
             if len(calls) >= budget:
                 calls.append(_over_limit(c, seed, over_limit))
                 used += (c.start, c.end)
@@ -842,11 +852,11 @@ class _Outside:
         return False
 
 
-def _scan_context(interp: Interpreter) -> ScanContext:
+def _scan_context(interp: Interpreter, ended: str | None = None) -> ScanContext:
     """The interpreter's scan context (tool names, limits) with a fresh
     :class:`ScanReads`: what one scan works out is never seen by another."""
     base = interp.scan_context
-    return ScanContext(base.tool_names, base.limits, ScanReads(), base.sole_strings)
+    return ScanContext(base.tool_names, base.limits, ScanReads(), base.sole_strings, ended)
 
 
 def _same(s: str) -> str:

@@ -204,6 +204,10 @@ class ScanContext:
     """Each tool that takes exactly one parameter, a required string, with that
     parameter's name: a value a family writes bare in the call (its argument's opener
     left out) can only be that one."""
+    ended: str | None = None
+    """The response's finish reason when it says the model ended the output itself and
+    the text scanned is that output's end (``None``: cut off, or not known): a call whose
+    closers are all that is missing there is closed by the end (ending.py)."""
 
     def sole_string(self, name: str) -> str | None:
         """The one string parameter of tool ``name`` (as :meth:`is_tool` matches it),

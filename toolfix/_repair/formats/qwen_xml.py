@@ -358,7 +358,12 @@ class QwenXmlFormat(ToolCallFormat):
                 continue
             vstart = gt + 1
             vend, vwhich = _value_end(text, finder, vstart, ends)
-            args[text[pname_start:gt].strip()] = _trim_newline(text[vstart:vend])
+            value = _trim_newline(text[vstart:vend])
+            if vwhich != PARAM_CLOSE and "\n" not in value:
+                # no closer of its own (the next tag or the end ended it): a one-line
+                # value's spaces are the layout's (``<parameter=p> v\n<parameter=q>``)
+                value = value.strip(" ")
+            args[text[pname_start:gt].strip()] = value
             if vwhich == PARAM_CLOSE:
                 p = vend + len(PARAM_CLOSE)
             elif vwhich == "":
