@@ -46,10 +46,10 @@ __all__ = [
 
 #: The words of a label line (the lead-in's last line, before its ``:``) that name an
 #: example or a format, read in lower case on a line of at most :data:`_LABEL_WORDS`
-#: words that does not open with a verb of doing ("Using the right format:" is a
-#: model's own lead-in to its call).
+#: words that does not open with a verb of doing ("Using the right format:", "Running
+#: the example:", "Checking the examples folder:" are a model's own lead-ins).
 LABEL_NAMES_RE = re.compile(
-    r"^(?![-*#\d.)\s]*(?:using|trying|retrying|with|now|here)\b)"
+    r"^(?![-*#\d.)\s]*(?:\w+ing|with|now|here)\b)"
     r"[^:]*\b(?:examples?|samples?|templates?|syntax|usage|illustration|demo"
     r"|(?:output|call|response|request|reply|message|invocation) formats?"
     r"|formats? (?:for|of)|format)\b"
@@ -112,7 +112,5 @@ def documents_markup(paragraph: str, text: str, start: int, end: int) -> bool:
     explains the format's syntax; the call after it shows that syntax."""
     if "`" not in paragraph:
         return False
-    for m in _CODE_MARKUP_RE.finditer(paragraph):
-        if text.find(m.group(1), start, end) != -1:
-            return True
-    return False
+    found = (text.find(m.group(1), start, end) for m in _CODE_MARKUP_RE.finditer(paragraph))
+    return any(at != -1 for at in found)
