@@ -200,11 +200,14 @@ _FIRST_PERSON_RE = re.compile(
 _FENCE_OPENER_RE = re.compile(r"(?:^|(?<=\n))[ \t]*(?:`{3,}|~{3,})[\w+-]{0,20}[ \t]*\r?\n[ \t]*")
 
 
-def narrated(text: str, start: int) -> bool:
+def narrated(text: str, start: int, end: int | None = None) -> bool:
     """Is the call starting at ``start`` told, not made: the object of a sentence about a
     third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
     sentence before ``start`` is read, or before the call's line when a short label
-    opens that line (``Action: get_weather``: the name is not where the call starts)."""
+    opens that line (``Action: get_weather``: the name is not where the call starts), or
+    the lead-in of the block the call is in (:func:`_block_told`; the call's own text,
+    up to ``end`` when the caller knows it, for the markup that prose names: never what
+    follows the call, so a stream decides it when the call is complete)."""
     fence = _FENCE_OPENER_RE.search(text, max(0, start - _LABEL_CHARS), start)
     if fence is not None and fence.end() == start:
         start = fence.start()  # (a call opening a fence: the lead-in is before the fence)
@@ -226,26 +229,27 @@ def narrated(text: str, start: int) -> bool:
         )
     ):
         return True
-    return _block_told(text, bol)
+    return _block_told(text, bol, start, end)
 
 
 #: How many lines above a call its block's lead-in is looked for.
 _BLOCK_LINES = 24
 
 
-def _block_told(text: str, bol: int) -> bool:
+def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
     """Is the call whose line starts at ``bol`` inside a block that a lead-in tells about?
     The lines above it are read up to the nearest lead-in, which decides: a line ending
     with ``:`` (in the block, or the last line before the blank lines that open it: an
     "Expect output like:", "Example:", "Valid call format for X:" whose example runs
     over several lines), a Markdown heading that names an example, or, past a blank line,
-    a paragraph that names in inline code the markup the call uses
-    (:func:`~toolfix._repair.leadins.documents_markup`). A paragraph of other prose ends
-    the search: the call is the text's own. At most :data:`_BLOCK_LINES` lines and
+    a paragraph that names in inline code the markup the call (``text[start:end]``, when
+    ``end`` is known) uses (:func:`~toolfix._repair.leadins.documents_markup`). A
+    paragraph of other prose ends the search: the call is the text's own. At most :data:`_BLOCK_LINES` lines and
     :data:`_DOCUMENT_CHARS` characters are read."""
     lo = max(0, bol - _DOCUMENT_CHARS)
     eol = bol - 1
     blank = False
+    call_end = start if end is None else min(end, start + _DOCUMENT_CHARS)
     for _ in range(_BLOCK_LINES):
         if eol <= lo:
             return False
@@ -261,7 +265,7 @@ def _block_told(text: str, bol: int) -> bool:
             para = text.rfind("\n\n", lo, start)
             prose = text[lo if para == -1 else para : eol]
             return _FIRST_PERSON_RE.search(prose) is None and documents_markup(
-                prose, text, bol, bol + _DOCUMENT_CHARS
+                prose, text, start, call_end
             )
         eol = start - 1
     return False
