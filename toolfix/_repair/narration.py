@@ -244,8 +244,8 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
     over several lines), a Markdown heading that names an example, or, past a blank line,
     a paragraph that names in inline code the markup the call (``text[start:end]``, when
     ``end`` is known) uses (:func:`~toolfix._repair.leadins.documents_markup`). A
-    paragraph of other prose ends the search: the call is the text's own. At most :data:`_BLOCK_LINES` lines and
-    :data:`_DOCUMENT_CHARS` characters are read."""
+    paragraph of other prose ends the search: the call is the text's own. At most
+    :data:`_BLOCK_LINES` lines and :data:`_DOCUMENT_CHARS` characters are read."""
     lo = max(0, bol - _DOCUMENT_CHARS)
     eol = bol - 1
     blank = False
