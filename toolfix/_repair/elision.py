@@ -32,13 +32,35 @@ so a call would run with the expression as its argument. :func:`composed_at` fin
 identifier (dotted names too) followed by ``(`` in a value position, outside string
 literals, and the caller refuses the text; the schema-anchored reader's bare values
 (:func:`is_placeholder`) refuse a value that opens with one.
+
+**Elision marks.** A quoter cuts text with an ellipsis in brackets: ``(...)``,
+``[...]``, ``{...}``, ``<...>`` (``<parameter=path>\n(...)\n</parameter>`` and a
+``content`` of ``{\n(...)\n }``: ggml-org/llama.cpp#24644, both values cut by the
+reporter; ``<parameter=messages>\n["..."]\n``: jundot/omlx#2221). The mark is never a
+value anyone wrote for a parameter: written where a value goes, in JSON (``{"a":
+(...)}``) or as the whole raw text of a value in a family whose values are untyped text
+(element-per-argument tags, ``key=value`` runs), or as a container holding nothing else
+(``{ (...) }``), it stands for a value the text does not hold. :func:`elided_at` reads
+``(...)`` as it reads a bare ``...``; :func:`elided_value` finds a value that is a mark
+(raw text, or a string of a call read from text), and the admission gate refuses the
+call (rule G5: the arguments are not known). A bare ``...`` as a raw value stays data,
+as the quoted ``"..."`` does (the corpora hold real calls that carry one:
+``qwen_xml-q27-24-broken-opener``).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["COMPOSED", "ELIDED", "composed_at", "elided_at", "elided_container", "is_placeholder"]
+__all__ = [
+    "COMPOSED",
+    "ELIDED",
+    "composed_at",
+    "elided_at",
+    "elided_container",
+    "elided_value",
+    "is_placeholder",
+]
 
 #: The error a refused text carries.
 ELIDED = "a value is elided (...): the arguments are not known"
@@ -53,7 +75,7 @@ _DOTS = r"(?:\.{3,}|\u2026|\\u2026)"
 _ELIDED = re.compile(
     r'"[^"\\]*(?:\\.[^"\\]*)*"'
     r"|'[^'\\]*(?:\\.[^'\\]*)*'"
-    r"|(?P<gap>[\[{,:][ \t\r\n]*(?:\.{3,}|\u2026)[ \t\r\n]*[\]},])"
+    r"|(?P<gap>[\[{,:][ \t\r\n]*\(?(?:\.{3,}|\u2026)\)?[ \t\r\n]*[\]},])"
     rf'|(?P<items>\[[ \t\r\n]*"{_DOTS}"(?:[ \t\r\n]*,[ \t\r\n]*"{_DOTS}")*[ \t\r\n]*\])'
 )
 
@@ -74,12 +96,42 @@ _ELLIPSIS = re.compile(r"\.{3,}|\u2026")
 _CALL_HEAD = re.compile(r"[A-Za-z_$][\w$]{0,63}(?:\.[A-Za-z_$][\w$]{0,63}){0,7}[ \t]*\(")
 
 
+#: An elision mark: an ellipsis in brackets (blanks allowed inside).
+_MARK = re.compile(r"[(\[{<][ \t]*(?:\.{3,}|\u2026)[ \t]*[)\]}>]")
+
+
 def is_placeholder(value: str) -> bool:
-    """Is ``value`` (a bare, stripped value) an ellipsis (``...``, ``....``, ``\u2026``) or
-    a call expression (``get_current_date ()``): what stands for a value, not one?"""
-    return _ELLIPSIS.fullmatch(value) is not None or (
-        "(" in value and _CALL_HEAD.match(value) is not None
+    """Is ``value`` (a bare, stripped value) an ellipsis (``...``, ``....``, ``\u2026``),
+    an elision mark (``(...)``) or a call expression (``get_current_date ()``): what
+    stands for a value, not one?"""
+    return (
+        _ELLIPSIS.fullmatch(value) is not None
+        or _MARK.fullmatch(value) is not None
+        or ("(" in value and _CALL_HEAD.match(value) is not None)
     )
+
+
+def _is_mark(value: str) -> bool:
+    """Is the raw text ``value`` an elision mark, or a container holding one (or a bare
+    ellipsis) and nothing else (``{\n(...)\n }``)?"""
+    text = value.strip()
+    if len(text) > 64 or not text:
+        return False
+    if _MARK.fullmatch(text) is not None:
+        return True
+    if text[0] in "{[" and text[-1] in "}]":
+        inner = text[1:-1].strip()
+        return _MARK.fullmatch(inner) is not None or _ELLIPSIS.fullmatch(inner) is not None
+    return False
+
+
+def elided_value(arguments: dict[str, object]) -> str | None:
+    """The first key of ``arguments`` (raw text values) whose value is an elision mark
+    (:func:`_is_mark`), or ``None``."""
+    for key, value in arguments.items():
+        if isinstance(value, str) and ("." in value or "\u2026" in value) and _is_mark(value):
+            return key
+    return None
 
 
 def elided_at(text: str) -> int:

@@ -18,7 +18,8 @@ handed comes back as an :class:`~toolfix.InvalidToolCallPart` with its kind and 
 - **G4 a registry tool**: the finisher resolved the name only by how it is written
   (:mod:`toolfix._repair.names`); an unknown name never reaches :func:`Gate.admit`;
 - **G5 arguments that validate** against the tool's schema (after the schema's
-  coercions);
+  coercions); a raw text value that is an elision mark (``(...)``: the text does not
+  hold the value; :func:`~toolfix._repair.elision.elided_value`) is no value;
 - **G6 not emptied**: a call that had arguments and lost every one of them to
   coercion (undeclared keys dropped) is invalid, never ``{}``;
 - **G7 finite numbers**: toolfix never writes ``NaN``, ``Infinity`` or a number that
@@ -46,6 +47,7 @@ from .._messages import (
     recovered_call,
 )
 from .._tools import ToolDescriptor
+from .elision import ELIDED, elided_value
 
 __all__ = [
     "Duplicate",
@@ -381,6 +383,8 @@ class Gate:
         cap = self._cap
         if p.native is not None and not p.repairs and admits_as_sent(tool, p.native, cap):
             return p.native  # valid as the provider sent it: passed through byte-identical
+        if p.native is None and (key := elided_value(args)) is not None:
+            return p.invalid(f"{ELIDED}: {key}", K.MISSING_REQUIRED, name, arguments=args)  # G5
         given = bool(args)
         if (
             string_values

@@ -74,6 +74,14 @@ import re
 from collections.abc import Callable
 
 from .._errors import LimitExceededError
+from .leadins import (
+    EQUIVALENT_RE,
+    HYPOTHETICAL_RE,
+    documents_markup,
+    heading_names_example,
+    io_pair,
+    label_names,
+)
 from .text import find_bracket_end
 
 __all__ = ["answered_spans", "narrated", "told_spans"]
@@ -91,7 +99,9 @@ _HINTS = (
     "nstead", "ather than", "have ", "upposed", "xpected", "ould ", "emit", "output",
     "return", "enerat", "roduc", "write", "send", "respond", "repl", "throws", "prints",
     "dumps", "spits", "espons", "bserved", "ctual ", "aw ", "xemp", "jemp", "eispiel",
-    "sempi", "\u5982\u4e0b", "\u4f8b", "user", "User",
+    "sempi", "\u5982\u4e0b", "\u4f8b", "user", "User", "ormat", "emplate", "yntax",
+    "sage", "quivalent", "same ", "orrespond", "ranslate", "uppose", "magine", "say ",
+    "would", "nput", "uery", "rompt", "uestion",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -190,11 +200,14 @@ _FIRST_PERSON_RE = re.compile(
 _FENCE_OPENER_RE = re.compile(r"(?:^|(?<=\n))[ \t]*(?:`{3,}|~{3,})[\w+-]{0,20}[ \t]*\r?\n[ \t]*")
 
 
-def narrated(text: str, start: int) -> bool:
+def narrated(text: str, start: int, end: int | None = None) -> bool:
     """Is the call starting at ``start`` told, not made: the object of a sentence about a
     third party emitting it, or an example after ``like``/``such as``/``e.g.``? Only the
     sentence before ``start`` is read, or before the call's line when a short label
-    opens that line (``Action: get_weather``: the name is not where the call starts)."""
+    opens that line (``Action: get_weather``: the name is not where the call starts), or
+    the lead-in of the block the call is in (:func:`_block_told`; the call's own text,
+    up to ``end`` when the caller knows it, for the markup that prose names: never what
+    follows the call, so a stream decides it when the call is complete)."""
     fence = _FENCE_OPENER_RE.search(text, max(0, start - _LABEL_CHARS), start)
     if fence is not None and fence.end() == start:
         start = fence.start()  # (a call opening a fence: the lead-in is before the fence)
@@ -207,11 +220,55 @@ def narrated(text: str, start: int) -> bool:
     while bol < start and text[bol] in " \t":
         bol += 1
     label = text[bol:start]
-    return (
+    if (
         0 < len(label) <= _LABEL_CHARS
         and not any(end in label for end in ".!?")
-        and _told_before(text, bol)
-    )
+        and (
+            _told_before(text, bol)
+            or io_pair(text, bol, label.strip().rstrip(":").rstrip().lower())
+        )
+    ):
+        return True
+    return _block_told(text, bol, start, end)
+
+
+#: How many lines above a call its block's lead-in is looked for.
+_BLOCK_LINES = 24
+
+
+def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
+    """Is the call whose line starts at ``bol`` inside a block that a lead-in tells about?
+    The lines above it are read up to the nearest lead-in, which decides: a line ending
+    with ``:`` (in the block, or the last line before the blank lines that open it: an
+    "Expect output like:", "Example:", "Valid call format for X:" whose example runs
+    over several lines), a Markdown heading that names an example, or, past a blank line,
+    a paragraph that names in inline code the markup the call (``text[start:end]``, when
+    ``end`` is known) uses (:func:`~toolfix._repair.leadins.documents_markup`). A
+    paragraph of other prose ends the search: the call is the text's own. At most
+    :data:`_BLOCK_LINES` lines and :data:`_DOCUMENT_CHARS` characters are read."""
+    lo = max(0, bol - _DOCUMENT_CHARS)
+    eol = bol - 1
+    blank = False
+    call_end = start if end is None else min(end, start + _DOCUMENT_CHARS)
+    for _ in range(_BLOCK_LINES):
+        if eol <= lo:
+            return False
+        start = text.rfind("\n", lo, eol) + 1
+        line = text[start:eol].strip()
+        if not line:
+            blank = True
+        elif line[-1] in ":\uff1a":
+            return _told_before(text, eol + 1)
+        elif line[0] == "#":
+            return heading_names_example(line)
+        elif blank:
+            para = text.rfind("\n\n", lo, start)
+            prose = text[lo if para == -1 else para : eol]
+            return _FIRST_PERSON_RE.search(prose) is None and documents_markup(
+                prose, text, start, call_end
+            )
+        eol = start - 1
+    return False
 
 
 #: How far back the opener of a document holding a call is looked for, and how many
@@ -264,6 +321,8 @@ def _told_before(text: str, start: int) -> bool:
         return True
     if _quoted_from(lead):
         return True
+    if HYPOTHETICAL_RE.match(low.lstrip()) is not None:
+        return True  # (a case supposed: its "we" is the writer's, not a model's)
     if '"' in lead or "\u201c" in lead or "\u00ab" in lead:
         lead = _CLOSED_QUOTE_RE.sub(" ", lead)  # (a quotation: someone else's first person)
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
@@ -275,10 +334,14 @@ def _told_before(text: str, start: int) -> bool:
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
+    last = tail[tail.rfind("\n") + 1 :].strip()
     if low.rstrip(" \t\n").endswith((":", "\u2014")) and (
         _EXAMPLE_NAMED_RE.search(tail.strip())
         or _REPORTED_RE.search(low.lstrip())
-        or _FOREIGN_EXAMPLE_RE.search(tail[tail.rfind("\n") + 1 :].strip())
+        or _FOREIGN_EXAMPLE_RE.search(last)
+        or label_names(last.lstrip("-*# \t"))
+        or EQUIVALENT_RE.search(tail) is not None
+        or io_pair(text, start, tail)
     ):
         return True
     subject = _SUBJECT_RE.search(low)

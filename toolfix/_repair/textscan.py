@@ -250,7 +250,7 @@ class TextScanner:
         found = self._anchored.read(
             content, interp, seed, quoted, used, valid, quotes.spans, reads=ctx.reads
         )
-        found = [f for f in found if not narrated(content, f[0])]  # (told, not made)
+        found = [f for f in found if not narrated(content, f[0], f[1])]  # (told, not made)
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
@@ -682,7 +682,7 @@ def _shown(
         or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
         or quotes.holds(c.start)
         or quotes.shows(c.start, c.end)
-        or narrated(text, c.start)
+        or narrated(text, c.start, c.end)
         or (quotes.answers(c.start) and _CLOSER.search(text, c.start, c.end) is None)
     )
 

@@ -1,0 +1,116 @@
+"""What makes a text an example or documentation of a call format, not an answer.
+
+Model cards, READMEs, engine docs, tutorials and echoed system prompts show a call to
+explain a format; the call is shown, not made (issue 28's negative corpus,
+``benchmarks/corpora/prose_negatives.jsonl``, ids ``prec5-``). :mod:`.narration` reads
+the lead-in before a call; this module holds the classes of lead-in it learned from the
+fifth prose harvest, each from two public pages or more:
+
+- **a label naming an example or a format** on the lead-in's last line, with more
+  words than "Example:" ("Example Tool Call Output:": ggml-org/llama.cpp#15012; "Example
+  Training Row:": shshell.com; "Output format:": the roshangrewal Gemma 4 cards; "Valid
+  call format for local_file_read:": an echoed system prompt in deepseek-pp#578), or a
+  Markdown heading that names one (``## Example``): :data:`LABEL_NAMES_RE`,
+  :func:`heading_names_example`;
+- **an input/output pair**: the call follows an output label (``Output:``, ``Model:``,
+  ``Response:``) and an input label (``Input:``, ``User:``, ``Query:``) opens a line
+  shortly before it: an example exchange, shown ("Input: \\"What's the weather in
+  Tokyo?\\"\\nOutput: call:get_weather{…}": roshangrewal/gemma4-e4b-toolcall-v01; "-
+  Input: \\"…\\" - Output:\\n{…}": shshell.com): :func:`io_pair`;
+- **a hypothetical**: the lead-in's sentence supposes a case or says what "we" would do
+  in it ("Let's say we want to call the get_weather function … We would call the
+  function twice…": iranjankumar.com; "Suppose we ask the agent…": besthub.dev); its
+  "we" is the writer and the reader, not a model making a call: :data:`HYPOTHETICAL_RE`;
+- **the same call in another format**: the lead-in says what follows is equivalent to a
+  call shown before ("This is equivalent to the JSON:": roshangrewal/gemma4-e4b-toolcall
+  -v02-gguf; "the same call … in OpenAI format"): :data:`EQUIVALENT_RE`;
+- **the format's own markup in inline code**: the paragraph before the call names, in
+  backticks, a marker the call then uses (`` `<|constrain|>` `` before a harmony call:
+  openai/openai-cookbook#2048; `` `[TOOL_CALLS]` `` before a Mistral call: LocalAI's
+  Mistral parser docstring): prose about the syntax, then the syntax shown:
+  :func:`documents_markup`.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "EQUIVALENT_RE",
+    "HYPOTHETICAL_RE",
+    "documents_markup",
+    "heading_names_example",
+    "io_pair",
+    "label_names",
+]
+
+#: The words of a label line (the lead-in's last line, before its ``:``) that name an
+#: example or a format, read in lower case on a line of at most :data:`_LABEL_WORDS`
+#: words that does not open with a verb of doing ("Using the right format:", "Running
+#: the example:", "Checking the examples folder:" are a model's own lead-ins).
+LABEL_NAMES_RE = re.compile(
+    r"^(?![-*#\d.)\s]*(?:\w+ing|with|now|here)\b)"
+    r"[^:]*\b(?:examples?|samples?|templates?|syntax|usage|illustration|demo"
+    r"|(?:output|call|response|request|reply|message|invocation) formats?"
+    r"|formats? (?:for|of)|format)\b"
+)
+#: The most words a label line holds.
+_LABEL_WORDS = 8
+#: A hypothetical at the start of the lead-in's sentence (read in lower case): a case
+#: supposed ("let's say we…", "suppose the user…") or a conditional "we/you would".
+HYPOTHETICAL_RE = re.compile(
+    r"^(?:[-*]\s*)?(?:(?:let'?s say|let us say|suppose|imagine|say)(?: that)?"
+    r" (?:we|you|the|a|an|our|your|i|someone|somebody)\b|(?:we|you|one) would\b)"
+)
+#: A lead-in naming what follows as the same call in another format (lower case).
+EQUIVALENT_RE = re.compile(
+    r"\b(?:equivalent|equivalently|the same (?:call|request|tool call)|corresponds? to"
+    r"|translates? to)\b"
+)
+#: An output label ending the lead-in, or written on the call's line (lower case).
+_OUTPUT_LABEL_RE = re.compile(
+    r"(?:^|[\s\-*\"'])(?:(?:target|expected|model|sample|example) )?"
+    r"(?:output|response|answer|assistant|model|ai|completion)$"
+)
+#: An input label opening a line (lower case).
+_INPUT_LABEL_RE = re.compile(
+    r"(?:^|\n)[ \t]*(?:[-*][ \t]*)?(?:input|user|query|question|prompt|human)[ \t]*:"
+)
+#: How far back an input label is looked for.
+_PAIR_CHARS = 240
+#: Inline code holding markup: a special token, a tag or a bracketed token.
+_CODE_MARKUP_RE = re.compile(r"`(<\|?[\w./:-]{1,30}\|?>|\[[A-Z_]{2,30}\])`")
+#: A heading that names an example or a format (lower case, the ``#`` marks removed).
+_HEADING_RE = re.compile(r"\b(?:examples?|samples?|usage|format|syntax|demo)\b")
+
+
+def label_names(line: str) -> bool:
+    """Is ``line`` (lower case, its ``:`` removed) a short label naming an example or a
+    format ("example tool call output", "valid call format for local_file_read")?"""
+    return len(line.split()) <= _LABEL_WORDS and LABEL_NAMES_RE.search(line) is not None
+
+
+def io_pair(text: str, label_start: int, label: str) -> bool:
+    """Is ``label`` (lower case, stripped of blanks and ``:``), the words that end a
+    lead-in or open the call's line at ``label_start``, an output label with an input
+    label opening a line in the :data:`_PAIR_CHARS` before it?"""
+    if _OUTPUT_LABEL_RE.search(label) is None:
+        return False
+    window = text[max(0, label_start - _PAIR_CHARS) : label_start].lower()
+    return _INPUT_LABEL_RE.search(window) is not None
+
+
+def heading_names_example(line: str) -> bool:
+    """Is the Markdown heading ``line`` (``## Example``) one that names an example or a
+    format?"""
+    return _HEADING_RE.search(line.lstrip("#").lower()) is not None
+
+
+def documents_markup(paragraph: str, text: str, start: int, end: int) -> bool:
+    """Does ``paragraph`` (the prose before a call) name in inline code a marker that
+    the call at ``start`` uses in its first ``end - start`` characters? The paragraph
+    explains the format's syntax; the call after it shows that syntax."""
+    if "`" not in paragraph:
+        return False
+    found = (text.find(m.group(1), start, end) for m in _CODE_MARKUP_RE.finditer(paragraph))
+    return any(at != -1 for at in found)
