@@ -24,6 +24,7 @@ from .._errors import (
     NumberTooLongError,
 )
 from .elision import COMPOSED, ELIDED, composed_at, elided_at
+from .innerquotes import escape_inner_quotes
 from .quickfix import quick_fix
 
 __all__ = [
@@ -206,6 +207,20 @@ def check_limits(text: str, limits: Limits, *, what: str = "span") -> None:
             )
 
 
+def _inner_quotes_escaped(text: str) -> Any:
+    """The value of ``text`` read with the bare quotes inside its members' string values
+    escaped (innerquotes.py), when ``json.loads`` then reads it whole; else ``None``."""
+    if text.count('"') < 4:
+        return None  # (no member with a quote inside its value)
+    escaped = escape_inner_quotes(text)
+    if escaped is None:
+        return None
+    try:
+        return json.loads(escaped)
+    except (ValueError, RecursionError):
+        return None
+
+
 def _too_deep(doing: str, text: str, limits: Limits) -> NestingTooDeepError:
     """The error of a parser that ran out of stack on ``text`` (deeper than the limit)."""
     return NestingTooDeepError(
@@ -295,6 +310,15 @@ def parse_lenient(
                 truncated=quick.truncated,
                 complete_prefix=quick.truncated and cut,
             )
+    inner = _inner_quotes_escaped(quick.text)
+    if inner is not None:
+        return ParsedJson(
+            inner,
+            repaired=True,
+            note="repaired invalid JSON: escaped the quotes inside a string value",
+            truncated=quick.truncated,
+            complete_prefix=quick.truncated and cut,
+        )
     if len(stripped) > limits.max_repair_chars:
         raise InputTooLargeError(
             f"broken JSON of {len(stripped)} chars is over max_repair_chars="
