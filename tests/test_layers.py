@@ -59,7 +59,6 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.nametable": ENGINE,  # the offered names, found by the reader and the stream
     "toolfix._repair.innerquotes": ENGINE,  # a string value's bare inner quotes, by what ends a value
     "toolfix._repair.namekeyed": ENGINE,  # {"tool_name": {arguments}} read by what the tool declares
-    "toolfix._repair.nameline": ENGINE,  # a name line, then its one argument's line
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,

@@ -47,7 +47,6 @@ from .formats._base import make_candidate
 from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import ScanReads, parse_lenient
-from .nameline import name_line_value
 from .names import normalise_name
 from .nametable import MAX_NAME, NameTable, name_table, names_in
 from .narration import narrated
@@ -237,10 +236,8 @@ class AnchoredReader:
             stop = _next_start(quoted, start, stop)  # (a quote ends the run)
             plain = markup < 0 or end < markup  # (placed by its line's start alone)
             if plain and _PLAIN_AFTER.match(content, end) is None:
-                # (neither ``key=`` after it nor a name line then its value: prose)
-                read = _line_read(content, start, end, name, interp)
-            else:
-                read = self._call_at(content, start, end, stop, name, tools, interp, reads, plain)
+                continue  # (neither ``key=`` nor the line's end after it: prose)
+            read = self._call_at(content, start, end, stop, name, tools, interp, reads, plain)
             if read is None:
                 continue  # a required argument missing, or cut off before the closer
             args, args_end = read
@@ -697,15 +694,6 @@ class AnchoredReader:
         if isinstance(part, ToolCallPart) or part.kind == FailureKind.DUPLICATE_ARGUMENT:
             return part
         return None  # not a valid call: the text stays text
-
-
-def _line_read(
-    text: str, start: int, end: int, name: str, interp: Interpreter
-) -> tuple[dict[str, Any], int] | None:
-    """The call of a message that is the name on its own line, then its one argument's
-    line (nameline.py), with where it ends; ``None`` for anything else."""
-    args = name_line_value(text, start, end, name, interp.registry)
-    return None if args is None else (args, len(text.rstrip()))
 
 
 def _without(text: str, marker: str) -> str:
