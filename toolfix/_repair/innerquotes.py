@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["escape_inner_quotes"]
+from .quickfix import quick_fix
+
+__all__ = ["closes_unescaped", "escape_inner_quotes"]
 
 _MAX_KEY = 64
 #: What may follow the quote that ends a member's string value.
 _VALUE_END = re.compile(
-    r'[ \t\r\n]*(?:,[ \t\r\n]*"[^"\\\n]{1,%d}"[ \t\r\n]*:|[}\]]|\Z)' % _MAX_KEY
+    r'[ \t\r\n]*(?:,[ \t\r\n]*"[^"\\\n]{1,' + str(_MAX_KEY) + r'}"[ \t\r\n]*:|[}\]]|\Z)'
 )
 #: The characters the pass stops at outside strings.
 _OUTSIDE = re.compile(r'["{}\[\]:,]')
@@ -77,3 +79,13 @@ def escape_inner_quotes(text: str) -> str | None:
         return None
     out.append(text[last:])
     return "".join(out)
+
+
+def closes_unescaped(src: str) -> bool:
+    """Does ``src``, which a bracket scan found unclosed (a bare quote inside a string
+    value leaves a string open to its end), close once those quotes are escaped? Then
+    the quote, not a cut, left it open."""
+    escaped = escape_inner_quotes(src)
+    if escaped is None:
+        return False
+    return not quick_fix(escaped).truncated

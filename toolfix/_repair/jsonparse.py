@@ -207,18 +207,27 @@ def check_limits(text: str, limits: Limits, *, what: str = "span") -> None:
             )
 
 
-def _inner_quotes_escaped(text: str) -> Any:
-    """The value of ``text`` read with the bare quotes inside its members' string values
-    escaped (innerquotes.py), when ``json.loads`` then reads it whole; else ``None``."""
-    if text.count('"') < 4:
+def _inner_quotes_escaped(text: str, cut: bool) -> ParsedJson | None:
+    """``text`` read with the bare quotes inside its members' string values escaped
+    (innerquotes.py), and then the common mistakes fixed (:func:`quick_fix`), when
+    ``json.loads`` then reads it whole; else ``None``."""
+    if text.count('"') < 5:
         return None  # (no member with a quote inside its value)
     escaped = escape_inner_quotes(text)
     if escaped is None:
         return None
+    quick = quick_fix(escaped, cut=cut)
     try:
-        return json.loads(escaped)
+        value = json.loads(quick.text)
     except (ValueError, RecursionError):
         return None
+    return ParsedJson(
+        value,
+        repaired=True,
+        note="repaired invalid JSON: escaped the quotes inside a string value",
+        truncated=quick.truncated,
+        complete_prefix=quick.truncated and cut,
+    )
 
 
 def _too_deep(doing: str, text: str, limits: Limits) -> NestingTooDeepError:
@@ -297,6 +306,9 @@ def parse_lenient(
     _refuse_placeholders(stripped, text)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     quick = quick_fix(stripped, cut=cut)
+    inner = _inner_quotes_escaped(stripped, cut) if quick.truncated else None
+    if inner is not None and not inner.truncated:
+        return inner  # (a bare quote in a value, not a cut, left a string open)
     if quick.fixes:
         try:
             value = json.loads(quick.text)
@@ -310,15 +322,10 @@ def parse_lenient(
                 truncated=quick.truncated,
                 complete_prefix=quick.truncated and cut,
             )
-    inner = _inner_quotes_escaped(quick.text)
+    if not quick.truncated:  # (else read above)
+        inner = _inner_quotes_escaped(stripped, cut)
     if inner is not None:
-        return ParsedJson(
-            inner,
-            repaired=True,
-            note="repaired invalid JSON: escaped the quotes inside a string value",
-            truncated=quick.truncated,
-            complete_prefix=quick.truncated and cut,
-        )
+        return inner
     if len(stripped) > limits.max_repair_chars:
         raise InputTooLargeError(
             f"broken JSON of {len(stripped)} chars is over max_repair_chars="

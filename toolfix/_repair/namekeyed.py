@@ -56,4 +56,3 @@ def name_keyed(
     if not args or any(k not in tool.properties for k in args):
         return None
     return CallShape(key, dict(args), None, [_READ], has_args_key=False)
-
