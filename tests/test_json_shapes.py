@@ -221,3 +221,33 @@ def test_objects_that_are_not_name_keyed_calls_stay_text(text: str) -> None:
     assert fixed.tool_calls == []
     assert fixed.invalid_tool_calls == []
     assert fixed.text == text
+
+
+# ---- a fence's tag between a placed name and its arguments ------------------------------
+
+READ = openai_tool(
+    "Read",
+    {"file_path": {"type": "string"}, "offset": {"type": "integer"}, "limit": {"type": "integer"}},
+    ["file_path"],
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(path=st.text(alphabet="abc/._-", min_size=1, max_size=20), offset=st.integers(0, 999))
+def test_a_fenced_json_after_a_marked_name_reads_back(path: str, offset: int) -> None:
+    args = {"file_path": path, "offset": offset}
+    text = "Let me look.\n\n<｜DSML｜toolcall>Read\n\n```json\n" + json.dumps(args) + "\n```"
+    [call] = repair(text, [READ]).tool_calls
+    assert (call.name, call.arguments) == ("Read", args)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Read\n```json\n{"file_path": "a.py"}\n```',  # no markup: a plain name reads key=
+        '### Read\n```json\n{"file_path": "a.py"}\n```\nReturns the file.',
+        'Use Read like this:\n```json\n{"file_path": "a.py"}\n```',
+    ],
+)
+def test_a_fenced_json_after_an_unmarked_name_stays_text(text: str) -> None:
+    assert repair(text, [READ]).tool_calls == []
