@@ -207,6 +207,35 @@ def check_limits(text: str, limits: Limits, *, what: str = "span") -> None:
             )
 
 
+def _cheap_repair(stripped: str, cut: bool) -> tuple[ParsedJson | None, bool]:
+    """``stripped`` read after the linear repairs (:func:`quick_fix`), or with the bare
+    quotes inside its string values escaped first (innerquotes.py), ``None`` when
+    neither reading gives JSON; and whether the linear repairs found it cut off. A text
+    that reads as cut off is first read for bare inner quotes: when escaping them closes
+    it, a quote, not a cut, left it open."""
+    quick = quick_fix(stripped, cut=cut)
+    inner = _inner_quotes_escaped(stripped, cut) if quick.truncated else None
+    if inner is not None and not inner.truncated:
+        return inner, quick.truncated
+    if quick.fixes:
+        try:
+            value = json.loads(quick.text)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            parsed = ParsedJson(
+                value,
+                repaired=True,
+                note="repaired invalid JSON: " + ", ".join(quick.fixes),
+                truncated=quick.truncated,
+                complete_prefix=quick.truncated and cut,
+            )
+            return parsed, quick.truncated
+    if not quick.truncated:
+        inner = _inner_quotes_escaped(stripped, cut)
+    return inner, quick.truncated
+
+
 def _inner_quotes_escaped(text: str, cut: bool) -> ParsedJson | None:
     """``text`` read with the bare quotes inside its members' string values escaped
     (innerquotes.py), and then the common mistakes fixed (:func:`quick_fix`), when
@@ -305,27 +334,9 @@ def parse_lenient(
     check_limits(stripped, limits)
     _refuse_placeholders(stripped, text)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
-    quick = quick_fix(stripped, cut=cut)
-    inner = _inner_quotes_escaped(stripped, cut) if quick.truncated else None
-    if inner is not None and not inner.truncated:
-        return inner  # (a bare quote in a value, not a cut, left a string open)
-    if quick.fixes:
-        try:
-            value = json.loads(quick.text)
-        except (ValueError, RecursionError):
-            pass
-        else:
-            return ParsedJson(
-                value,
-                repaired=True,
-                note="repaired invalid JSON: " + ", ".join(quick.fixes),
-                truncated=quick.truncated,
-                complete_prefix=quick.truncated and cut,
-            )
-    if not quick.truncated:  # (else read above)
-        inner = _inner_quotes_escaped(stripped, cut)
-    if inner is not None:
-        return inner
+    cheap, truncated = _cheap_repair(stripped, cut)
+    if cheap is not None:
+        return cheap
     if len(stripped) > limits.max_repair_chars:
         raise InputTooLargeError(
             f"broken JSON of {len(stripped)} chars is over max_repair_chars="
@@ -346,5 +357,5 @@ def parse_lenient(
         value,
         repaired=True,
         note="repaired invalid JSON with json-repair",
-        truncated=quick.truncated,
+        truncated=truncated,
     )
