@@ -215,7 +215,7 @@ def _cheap_repair(stripped: str, cut: bool) -> tuple[ParsedJson | None, bool]:
     it, a quote, not a cut, left it open."""
     quick = quick_fix(stripped, cut=cut)
     inner = _inner_quotes_escaped(stripped, cut) if quick.truncated else None
-    if inner is not None and not inner.truncated:
+    if inner is not None:
         return inner, quick.truncated
     if quick.fixes:
         try:
@@ -231,31 +231,27 @@ def _cheap_repair(stripped: str, cut: bool) -> tuple[ParsedJson | None, bool]:
                 complete_prefix=quick.truncated and cut,
             )
             return parsed, quick.truncated
-    if not quick.truncated:
-        inner = _inner_quotes_escaped(stripped, cut)
-    return inner, quick.truncated
+    return (None if quick.truncated else _inner_quotes_escaped(stripped, cut)), quick.truncated
 
 
 def _inner_quotes_escaped(text: str, cut: bool) -> ParsedJson | None:
     """``text`` read with the bare quotes inside its members' string values escaped
-    (innerquotes.py), and then the common mistakes fixed (:func:`quick_fix`), when
-    ``json.loads`` then reads it whole; else ``None``."""
+    (innerquotes.py), and then the common mistakes fixed (:func:`quick_fix`), when that
+    closes every string and bracket and ``json.loads`` reads it whole; else ``None``."""
     if text.count('"') < 5:
         return None  # (no member with a quote inside its value)
     escaped = escape_inner_quotes(text)
     if escaped is None:
         return None
     quick = quick_fix(escaped, cut=cut)
+    if quick.truncated:
+        return None  # (a string left open to the end: not the reading that closes it)
     try:
         value = json.loads(quick.text)
     except (ValueError, RecursionError):
         return None
     return ParsedJson(
-        value,
-        repaired=True,
-        note="repaired invalid JSON: escaped the quotes inside a string value",
-        truncated=quick.truncated,
-        complete_prefix=quick.truncated and cut,
+        value, repaired=True, note="repaired invalid JSON: escaped the quotes inside a string value"
     )
 
 
