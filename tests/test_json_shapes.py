@@ -99,6 +99,15 @@ def test_valid_json_is_never_rewritten(value: Any) -> None:
     assert parse_lenient(text, Limits()).value == {"a": value, "b": "x"}
 
 
+@settings(max_examples=200, deadline=None)
+@given(content=_CONTENT, cut=st.integers(1, 40))
+def test_a_cut_inside_a_value_with_bare_quotes_is_never_valid(content: str, cut: int) -> None:
+    whole = '{"name": "write_file", "arguments": {"path": "a", "content": ' + _bare(content)
+    text = whole[: len(whole) - min(cut, len(_bare(content)) - 1)]  # (cut inside the value)
+    fixed = repair(text, TOOLS)
+    assert fixed.tool_calls == []
+
+
 def test_keys_and_array_items_are_left_as_they_are() -> None:
     assert escape_inner_quotes('["say "hi" there", "b"]') is None
     assert escape_inner_quotes('{"a "b": 1}') is None
