@@ -59,6 +59,8 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     "toolfix._repair.nametable": ENGINE,  # the offered names, found by the reader and the stream
     "toolfix._repair.ending": ENGINE,  # a call closed by the end of an output the model ended
+    "toolfix._repair.innerquotes": ENGINE,  # a string value's bare inner quotes
+    "toolfix._repair.namekeyed": ENGINE,  # {"tool_name": {arguments}}
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,

@@ -138,6 +138,10 @@ _BARE_END = {
     "=>": re.compile(r"[\n,}]"),
     "=": re.compile(r"[\s,)}>]|/>"),
 }
+#: The tags of a fence around a call's JSON arguments (DeepSeek V3 writes its name, then
+#: ```` ```json ````, then the object: vLLM's deepseekv3 tool parser; the same after
+#: DSML's ``<｜DSML｜toolcall>Read``: vllm-project/vllm-ascend issue 13794).
+_FENCE_TAGS = frozenset({"json", "JSON", "json5", "jsonc"})
 _FLAG_END = re.compile(r"\n|[ \t]--[A-Za-z_]")
 _TAG_END = re.compile(r"<")
 
@@ -565,6 +569,9 @@ class AnchoredReader:
                         pos = g.end()
                         continue
                 w = _WORD.match(text, pos, stop)
+                if w is not None and text.startswith("```", pos - 3) and w.group() in _FENCE_TAGS:
+                    pos = w.end()  # a fence's tag (DeepSeek's name, then ```json): skipped
+                    continue
                 if w is not None and w.group().casefold() in self._connectors:
                     after = w.end()
                     while after < stop and text[after] in "\"'\u201d\u2019":

@@ -24,6 +24,7 @@ from .._errors import (
     NumberTooLongError,
 )
 from .elision import COMPOSED, ELIDED, composed_at, elided_at
+from .innerquotes import escape_inner_quotes
 from .quickfix import quick_fix
 
 __all__ = [
@@ -206,6 +207,54 @@ def check_limits(text: str, limits: Limits, *, what: str = "span") -> None:
             )
 
 
+def _cheap_repair(stripped: str, cut: bool) -> tuple[ParsedJson | None, bool]:
+    """``stripped`` read after the linear repairs (:func:`quick_fix`), or with the bare
+    quotes inside its string values escaped first (innerquotes.py), ``None`` when
+    neither reading gives JSON; and whether the linear repairs found it cut off. A text
+    that reads as cut off is first read for bare inner quotes: when escaping them closes
+    it, a quote, not a cut, left it open."""
+    quick = quick_fix(stripped, cut=cut)
+    inner = _inner_quotes_escaped(stripped, cut) if quick.truncated else None
+    if inner is not None:
+        return inner, quick.truncated
+    if quick.fixes:
+        try:
+            value = json.loads(quick.text)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            parsed = ParsedJson(
+                value,
+                repaired=True,
+                note="repaired invalid JSON: " + ", ".join(quick.fixes),
+                truncated=quick.truncated,
+                complete_prefix=quick.truncated and cut,
+            )
+            return parsed, quick.truncated
+    return (None if quick.truncated else _inner_quotes_escaped(stripped, cut)), quick.truncated
+
+
+def _inner_quotes_escaped(text: str, cut: bool) -> ParsedJson | None:
+    """``text`` read with the bare quotes inside its members' string values escaped
+    (innerquotes.py), and then the common mistakes fixed (:func:`quick_fix`), when that
+    closes every string and bracket and ``json.loads`` reads it whole; else ``None``."""
+    if text.count('"') < 5:
+        return None  # (no member with a quote inside its value)
+    escaped = escape_inner_quotes(text)
+    if escaped is None:
+        return None
+    quick = quick_fix(escaped, cut=cut)
+    if quick.truncated:
+        return None  # (a string left open to the end: not the reading that closes it)
+    try:
+        value = json.loads(quick.text)
+    except (ValueError, RecursionError):
+        return None
+    return ParsedJson(
+        value, repaired=True, note="repaired invalid JSON: escaped the quotes inside a string value"
+    )
+
+
 def _too_deep(doing: str, text: str, limits: Limits) -> NestingTooDeepError:
     """The error of a parser that ran out of stack on ``text`` (deeper than the limit)."""
     return NestingTooDeepError(
@@ -281,20 +330,9 @@ def parse_lenient(
     check_limits(stripped, limits)
     _refuse_placeholders(stripped, text)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
-    quick = quick_fix(stripped, cut=cut)
-    if quick.fixes:
-        try:
-            value = json.loads(quick.text)
-        except (ValueError, RecursionError):
-            pass
-        else:
-            return ParsedJson(
-                value,
-                repaired=True,
-                note="repaired invalid JSON: " + ", ".join(quick.fixes),
-                truncated=quick.truncated,
-                complete_prefix=quick.truncated and cut,
-            )
+    cheap, truncated = _cheap_repair(stripped, cut)
+    if cheap is not None:
+        return cheap
     if len(stripped) > limits.max_repair_chars:
         raise InputTooLargeError(
             f"broken JSON of {len(stripped)} chars is over max_repair_chars="
@@ -315,5 +353,5 @@ def parse_lenient(
         value,
         repaired=True,
         note="repaired invalid JSON with json-repair",
-        truncated=quick.truncated,
+        truncated=truncated,
     )

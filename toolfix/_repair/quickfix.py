@@ -5,8 +5,9 @@ One left-to-right pass over the span, emitting a normalised copy:
 * single-quoted strings become double-quoted (inner ``"`` escaped, ``\\'`` unescaped);
 * raw newlines, tabs and other control characters inside strings are escaped;
 * invalid escapes: before a letter or digit (``C:\\dir``, ``\\d+``) the backslash is
-  kept as a literal backslash; before punctuation (markdown's ``\\_``, ``\\*``) it
-  is dropped;
+  kept as a literal backslash, and before punctuation too in a string that escapes a
+  regular expression's punctuation (``\\(``, ``\\|``, ``\\.``: :data:`_REGEX_ESCAPE`);
+  before punctuation in any other string (markdown's ``\\_``, ``\\*``) it is dropped;
 * ``True``/``False``/``None`` outside strings become ``true``/``false``/``null``;
 * unquoted keys (``{city: "Paris"}``) are quoted;
 * trailing commas before ``}``/``]`` are dropped;
@@ -34,6 +35,13 @@ from typing import cast
 __all__ = ["QuickFix", "closes_requoted", "quick_fix"]
 
 _VALID_ESCAPES = frozenset('"\\/bfnrtu')
+#: A backslash before punctuation only a regular expression escapes (``\\(\\.cpp\\|\\.h\\)``:
+#: a ``find -regex`` from qwen3 in Codex, openai/codex issue 1273; ``'^\\*\\|^* '``: a
+#: grep from qwen in Neroued/ninfer pull 101). A string holding one is a regular
+#: expression or a command: every invalid escape's backslash in it is content and kept,
+#: ``\\*`` too. In any other string a backslash before punctuation is Markdown's
+#: (``\\_``, ``\\*``, ``\\'``) and dropped.
+_REGEX_ESCAPE = re.compile(r"\\[()|.{}\[\]+?^]")
 _LITERALS = {"True": "true", "False": "false", "None": "null"}
 _CONTROL = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 _IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
@@ -337,6 +345,7 @@ def _string(src: str, i: int, quote: str, out: list[str], fixes: set[str]) -> in
     j = start
     buf: list[str] = ['"']
     seg = start
+    regex: bool | None = None  # (a string with a regular expression's escapes in it)
     while True:
         m = search(src, j)
         if m is None:
@@ -358,7 +367,9 @@ def _string(src: str, i: int, quote: str, out: list[str], fixes: set[str]) -> in
                 continue
             if nxt not in _VALID_ESCAPES:
                 buf.append(src[seg:j])
-                if nxt.isalnum() or nxt.isspace():
+                if regex is None and not (nxt.isalnum() or nxt.isspace()):
+                    regex = _REGEX_ESCAPE.search(src, start) is not None  # (once a string)
+                if nxt.isalnum() or nxt.isspace() or regex:
                     # a Windows path or a regex: the backslash is content
                     buf.append("\\\\")
                     fixes.add("escaped invalid backslashes")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from ..innerquotes import closes_unescaped
 from ..quickfix import closes_requoted
 from ..text import (
     BracketSpan,
@@ -91,13 +92,17 @@ def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
 
 def _misplaced_key_quote(text: str, span: BracketSpan, hi: int) -> BracketSpan:
     """An object left open only by a key's misplaced quote (``, description": …}``,
-    ``"selectFunctions\\ "arguments": {…}}``: quickfix.py) that closes at the ``}``
+    ``"selectFunctions\\ "arguments": {…}}``: quickfix.py) or by a bare quote inside a
+    string value (``"content": "say "hi"…"}``: innerquotes.py) that closes at the ``}``
     ending its region was not cut off: the span ends there. (A span left open runs to
     its region's end and the scan resumes there: one such check per region.)"""
     if not span.truncated or text[span.start] != "{":
         return span
     end = len(text[span.start : hi].rstrip()) + span.start
-    if text[end - 1] != "}" or not closes_requoted(text[span.start : end]):
+    if text[end - 1] != "}":
+        return span
+    body = text[span.start : end]
+    if not closes_requoted(body) and not closes_unescaped(body):
         return span
     return BracketSpan(span.start, end, False)
 

@@ -456,6 +456,45 @@ def _candidate(
     )
 
 
+#: A call written as Gemini's ``tool_code`` statement, ``print(default_api.f(a=1))``
+#: (google-gemini/cookbook issue 929), also with the fence's ``tool_code`` tag glued to it
+#: when the fence's backticks and line break were lost (``tool_codeprint(...)``:
+#: microsoft/autogen issue 6505). Inside a ``tool_code`` fence the Gemma format reads it.
+_PRINT_HEADS = frozenset({"print", "tool_codeprint"})
+
+
+def _line_rest_blank(text: str, pos: int, hi: int) -> bool:
+    """Nothing but blanks and ``;`` from ``pos`` to the end of its line."""
+    while pos < hi and text[pos] in " \t;":
+        pos += 1
+    return pos >= hi or text[pos] in "\r\n"
+
+
+def _printed_call(
+    text: str, start: int, open_at: int, hi: int, ctx: ScanContext, fenced: bool
+) -> list[Candidate]:
+    """The call ``print(name(...))`` on its own line starting at ``start`` (``open_at``:
+    the ``(`` after ``print``): one call of an offered tool (a namespace such as
+    ``default_api.`` before its name allowed) and nothing else inside ``print(...)``, and
+    nothing after it on the line; no candidate otherwise (``print(x)`` is code)."""
+    outer = find_bracket_end(text, open_at, ctx.limits, stop=hi, reads=ctx.reads)
+    if outer.truncated or not _line_rest_blank(text, outer.end, hi):
+        return []
+    inner = skip_ws(text, open_at + 1)
+    inner_end = read_dotted_name(text, inner)
+    name = text[inner:inner_end]
+    if inner_end >= hi or text[inner_end] != "(":
+        return []
+    if not ctx.is_tool(name) and not ("." in name and ctx.is_tool(name.rsplit(".", 1)[1])):
+        return []
+    cs = find_bracket_end(text, inner_end, ctx.limits, stop=hi, reads=ctx.reads)
+    if cs.truncated or skip_ws(text, cs.end) != outer.end - 1:
+        return []  # (more than the one call inside print(...))
+    call = parse_call(text[inner : cs.end], ctx.limits)
+    item = _Item(inner, cs.end, name, False)
+    return [_candidate(text, start, outer.end, item, call, fenced, ctx.limits)]
+
+
 def rejection(call: PyCall | None) -> str | None:
     """The reason a parsed (or unparseable) pythonic call is invalid, ``None`` if it is fine."""
     if call is None:
@@ -621,6 +660,8 @@ class PythonicFormat(ToolCallFormat):
     ) -> tuple[list[Candidate], int]:
         name_end = read_dotted_name(text, start)
         name = text[start:name_end]
+        if name in _PRINT_HEADS and name_end < hi and text[name_end] == "(":
+            return _printed_call(text, start, name_end, hi, ctx, fenced), name_end + 1
         if name_end >= hi or text[name_end] != "(" or not ctx.is_tool(name):
             return [], max(name_end, start + 1)
         cs = find_bracket_end(text, name_end, ctx.limits, stop=hi, reads=ctx.reads)
