@@ -132,6 +132,27 @@ def test_cut_off_or_unknown_keeps_the_truncated_call(
     assert (bad.arguments or {}) in ({}, {"text": value})  # only what was complete
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    family=st.sampled_from([f for f in CLOSED if any(c.startswith("<") for c in f.closers)]),
+    value=VALUES,
+    nl=st.sampled_from(["", "\n"]),
+    finish=st.sampled_from([*sorted(NATURAL_STOPS), *NOT_NATURAL]),
+    data=st.data(),
+)
+def test_an_output_ending_inside_a_closer_token_is_a_cut(
+    family: Family, value: str, nl: str, finish: str | None, data: st.DataObject
+) -> None:
+    # rule G1: a cut inside a special token is a cut, whatever the finish reason says
+    text = _unclosed_call(family, value, nl)
+    if text is None or _closed_by_structure(text):
+        return
+    closer = data.draw(st.sampled_from([c for c in family.closers if c.startswith("<")]))
+    cut = text + nl + closer[: data.draw(st.integers(1, len(closer) - 1))]
+    out = fix(_completion(cut, finish), REGISTRY, FixConfig())
+    assert out.tool_calls == [], cut
+
+
 def _json_family(f: Family) -> bool:
     return f.values == "json" and f.name not in ("mistral",)
 

@@ -290,6 +290,7 @@ def test_prefilled_streams_give_repairs_result_at_every_split(
             {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": p}}]}
             for p in pieces
         ]
+        chunks[-1]["choices"][0]["finish_reason"] = "stop"  # as the completion says
         if response.get("reasoning_content"):
             delta = {"reasoning_content": response["reasoning_content"]}
             chunks.insert(0, {"id": "s", "model": "m", "choices": [{"index": 0, "delta": delta}]})

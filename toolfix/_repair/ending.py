@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._messages import FailureKind
-from .families import family
+from .families import families, family
 from .formats._base import Candidate
 from .text import find_bracket_end
 
@@ -68,13 +68,17 @@ def closed_by_end(c: Candidate, reason: str, text: str) -> Candidate:
     finish reason): no longer cut off, with a record naming ``reason``. ``c`` itself when
     it was not cut off, when anything but whitespace follows it, when the reader already
     judged it (``error``), when a closer of its family ends it (the call is damaged
-    inside, not left open at the end), when it has no arguments, or when its arguments are not
+    inside, not left open at the end) or the output ends inside one (``</tool_ca``: a cut
+    inside a special token, rule G1), when it has no arguments, or when its arguments are not
     complete by structure: an open JSON string or bracket (a cut inside a value), in the
     arguments' JSON or in the last value written as text (``<parameter=items>["a``)."""
     if not c.truncated or c.error is not None or text[c.end :].strip():
         return c
-    if c.raw.rstrip().endswith(_closers(c.format)):
+    tail = c.raw.rstrip()
+    if tail.endswith(_closers(c.format)):
         return c  # a closer of its family ends it: not missing at the end, damaged inside
+    if tail.endswith(_closer_starts()):
+        return c  # the output ended inside a closer token (``</tool_ca``): a cut (rule G1)
     body = c.payload if c.payload is not None else c.arguments
     if not body:
         return c
@@ -115,6 +119,18 @@ def _closers(fmt: str) -> tuple[str, ...]:
     ``()``, which no text ends with)."""
     found = family(fmt)
     return found.closers if found is not None else ()
+
+
+@functools.cache
+def _closer_starts() -> tuple[str, ...]:
+    """The proper beginnings of every family's markup closers (``<``, ``</tool_ca``...):
+    an output that ends with one ended inside a closer token, which is a cut (rule G1),
+    whatever the finish reason says. Any family's, not only the reading one's: a reader
+    may take another family's elements (``<invoke>`` inside ``<minimax:tool_call>``).
+    Closers that are not markup (a list's ``]``) have none: a value may end with their
+    first character."""
+    closers = {c for f in families() for c in f.closers if c.startswith("<")}
+    return tuple({c[:k] for c in closers for k in range(1, len(c))})
 
 
 def _last_value(body: str | Mapping[str, Any]) -> Any:
