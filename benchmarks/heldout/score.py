@@ -4,11 +4,17 @@ Run from the repository root::
 
     python benchmarks/heldout/score.py benchmarks/heldout/verbatim_anchored_fresh2.jsonl
     python benchmarks/heldout/score.py FILE --misses   # also list the cases it gets wrong
+    python benchmarks/heldout/score.py FILE --finish=stop   # as a server reports the end
 
 Prints exact recovery over the cases with expected calls and false calls over the
 cases with none (the scoring of ``toolfix bench``), once with the reader on (the
 default ``FixConfig``) and once with ``FixConfig(schema_anchored=False)``. A held-out
 split is run once, at the end of the work it checks: ``--misses`` is for that run.
+
+The corpora's pasted outputs carry no finish reason, and a call left open at the end
+of one is cut off (promise 9). ``--finish=stop`` scores each output as a server that
+saw the model end it would report it (``finish_reason: "stop"``): the figure for
+responses served with a finish reason, where such a call is closed by the end.
 """
 
 from __future__ import annotations
@@ -22,13 +28,14 @@ from toolfix._bench.score import calls_match
 from toolfix._convert import response_from_openai
 
 
-def score(path: Path, config: FixConfig, *, misses: bool) -> str:
+def score(path: Path, config: FixConfig, *, misses: bool, finish: str | None = None) -> str:
     fixer = ManualToolCallFixProcessor(config=config)
     exact = positives = false_calls = negatives = 0
     wrong: list[str] = []
     for case in load_corpus(path).cases:
         registry = ToolRegistry.from_openai(case.tools)
-        out = fixer.fix(response_from_openai(case.response.as_openai()), registry)
+        response = response_from_openai(case.response.as_openai(), finish_reason=finish)
+        out = fixer.fix(response, registry)
         calls = [(c.name, dict(c.arguments or {})) for c in out.tool_calls]
         if case.kind is CaseKind.POSITIVE:
             positives += 1
@@ -53,8 +60,10 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     path, misses = Path(args[0]), "--misses" in argv
-    print("reader on :", score(path, FixConfig(), misses=misses))
-    print("reader off:", score(path, FixConfig(schema_anchored=False), misses=misses))
+    finish = next((a.split("=", 1)[1] for a in argv if a.startswith("--finish=")), None)
+    on, off = FixConfig(), FixConfig(schema_anchored=False)
+    print("reader on :", score(path, on, misses=misses, finish=finish))
+    print("reader off:", score(path, off, misses=misses, finish=finish))
     return 0
 
 
