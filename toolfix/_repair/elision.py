@@ -46,6 +46,15 @@ value anyone wrote for a parameter: written where a value goes, in JSON (``{"a":
 call (rule G5: the arguments are not known). A bare ``...`` as a raw value stays data,
 as the quoted ``"..."`` does (the corpora hold real calls that carry one:
 ``qwen_xml-q27-24-broken-opener``).
+
+**Containers of nothing but ellipses.** A list or object value whose every item, at
+every depth, is an ellipsis or a mark (``[{"q": "..."}]``: Kuberwastaken/claurst#395, a
+DeepSeek V4 DSML call with the question elided; ``["..."]``: jundot/omlx#2221) is the
+container form of the same placeholder: it holds no item anyone wrote. The rule reads
+the value once parsed (a family that types its parameters, DSML ``string="false"``,
+parses the JSON before the gate sees it), so :func:`elided_value` refuses it whatever
+format carried it. One ellipsis beside a real item (``["a", "..."]`` parsed, ``{"title":
+"...", "content": "the body"}``) is data, as a lone ``"..."`` is.
 """
 
 from __future__ import annotations
@@ -96,6 +105,9 @@ _ELLIPSIS = re.compile(r"\.{3,}|\u2026")
 _CALL_HEAD = re.compile(r"[A-Za-z_$][\w$]{0,63}(?:\.[A-Za-z_$][\w$]{0,63}){0,7}[ \t]*\(")
 
 
+#: The most leaves and containers :func:`_all_elided` looks at in one value.
+_LEAVES = 64
+
 #: An elision mark: an ellipsis in brackets (blanks allowed inside).
 _MARK = re.compile(r"[(\[{<][ \t]*(?:\.{3,}|\u2026)[ \t]*[)\]}>]")
 
@@ -125,11 +137,33 @@ def _is_mark(value: str) -> bool:
     return False
 
 
+def _all_elided(value: object, budget: list[int]) -> bool:
+    """Is every leaf of the JSON value ``value`` (a list or dict, non-empty at every
+    level) an ellipsis or a mark (``[{"q": "..."}]``)? ``budget`` bounds the leaves and
+    containers looked at (one count each): past it, the answer is no."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if isinstance(value, str):
+        text = value.strip()
+        return _ELLIPSIS.fullmatch(text) is not None or _MARK.fullmatch(text) is not None
+    if isinstance(value, dict):
+        value = list(value.values())
+    if not isinstance(value, list) or not value:
+        return False
+    return all(_all_elided(item, budget) for item in value)
+
+
 def elided_value(arguments: dict[str, object]) -> str | None:
-    """The first key of ``arguments`` (raw text values) whose value is an elision mark
-    (:func:`_is_mark`), or ``None``."""
+    """The first key of ``arguments`` whose value is an elision mark (a raw text value:
+    :func:`_is_mark`) or a list or object whose every item is an ellipsis or a mark, at
+    every depth (``[{"q": "..."}]``, ``{"a": ["..."]}``: :func:`_all_elided`), or
+    ``None``."""
     for key, value in arguments.items():
-        if isinstance(value, str) and ("." in value or "\u2026" in value) and _is_mark(value):
+        if isinstance(value, str):
+            if ("." in value or "\u2026" in value) and _is_mark(value):
+                return key
+        elif isinstance(value, (list, dict)) and _all_elided(value, [_LEAVES]):
             return key
     return None
 

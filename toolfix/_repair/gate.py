@@ -19,7 +19,8 @@ handed comes back as an :class:`~toolfix.InvalidToolCallPart` with its kind and 
   (:mod:`toolfix._repair.names`); an unknown name never reaches :func:`Gate.admit`;
 - **G5 arguments that validate** against the tool's schema (after the schema's
   coercions); a raw text value that is an elision mark (``(...)``: the text does not
-  hold the value; :func:`~toolfix._repair.elision.elided_value`) is no value;
+  hold the value), and a list or object whose every item is an ellipsis or a mark
+  (``[{"q": "..."}]``), are no value (:func:`~toolfix._repair.elision.elided_value`);
 - **G6 not emptied**: a call that had arguments and lost every one of them to
   coercion (undeclared keys dropped) is invalid, never ``{}``;
 - **G7 finite numbers**: toolfix never writes ``NaN``, ``Infinity`` or a number that
