@@ -58,6 +58,7 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     "toolfix._repair.nametable": ENGINE,  # the offered names, found by the reader and the stream
     "toolfix._repair.formats.kimi_ids": ENGINE,  # Kimi ids written without separators
+    "toolfix._repair.formats.gemma_shell": ENGINE,  # Gemma 4 calls with a damaged shell
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,
