@@ -41,6 +41,7 @@ from ..text import (
     whole_json,
 )
 from ._base import Candidate, ScanContext, ToolCallFormat
+from .gemma_shell import BARE_MARKS, CallHeads, keyed_paren_span
 from .pythonic import parse_call, read_dotted_name, rejection
 
 __all__ = ["GemmaFormat", "parse_gemma_args"]
@@ -233,13 +234,15 @@ class _ArgReader:
     def arr(self, i: int, depth: int) -> tuple[list[Any], int]:
         """``text[i] == "["``: the list and the index after its ``]``."""
         self._check(depth, i)
-        n = self.n
+        t, n = self.text, self.n
         out: list[Any] = []
         i += 1
         while True:
             i, more = self._next_item(i, "]")
             if not more:
                 return out, i
+            if t[i] == "}" or t.startswith(_ENDS, i):
+                return out, i  # a missing "]": the object's brace or an end token closes it
             val, i = self.value(i, depth)
             out.append(val)
             if self.truncated:
@@ -260,7 +263,7 @@ class GemmaFormat(ToolCallFormat):
     """Gemma ```` ```tool_code ```` fences, FunctionGemma and Gemma 4 ``call:name{...}``."""
 
     name = "gemma"
-    markers = ("tool_code", "call:")
+    markers = ("tool_code", "call:", *BARE_MARKS)
     priority = 20
     source = (
         "https://ai.google.dev/gemma/docs/capabilities/function-calling; "
@@ -280,7 +283,7 @@ class GemmaFormat(ToolCallFormat):
                     past = fence.end
                     out.extend(self._fence(text, fence, ctx))
                     self._check_count(out, ctx, text)
-        if _CALL in text:
+        if _CALL in text or any(m in text for m in BARE_MARKS):
             calls = self._calls(text, ctx)
             if out and calls:
                 # a fence and a call that overlap: the one that starts first holds the
@@ -385,6 +388,13 @@ class GemmaFormat(ToolCallFormat):
         start, closer = _wrapped_start(text, c)
         if not closer and not ctx.is_tool(name):
             return None  # "call:f(x)" in prose
+        keyed = keyed_paren_span(text, ne)
+        if keyed is not None:  # Gemma's key:value body in round brackets (gemma_shell)
+            args, cut = parse_gemma_args("{" + text[ne + 1 : keyed[0]] + "}", ctx)
+            end = keyed[0] + 1 if text.startswith(")", keyed[0]) else keyed[0]
+            q = skip_ws(text, end)
+            end = q + len(closer) if closer and text.startswith(closer, q) else end
+            return self._make(text, start, end, keyed[1] or cut, name=name, arguments=args)
         span = find_bracket_end(text, ne, ctx.limits, reads=ctx.reads)
         parsed = None if span.truncated else parse_call(text[ns : span.end], ctx.limits)
         end = span.end
@@ -414,12 +424,12 @@ class GemmaFormat(ToolCallFormat):
         out: list[Candidate] = []
         n = len(text)
         pos = 0
+        heads = CallHeads(text)
         while True:
-            c = text.find(_CALL, pos)
+            c, ns = heads.next(pos)  # call:, or a bare : after the opener (gemma_shell)
             if c == -1:
                 break
-            pos = c + len(_CALL)
-            ns = c + len(_CALL)
+            pos = ns
             ne = read_identifier(text, ns, extra="_-.")
             if ne == ns or ne >= n or text[ne] not in "{(":
                 continue

@@ -12,7 +12,9 @@ The call id is the whole ``functions.get_weather:0``; the tool name drops the
 ``functions.`` prefix and the ``:N`` counter. Some engines print the singular
 ``<|tool_call_section_begin|>`` or ``<|tool_call_arguments_begin|>``; both are
 accepted. A bare counter id (``0``) carries no name: the candidate's name is
-then the counter itself, which the interpreter reports as an unknown tool.
+then the counter itself, which the interpreter reports as an unknown tool. An id
+written without its separators (``functions_Bash_2``, ``functionsexec5``) is read by
+:mod:`toolfix._repair.formats.kimi_ids` when it names exactly one offered tool.
 
 A lone marker in prose yields nothing (a call needs an id after
 ``<|tool_call_begin|>``); a complete call quoted inside a code block is still
@@ -25,6 +27,7 @@ import re
 
 from ..text import skip_ws
 from ._base import Candidate, ScanContext, ToolCallFormat, arguments_before
+from .kimi_ids import damaged_id_name
 
 __all__ = ["KimiFormat", "kimi_name"]
 
@@ -173,6 +176,9 @@ def _name_of(
         # one, as vLLM reads it (test_kimi_k2_tool_parser: test_bare_counter)
         (only,) = ctx.tool_names
         return only, None, (("unknown_name", "the call named no tool: read as the only one"),)
+    if not ctx.is_tool(name) and (read := damaged_id_name(call_id, ctx.tool_names)) is not None:
+        # the id's separators written otherwise or left out (functions_Bash_2): kimi_ids
+        return read, None, (("unknown_name", f"read the call id {call_id!r} as {read!r}"),)
     return name, None, ()
 
 
