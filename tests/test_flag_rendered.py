@@ -74,8 +74,8 @@ def test_a_rendered_flags_block_is_read_back_exactly(
     ("text", "value"),
     [
         (
-            "[TOOL_CALL] {tool => \"document-summarizer\", args => { --command awk '{print $1}' f }}"
-            " [/TOOL_CALL]",
+            '[TOOL_CALL] {tool => "document-summarizer", args => '
+            "{ --command awk '{print $1}' f }} [/TOOL_CALL]",
             "awk '{print $1}' f",
         ),
         (

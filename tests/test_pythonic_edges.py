@@ -57,7 +57,8 @@ _VALUE = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, m
 def test_a_call_between_wrapper_tokens_is_read_back_exactly(
     before: list[str], after: list[str], action: str, app: str, count: int, lead: str
 ) -> None:
-    call = f"do(action={json.dumps(action, ensure_ascii=False)}, app={json.dumps(app, ensure_ascii=False)}, count={count})"
+    a, b = json.dumps(action, ensure_ascii=False), json.dumps(app, ensure_ascii=False)
+    call = f"do(action={a}, app={b}, count={count})"
     text = lead + "".join(before) + call + "".join(after)
     assert _calls(text) == [("do", {"action": action, "app": app, "count": count})]
 
@@ -81,7 +82,8 @@ def test_the_reported_shapes(text: str) -> None:
     action=_VALUE,
 )
 def test_html_formatting_around_a_call_is_a_mention(tag: str, action: str) -> None:
-    text = f"Example:\n<{tag}>do(action={json.dumps(action, ensure_ascii=False)})</{tag}>\nThat is the syntax."
+    value = json.dumps(action, ensure_ascii=False)
+    text = f"Example:\n<{tag}>do(action={value})</{tag}>\nThat is the syntax."
     assert _calls(text) == []
 
 

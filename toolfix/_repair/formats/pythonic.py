@@ -62,9 +62,12 @@ _EDGE_TAG = r"(?:<\|/?[A-Za-z_][\w.-]*\|>|</?[A-Za-z_][\w.-]*>)"
 _EDGE = re.compile(rf"[ \t;]*(?:{_EDGE_TAG}[ \t;]*)*")
 _TAG_NAME = re.compile(r"</?([A-Za-z_][\w.-]*)>")
 _HTML = frozenset(
-    "a b i u s p q em tt kbd samp var code pre span div li ul ol td th tr dd dt "
-    "strong mark small sub sup del ins cite blockquote details summary h1 h2 h3 h4 h5 h6 "
-    "br hr".split()
+    {
+        *("a", "b", "i", "u", "s", "p", "q", "em", "tt", "kbd", "samp", "var", "code", "pre"),
+        *("span", "div", "li", "ul", "ol", "td", "th", "tr", "dd", "dt", "strong", "mark"),
+        *("small", "sub", "sup", "del", "ins", "cite", "blockquote", "details", "summary"),
+        *("h1", "h2", "h3", "h4", "h5", "h6", "br", "hr"),
+    }
 )
 # a list opener, or the first letter of a line (after indentation and edge tokens)
 _TRIGGER = re.compile(rf"\[|^[ \t]*(?:{_EDGE_TAG}[ \t]*)*[A-Za-z_]", re.MULTILINE)
