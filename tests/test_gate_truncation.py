@@ -79,10 +79,6 @@ _GENERATED = [c for c in _cases() if c["id"].startswith("bfcl-")]
 _OVERTURNED_BY_WHAT_FOLLOWS = {
     "seed_oss-vllm-engine-closers-inside-value",
     "curated-plain-tool-format-docs",
-    # a pythonic call with a wrapper closer glued after it on its line (``</answer>``):
-    # the whole text is a miss today (the pythonic line gate), the cut before the closer
-    # is a call; strict, so that the fix of that miss shows here
-    "fresh5mod-autoglm-376-qwen35plus-do-launch-meituan",
 }
 
 

@@ -109,7 +109,7 @@ _KEY = re.compile(
     r"""<(?:parameter|param|arg|argument)\s*=\s*["'\u201c]?(?P<pattr>[\w.-]+)["'\u201d]?\s*>"""
     r"""|<(?:parameter|param|arg|argument)\s+name\s*=\s*["'\u201c](?P<pname>[\w.-]+)["'\u201d][^<>\n]{0,60}>"""
     r"""|<(?P<tag>[A-Za-z_][\w.-]*)>"""
-    r"""|--(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
+    r"""|(?:--|[\u2013\u2014])(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
     r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
     r"""|(?P<spaced>[A-Za-z_][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
 )
@@ -142,7 +142,13 @@ _BARE_END = {
 #: ```` ```json ````, then the object: vLLM's deepseekv3 tool parser; the same after
 #: DSML's ``<｜DSML｜toolcall>Read``: vllm-project/vllm-ascend issue 13794).
 _FENCE_TAGS = frozenset({"json", "JSON", "json5", "jsonc"})
-_FLAG_END = re.compile(r"\n|[ \t]--[A-Za-z_]")
+#: Where a bare flag value ends: its line's end, or the next flag. A flag's ``--`` may
+#: come as the en dash (or em dash) a chat UI's typographer renders it as, as it renders
+#: quotes curly and joins soft line breaks (markdown-it ``typographer: true``, no
+#: ``breaks``: AnythingLLM's chat, Mintplex-Labs/anything-llm issue 4675, showing the
+#: ``[TOOL_CALL]`` flags block MiniMax writes: NousResearch/hermes-agent issue 11994,
+#: zeroclaw-labs/zeroclaw issue 4758).
+_FLAG_END = re.compile(r"\n|[ \t](?:--|[\u2013\u2014])[A-Za-z_]")
 _TAG_END = re.compile(r"<")
 
 
@@ -627,6 +633,8 @@ class AnchoredReader:
             if m is None and stop == len(text) and not open_style:
                 return None  # an element cut off before its closer: not a value to guess
             open_style = m is not None and not text.startswith("</", end)
+        if mode == "flag":
+            end = _before_outer_brace(text, pos, end)  # (``--a null }}``: the run's closers)
         raw = text[pos:end]
         value = raw.strip()
         if not value:
@@ -999,6 +1007,26 @@ def _closed(
             return True
         pos = gt + 1
     return False
+
+
+def _before_outer_brace(text: str, pos: int, end: int) -> int:
+    """``end``, or the first ``}`` in ``text[pos:end]`` that closes no ``{`` opened there:
+    a bare flag value on the line that closes the object around the flags stops there
+    (``--document_filename null }} [/TOOL_CALL]``); braces the value opens are its own
+    (``--command awk '{print $1}'``)."""
+    i = text.find("}", pos, end)
+    if i == -1:
+        return end
+    depth = 0
+    for k in range(pos, end):  # (one pass over the value, which the reader took anyway)
+        ch = text[k]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            if depth == 0:
+                return k
+            depth -= 1
+    return end
 
 
 def _key_of(m: re.Match[str]) -> tuple[str, str]:

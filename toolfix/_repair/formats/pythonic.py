@@ -54,8 +54,23 @@ __all__ = ["PyCall", "PythonicFormat", "parse_call", "read_dotted_name", "reject
 PYTHON_FENCE_LANGS = frozenset({"", "python", "py", "python3"})
 _KINDS = ("call_in_content", "pythonic")
 _JSON_NAMES: dict[str, Any] = {"true": True, "false": False, "null": None}
-# a list opener, or the first letter of a line (after indentation)
-_TRIGGER = re.compile(r"\[|^[ \t]*[A-Za-z_]", re.MULTILINE)
+# A model's own wrapper token glued to a call on its line counts as the line's edge:
+# a special token (``<|begin_of_box|>``) or a bare tag (``<answer>``, ``</answer>``) that is
+# no HTML formatting element (``<code>get_weather(...)</code>`` is a mention, as a
+# backtick span is). Tags with attributes or ``=`` (``<parameter=x>``) are not edges.
+_EDGE_TAG = r"(?:<\|/?[A-Za-z_][\w.-]*\|>|</?[A-Za-z_][\w.-]*>)"
+_EDGE = re.compile(rf"[ \t;]*(?:{_EDGE_TAG}[ \t;]*)*")
+_TAG_NAME = re.compile(r"</?([A-Za-z_][\w.-]*)>")
+_HTML = frozenset(
+    {
+        *("a", "b", "i", "u", "s", "p", "q", "em", "tt", "kbd", "samp", "var", "code", "pre"),
+        *("span", "div", "li", "ul", "ol", "td", "th", "tr", "dd", "dt", "strong", "mark"),
+        *("small", "sub", "sup", "del", "ins", "cite", "blockquote", "details", "summary"),
+        *("h1", "h2", "h3", "h4", "h5", "h6", "br", "hr"),
+    }
+)
+# a list opener, or the first letter of a line (after indentation and edge tokens)
+_TRIGGER = re.compile(rf"\[|^[ \t]*(?:{_EDGE_TAG}[ \t]*)*[A-Za-z_]", re.MULTILINE)
 
 
 class _Reject(Exception):
@@ -463,6 +478,37 @@ def _candidate(
 _PRINT_HEADS = frozenset({"print", "tool_codeprint"})
 
 
+def _line_head(text: str, i: int) -> int:
+    """Where the line holding ``i`` starts."""
+    return text.rfind("\n", 0, i) + 1
+
+
+def _edges_only(text: str, a: int, b: int) -> bool:
+    """Is ``text[a:b]`` only blanks, ``;`` and wrapper tokens (:data:`_EDGE_TAG`) that
+    are no HTML formatting element?"""
+    if a == b:
+        return True
+    m = _EDGE.match(text, a, b)
+    if m is None or m.end() != b:
+        return False
+    return "<" not in text[a:b] or not any(
+        t.lower() in _HTML for t in _TAG_NAME.findall(text, a, b)
+    )
+
+
+def _rest_edges(text: str, pos: int, hi: int) -> bool:
+    """Does the line from ``pos`` hold only what :func:`_edges_only` allows?"""
+    end = pos
+    while end < hi and text[end] in " \t;":
+        end += 1
+    if end >= hi or text[end] in "\r\n":
+        return True
+    if text[end] != "<":
+        return False
+    stop = min(x for x in (text.find("\n", end, hi), text.find("\r", end, hi), hi) if x >= 0)
+    return _edges_only(text, end, stop)
+
+
 def _line_rest_blank(text: str, pos: int, hi: int) -> bool:
     """Nothing but blanks and ``;`` from ``pos`` to the end of its line."""
     while pos < hi and text[pos] in " \t;":
@@ -668,10 +714,9 @@ class PythonicFormat(ToolCallFormat):
         if cs.truncated:
             item = _Item(start, hi, name, True)
             return [_candidate(text, start, hi, item, None, fenced, ctx.limits)], hi
-        rest = cs.end
-        while rest < hi and text[rest] in " \t;":
-            rest += 1
-        if rest < hi and text[rest] not in "\r\n":
+        if not (
+            _edges_only(text, _line_head(text, start), start) and _rest_edges(text, cs.end, hi)
+        ):
             return [], cs.end  # more text on the line: prose that mentions the tool
         item = _Item(start, cs.end, name, False)
         call = parse_call(text[start : cs.end], ctx.limits)
