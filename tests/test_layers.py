@@ -57,6 +57,7 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.elision": ENGINE,  # a bare ``...`` is a placeholder, not a value
     "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     "toolfix._repair.nametable": ENGINE,  # the offered names, found by the reader and the stream
+    "toolfix._repair.stripped": ENGINE,  # tagged calls whose angle brackets were stripped
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,

@@ -35,6 +35,7 @@ __all__ = [
     "family",
     "markup_example",
     "markup_start",
+    "noise_markers",
     "reasoning_gate",
     "reasoning_prefilled_for",
     "release_closers",
@@ -87,6 +88,8 @@ class Family:
     overturned_by: tuple[str, ...] = COMMON_OVERTURNS
     reasoning: tuple[tuple[str, str], ...] = ((THINK_TOKENS[0]),)
     """The reasoning delimiters its models write (or their template pre-opens)."""
+    prefixes: tuple[str, ...] = ()
+    """The namespace prefixes its tags carry (``｜DSML｜``, ``steptml:``)."""
 
 
 _THINK = (THINK_TOKENS[0],)
@@ -269,6 +272,17 @@ def _tag(open_: str, prefix: str, word: str, end: str) -> str:
     return f"{open_}{prefix}{word}{end}"
 
 
+def _spec_prefixes(spec: FormatSpec) -> tuple[str, ...]:
+    """The namespace prefixes a declared family's tags carry, white space trimmed."""
+    found = (
+        p.strip()
+        for g in (spec.grammar, *spec.alternatives)
+        if isinstance(g, TaggedCalls)
+        for p in g.syntax.prefixes
+    )
+    return tuple(dict.fromkeys(p for p in found if p))
+
+
 def _spec_shape(
     spec: FormatSpec,
 ) -> tuple[tuple[str, ...], tuple[str, ...], Values, tuple[str, ...]]:
@@ -365,6 +379,7 @@ def families() -> tuple[Family, ...]:
                         value_markers=markers if values != "json" else (),
                         overturned_by=_overturns(closers, values),
                         reasoning=_SPEC_REASONING.get(spec.name, _THINK),
+                        prefixes=_spec_prefixes(spec),
                     )
                 )
             continue
@@ -395,6 +410,23 @@ def family(name: str) -> Family | None:
         if f.name == name:
             return f
     return next((f for f in families() if name in f.aliases), None)
+
+
+@cache
+def noise_markers() -> tuple[str, ...]:
+    """What the registry declares that the schema-anchored reader skips as noise: each
+    family's tag prefixes and the openers and closers that are whole tokens, so a
+    damaged family's call is read by its tool's and parameters' names
+    (docs/finding-calls.md)."""
+    found = {m for f in families() for m in (*f.openers, *f.closers) if _whole_token(m)}
+    return tuple(sorted(found | {p for f in families() for p in f.prefixes}))
+
+
+def _whole_token(marker: str) -> bool:
+    """A marker that is one whole token (``<function_calls>``, ``<|tool_call_end|>``),
+    not the head of a tag whose word and attributes follow (``<parameter=``,
+    ``<invoke``): the reader reads those as argument and name anchors."""
+    return marker[:1] in "<[" and marker[-1:] in ">]" and "=" not in marker and len(marker) > 2
 
 
 # ---- what the stream reads --------------------------------------------------------------

@@ -15,15 +15,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .formats._base import Candidate, ScanContext, ToolCallFormat
+from .formats._base import Candidate, ScanContext, ToolCallFormat, respan
 from .keyvalue import NO_NAME, read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
+from .stripped import Restorer
 from .tags import call_opener, read_tagged_call, tag_lookups
 from .text import ANCHOR_MIN_CHARS, ExtendBudget, line_start_before, marker_search
 
 __all__ = ["SpecScanner", "openers"]
 
+#: The record of a call read from tags whose angle brackets were stripped.
+_RESTORED = ("native_markup", "read tags whose angle brackets were stripped")
 #: How many wrapper tokens one call may take in front of it or behind it.
 _MAX_WRAPPERS = 4
 
@@ -97,6 +100,7 @@ class SpecScanner(ToolCallFormat):
         self._groups = _groups(table)
         self._opener_re = re.compile(_trie_pattern(table))
         self._drop = tuple(dict.fromkeys(t for s in self.specs for t in s.drop))
+        self._restorer = Restorer(self.specs)
 
     @property
     def spec_names(self) -> list[str]:
@@ -113,6 +117,24 @@ class SpecScanner(ToolCallFormat):
         return at != -1 and at < pos
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
+        out = self._extract(text, ctx)
+        if out:
+            return out
+        # no call in the families' markup: their tags may have lost their angle
+        # brackets (toolfix/_repair/stripped.py), then read as written back
+        restored = self._restorer.restore(text)
+        if restored is None:
+            return out
+        out = [
+            respan(c, s, e, text[s:e])
+            for c in self._extract(restored.text, ctx)
+            if (s := restored.original(c.start, False)) < (e := restored.original(c.end, True))
+        ]
+        for c in out:
+            c.notes = (*c.notes, _RESTORED)
+        return out
+
+    def _extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
         if not self._groups:
             return out

@@ -1,0 +1,166 @@
+"""Tagged calls whose angle brackets were stripped, read by the registry's tag words.
+
+A chat UI or a log viewer that renders markup drops a family's angle brackets (and
+mangles its namespace prefix), leaving the tags as words at the starts of lines:
+
+    DSML | invoke name="terminal"                  (DeepSeek V4 DSML through Telegram:
+    DSML | parameter name="command" string="true"   NousResearch/hermes-agent 115475)
+    ls -la
+    DSML | /invoke
+
+    invoke name="get_weather">                      (MiniMax through exo, its ``<`` lost:
+    parameter name="location">Parisparameter>       exo-explore/exo issue 1882)
+    invoke>
+
+Nothing here names a family: the words are the declared tagged families' own (their
+call, argument and section tag words, :class:`~toolfix._repair.spec.TaggedCalls`), the
+noise is what is left of their namespace prefixes. :func:`restore` writes each such line
+back as the tag it was (``<invoke name="terminal">``, ``</parameter>``), one line for one
+line, so the family's own reader reads the call and every offset maps back to the
+original by its line. A call is restored only from a line that opens a call tag with its
+name attribute; the admission gate then asks of it what it asks of every call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .spec import FormatSpec, TaggedCalls
+
+__all__ = ["Restorer"]
+
+#: Lines restored in one text at most (the work is one pass over them, counted).
+_MAX_LINES = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """A text with its stripped tags written back, line for line, and where each of its
+    lines starts in the original and in the rebuilt text."""
+
+    text: str
+    starts: tuple[int, ...]  # (the original's line starts)
+    rebuilt: tuple[int, ...]  # (the rebuilt text's line starts)
+    length: int  # (the original's)
+
+    def original(self, pos: int, end: bool) -> int:
+        """``pos`` of the rebuilt text as an offset of the original: the start of its
+        line, or (``end``) the end of the line it ends in."""
+        line = _line_of(self.rebuilt, pos - 1 if end else pos)
+        if not end:
+            return self.starts[line]
+        return self.starts[line + 1] - 1 if line + 1 < len(self.starts) else self.length
+
+
+def _line_of(starts: tuple[int, ...], pos: int) -> int:
+    lo, hi = 0, len(starts) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= max(pos, 0):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+class Restorer:
+    """Writes back the stripped tags of the declared tagged families (one per scanner)."""
+
+    def __init__(self, specs: Iterable[FormatSpec]) -> None:
+        calls: set[str] = set()
+        params: set[str] = set()
+        sections: set[str] = set()
+        cores: set[str] = set()
+        attrs: set[str] = set()
+        for spec in specs:
+            for g in (spec.grammar, *spec.alternatives):
+                if not isinstance(g, TaggedCalls) or g.syntax.open != "<":
+                    continue
+                calls.add(g.call)
+                attrs.add(g.name_attr)
+                if g.param is not None:
+                    params.add(g.param)
+                cores.update(w for p in g.syntax.prefixes for w in re.findall(r"\w+", p))
+            for opener, _closer in spec.wrappers:
+                word = opener.strip("<>/ ")
+                if re.fullmatch(r"[\w:]+", word) and opener.startswith("<"):
+                    sections.add(word.rsplit("|", 1)[-1])
+        self._params = frozenset(params)
+        self._calls = frozenset(calls)
+        words = "|".join(map(re.escape, sorted(calls | params | sections, key=len, reverse=True)))
+        noise = "|".join(map(re.escape, sorted(cores, key=len, reverse=True)))
+        lead = rf"(?:(?:{noise})\b|[|｜: \t])*" if noise else r"[ \t]*"
+        # a line that is a stripped tag: prefix noise, ``/``, a tag word, its attributes,
+        # ``>`` or ``/>``, then (an argument's) value on the same line
+        self._line = re.compile(
+            rf"{lead}(?P<slash>/)?(?P<word>{words})(?![\w:-])"
+            r"""(?P<attrs>(?:[ \t]+[\w:-]+\s*=\s*"[^"\n]{0,200}")*)[ \t]*(?P<gt>/?>)?"""
+        )
+        names = "|".join(map(re.escape, sorted(attrs)))
+        calls_re = "|".join(map(re.escape, sorted(calls)))
+        # what makes a text worth restoring: a call tag with its name attribute at a
+        # line's start, no ``<`` before it
+        self._gate = (
+            re.compile(rf"(?m)^{lead}(?:{calls_re})[ \t]+(?:{names})\s*=\s*\"") if calls else None
+        )
+
+    def restore(self, text: str) -> Restored | None:
+        """``text`` with its stripped tags written back, or ``None`` when no line of it
+        opens a call tag whose brackets were stripped. An argument's tag written alone on
+        its line is joined to its value's lines (the line breaks around the value are the
+        stripping's, not the value's)."""
+        if self._gate is None or "=" not in text or self._gate.search(text) is None:
+            return None
+        lines = text.split("\n")
+        if len(lines) > _MAX_LINES:
+            return None
+        pieces: list[str] = []
+        seps: list[str] = []
+        open_: list[str] = []  # the tags open, innermost last
+        for line in lines:
+            fixed, joins_before, joins_after = self._line_of(line, open_)
+            if joins_before and seps:
+                seps[-1] = ""
+            pieces.append(fixed)
+            seps.append("" if joins_after else "\n")
+        starts, rebuilt, out = [], [], []
+        pos = new = 0
+        for line, piece, sep in zip(lines, pieces, seps, strict=True):
+            starts.append(pos)
+            rebuilt.append(new)
+            out.append(piece + sep)
+            pos += len(line) + 1
+            new += len(piece) + len(sep)
+        return Restored(
+            "".join(out)[: new - len(seps[-1])], tuple(starts), tuple(rebuilt), len(text)
+        )
+
+    def _line_of(self, line: str, open_: list[str]) -> tuple[str, bool, bool]:
+        """One line written back (``open_``: the tags open before it, updated), whether it
+        closes an argument's value the lines before hold, and whether it opens one the
+        lines after hold."""
+        m = self._line.match(line)
+        if m is None or (m.group("gt") is None and m.end() != len(line.rstrip())):
+            return line, False, False  # (not a tag line: a value's text, kept as written)
+        word, attrs, gt = m.group("word"), m.group("attrs"), m.group("gt") or ">"
+        rest = line[m.end() :]
+        in_value = bool(open_) and open_[-1] in self._params
+        closes = m.group("slash") is not None or (not attrs and word in open_ and not rest)
+        if closes:
+            while open_ and open_.pop() != word:
+                pass
+            return f"</{word}>{rest}", in_value and word in self._params, False
+        head = ""
+        if word in self._params and in_value:
+            head = f"</{open_.pop()}>"  # (the argument before it left unclosed)
+        if gt == "/>":
+            return f"{head}<{word}{attrs}/>{rest}", bool(head), False
+        open_.append(word)
+        tail = f"{word}>"
+        if word in self._params and rest.endswith(tail) and len(rest) > len(tail):
+            open_.pop()  # (``Parisparameter>``: the value, then its closer)
+            return f"{head}<{word}{attrs}>{rest[: -len(tail)]}</{word}>", bool(head), False
+        joins = word in self._params and not rest.strip()
+        return f"{head}<{word}{attrs}>{rest}", bool(head), joins
