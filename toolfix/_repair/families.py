@@ -468,6 +468,10 @@ def markup_start() -> re.Pattern[str]:
     chars = set(_GENERIC_STARTS)
     words = {rf"\b{w}\s*:" for w in _REACT_WORDS}
     firsts = {w[0] for w in _REACT_WORDS}  # each word's first letter
+    for fmt in ALL_FORMATS:  # (tags whose brackets were stripped: stripped.py)
+        if isinstance(fmt, SpecScanner):
+            words.update(fmt.restorer.heads)
+            firsts.update(fmt.restorer.head_letters)
     for f in families():
         for o in f.openers:
             if not o[0].isalnum():

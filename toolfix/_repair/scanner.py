@@ -25,8 +25,6 @@ from .text import ANCHOR_MIN_CHARS, ExtendBudget, line_start_before, marker_sear
 
 __all__ = ["SpecScanner", "openers"]
 
-#: The record of a call read from tags whose angle brackets were stripped.
-_RESTORED = ("native_markup", "read tags whose angle brackets were stripped")
 #: How many wrapper tokens one call may take in front of it or behind it.
 _MAX_WRAPPERS = 4
 
@@ -100,7 +98,8 @@ class SpecScanner(ToolCallFormat):
         self._groups = _groups(table)
         self._opener_re = re.compile(_trie_pattern(table))
         self._drop = tuple(dict.fromkeys(t for s in self.specs for t in s.drop))
-        self._restorer = Restorer(self.specs)
+        self.restorer = Restorer(self.specs)
+        """Writes back the families' markup whose tokens were stripped (stripped.py)."""
 
     @property
     def spec_names(self) -> list[str]:
@@ -122,16 +121,18 @@ class SpecScanner(ToolCallFormat):
             return out
         # no call in the families' markup: their tags may have lost their angle
         # brackets (toolfix/_repair/stripped.py), then read as written back
-        restored = self._restorer.restore(text)
+        restored = self.restorer.restore(text, ctx.is_tool)
         if restored is None:
             return out
-        out = [
-            respan(c, s, e, text[s:e])
-            for c in self._extract(restored.text, ctx)
-            if (s := restored.original(c.start, False)) < (e := restored.original(c.end, True))
-        ]
-        for c in out:
-            c.notes = (*c.notes, _RESTORED)
+        for c in self._extract(restored.text, ctx):
+            s, e = restored.original(c.start, False), restored.original(c.end, True)
+            if restored.hold >= e:
+                continue  # (a stream sent its text as prose: stripped.py's Restored.hold)
+            s = max(s, restored.hold)
+            if s < e:
+                found = respan(c, s, e, text[s:e])
+                found.notes = (*found.notes, ("native_markup", restored.note))
+                out.append(found)
         return out
 
     def _extract(self, text: str, ctx: ScanContext) -> list[Candidate]:

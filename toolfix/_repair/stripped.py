@@ -24,13 +24,15 @@ name attribute; the admission gate then asks of it what it asks of every call.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .spec import FormatSpec, TaggedCalls
+from .spec import FormatSpec, KeyValueCalls, TaggedCalls
 
 __all__ = ["Restorer"]
 
+#: The record of a key/value call read with its call tokens written back.
+_NO_TOKENS = "read a key/value call whose call tokens were gone"
 #: Lines restored in one text at most (the work is one pass over them, counted).
 _MAX_LINES = 4096
 
@@ -44,6 +46,12 @@ class Restored:
     starts: tuple[int, ...]  # (the original's line starts)
     rebuilt: tuple[int, ...]  # (the rebuilt text's line starts)
     length: int  # (the original's)
+    note: str = "read tags whose angle brackets were stripped"
+    """What was written back (the calls' repair record)."""
+    hold: int = 0
+    """Where a stream starts holding the text back, as far as what was written back
+    tells (:attr:`Restorer.heads`, part of families.markup_start): a call read here
+    starts there at the earliest; one that ends before it went out as prose."""
 
     def original(self, pos: int, end: bool) -> int:
         """``pos`` of the rebuilt text as an offset of the original: the start of its
@@ -74,8 +82,11 @@ class Restorer:
         sections: set[str] = set()
         cores: set[str] = set()
         attrs: set[str] = set()
+        pairs: list[KeyValueCalls] = []
         for spec in specs:
             for g in (spec.grammar, *spec.alternatives):
+                if isinstance(g, KeyValueCalls) and not g.name_end:
+                    pairs.append(g)
                 if not isinstance(g, TaggedCalls) or g.syntax.open != "<":
                     continue
                 calls.add(g.call)
@@ -87,6 +98,7 @@ class Restorer:
                 word = opener.strip("<>/ ")
                 if re.fullmatch(r"[\w:]+", word) and opener.startswith("<"):
                     sections.add(word.rsplit("|", 1)[-1])
+        self._pairs = tuple(pairs)
         self._params = frozenset(params)
         self._calls = frozenset(calls)
         words = "|".join(map(re.escape, sorted(calls | params | sections, key=len, reverse=True)))
@@ -105,10 +117,29 @@ class Restorer:
         self._gate = (
             re.compile(rf"(?m)^{lead}(?:{calls_re})[ \t]+(?:{names})\s*=\s*\"") if calls else None
         )
+        #: where the stream must hold such a call back (families.markup_start): the
+        #: prefixes' words, and a call tag's word that starts a line and a blank after
+        #: it (one word: the stream holds back a last word until the next comes)
+        self.heads = tuple(
+            h
+            for h in (
+                rf"\b(?:{noise})\b" if noise else "",
+                rf"(?<![^\n])(?:{calls_re})[ \t]" if calls else "",
+            )
+            if h
+        )
+        self.head_letters = frozenset(w[0] for w in (*cores, *calls))
+        self._heads = re.compile("|".join(self.heads)) if self.heads else None
 
-    def restore(self, text: str) -> Restored | None:
-        """``text`` with its stripped tags written back, or ``None`` when no line of it
-        opens a call tag whose brackets were stripped. An argument's tag written alone on
+    def restore(self, text: str, is_tool: Callable[[str], bool]) -> Restored | None:
+        """``text`` with its stripped markup written back, or ``None`` when no line of it
+        opens a call tag whose brackets were stripped, nor starts with an offered name
+        right before a key/value family's key tag (:meth:`_bare_pairs`)."""
+        return self._tags(text) or self._bare_pairs(text, is_tool)
+
+    def _tags(self, text: str) -> Restored | None:
+        """``text`` with its stripped tags written back (``None``: no line opens a call
+        tag whose brackets were stripped). An argument's tag written alone on
         its line is joined to its value's lines (the line breaks around the value are the
         stripping's, not the value's)."""
         if self._gate is None or "=" not in text or self._gate.search(text) is None:
@@ -125,17 +156,45 @@ class Restorer:
                 seps[-1] = ""
             pieces.append(fixed)
             seps.append("" if joins_after else "\n")
-        starts, rebuilt, out = [], [], []
-        pos = new = 0
-        for line, piece, sep in zip(lines, pieces, seps, strict=True):
-            starts.append(pos)
-            rebuilt.append(new)
-            out.append(piece + sep)
-            pos += len(line) + 1
-            new += len(piece) + len(sep)
-        return Restored(
-            "".join(out)[: new - len(seps[-1])], tuple(starts), tuple(rebuilt), len(text)
-        )
+        done = _assemble(text, lines, pieces, seps)
+        head = self._heads.search(text) if self._heads is not None else None
+        hold = len(text) if head is None else head.start()
+        return Restored(done.text, done.starts, done.rebuilt, done.length, done.note, hold)
+
+    def _bare_pairs(self, text: str, is_tool: Callable[[str], bool]) -> Restored | None:
+        """A key/value family's call whose call tokens are gone (the engine took them and
+        passed the body on: ``glob\n<arg_key>pattern</arg_key>\n<arg_value>…``, GLM
+        through mlx-lm, ml-explore/mlx-lm issue 607; ``read<arg_key>filePath</arg_key>…``
+        as the tool's name, zai-org/GLM-5 issue 84): an offered name that starts a line,
+        then only blanks before the key tag, the pairs closed on a line of their own
+        end. Written back with the call tokens around it, the rest as it was."""
+        for g in self._pairs:
+            k = text.find(g.key[0])
+            if k == -1 or g.call[0] in text:
+                continue
+            line = text.rfind("\n", 0, k) + 1
+            if line and not text[line:k].strip():
+                line = text.rfind("\n", 0, line - 1) + 1  # (the name on the line before)
+            name = text[line:k].strip()
+            if not name or not is_tool(name) or text[line:k].lstrip() != text[line:k]:
+                continue
+            end = _pairs_end(text, k, g)
+            if end == -1:
+                continue
+            nl = text.find("\n", end)
+            if text[end : len(text) if nl == -1 else nl].strip():
+                continue  # (more on the line of the last value: not the body's end)
+            lines = text.split("\n")
+            if len(lines) > _MAX_LINES:
+                return None
+            first = text.count("\n", 0, line)
+            last = text.count("\n", 0, end)
+            pieces = list(lines)
+            pieces[first] = g.call[0] + pieces[first]
+            pieces[last] = pieces[last].rstrip() + g.call[1]
+            done = _assemble(text, lines, pieces, ["\n"] * len(lines))
+            return Restored(done.text, done.starts, done.rebuilt, done.length, _NO_TOKENS)
+        return None
 
     def _line_of(self, line: str, open_: list[str]) -> tuple[str, bool, bool]:
         """One line written back (``open_``: the tags open before it, updated), whether it
@@ -164,3 +223,45 @@ class Restorer:
             return f"{head}<{word}{attrs}>{rest[: -len(tail)]}</{word}>", bool(head), False
         joins = word in self._params and not rest.strip()
         return f"{head}<{word}{attrs}>{rest}", bool(head), joins
+
+
+def _assemble(text: str, lines: list[str], pieces: list[str], seps: list[str]) -> Restored:
+    """The rebuilt text of ``pieces`` (one per line of ``text``) joined by ``seps``."""
+    starts: list[int] = []
+    rebuilt: list[int] = []
+    out: list[str] = []
+    pos = new = 0
+    for line, piece, sep in zip(lines, pieces, seps, strict=True):
+        starts.append(pos)
+        rebuilt.append(new)
+        out.append(piece + sep)
+        pos += len(line) + 1
+        new += len(piece) + len(sep)
+    joined = "".join(out)
+    return Restored(joined[: new - len(seps[-1])], tuple(starts), tuple(rebuilt), len(text))
+
+
+#: Pairs read after a bare body's name at most (each turn moves on; counted).
+_MAX_PAIRS = 256
+
+
+def _pairs_end(text: str, k: int, g: KeyValueCalls) -> int:
+    """Where the run of key/value pairs that starts at ``k`` ends (after its last value's
+    closer); -1 when a pair is not closed."""
+    end = -1
+    for _ in range(_MAX_PAIRS):
+        while k < len(text) and text[k] in " \t\r\n":
+            k += 1
+        if not text.startswith(g.key[0], k):
+            return end
+        ke = text.find(g.key[1], k)
+        v = ke + len(g.key[1])
+        while 0 < v < len(text) and text[v] in " \t\r\n":
+            v += 1
+        if ke == -1 or not text.startswith(g.value[0], v):
+            return -1
+        ve = text.find(g.value[1], v)
+        if ve == -1:
+            return -1
+        k = end = ve + len(g.value[1])
+    return end
