@@ -565,6 +565,9 @@ class AnchoredReader:
                         pos = g.end()
                         continue
                 w = _WORD.match(text, pos, stop)
+                if w is not None and text.startswith("```", pos - 3) and w.group() == "json":
+                    pos = w.end()  # (a fence's language: ```json, then the arguments)
+                    continue
                 if w is not None and w.group().casefold() in self._connectors:
                     after = w.end()
                     while after < stop and text[after] in "\"'\u201d\u2019":
