@@ -804,9 +804,14 @@ def _to_read(
     anchors = [
         a
         for a in hits
-        if a[1] >= held and text[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
+        # (a closer, maybe with a family's prefix: ``</｜DSML｜name>``)
+        if a[1] >= held and _CLOSER_HEAD.search(text, max(0, a[0] - 14), a[0]) is None
     ]
     return anchors, held, quoted, hits, markup
+
+
+#: What stands before a name in its closing tag: ``</`` and maybe a prefix (no blank).
+_CLOSER_HEAD = re.compile(r"</[^\s<>]{0,12}$")
 
 
 def _hits(

@@ -157,7 +157,7 @@ def _spaced_name(text: str, ns: int, ne: int, ctx: ScanContext) -> tuple[str, in
     if ctx.is_tool(text[ns:ne]):
         return None
     lt = text.find("<|", ne, ns + _MAX_NAME)
-    words = text[ns : ns + _MAX_NAME if lt == -1 else lt].split("\n", 1)[0].split(" ")
+    words = text[ns : ns + _MAX_NAME if lt == -1 else lt].split("\n", 1)[0].split()
     for k in range(len(words), 1, -1):
         name = " ".join(words[:k])
         if all(c in _NAME_CHARS or c == " " for c in name) and ctx.is_tool(name):
