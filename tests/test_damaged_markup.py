@@ -130,11 +130,11 @@ def test_dsml_prefix_on_tool_named_elements_is_noise(url: str) -> None:
     assert _calls(text, [WEB]) == [("aio-webcontent", {"url": url, "diff": False})]
 
 
-def test_noise_markers_are_whole_tokens_and_prefixes() -> None:
+def test_noise_markers_are_the_registry_prefixes() -> None:
     noise = noise_markers()
     assert "｜DSML｜" in noise
-    assert "<minimax:tool_call>" in noise
-    assert not any(m.endswith(("=", "<parameter", "<invoke")) for m in noise)
+    assert "steptml:" in noise
+    assert not any(m.startswith("<") for m in noise)
 
 
 # ---- a key/value family's opener left out or its call tokens gone (keyvalue, stripped) --

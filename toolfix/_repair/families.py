@@ -414,19 +414,12 @@ def family(name: str) -> Family | None:
 
 @cache
 def noise_markers() -> tuple[str, ...]:
-    """What the registry declares that the schema-anchored reader skips as noise: each
-    family's tag prefixes and the openers and closers that are whole tokens, so a
-    damaged family's call is read by its tool's and parameters' names
+    """What the registry declares that the schema-anchored reader skips as noise beyond
+    the markup groups it skips anyway (``<...>``, ``[...]``): each family's tag prefixes
+    (``｜DSML｜``, ``steptml:``), so a damaged family's call, or a family's prefix on
+    another family's elements, is read by its tool's and parameters' names
     (docs/finding-calls.md)."""
-    found = {m for f in families() for m in (*f.openers, *f.closers) if _whole_token(m)}
-    return tuple(sorted(found | {p for f in families() for p in f.prefixes}))
-
-
-def _whole_token(marker: str) -> bool:
-    """A marker that is one whole token (``<function_calls>``, ``<|tool_call_end|>``),
-    not the head of a tag whose word and attributes follow (``<parameter=``,
-    ``<invoke``): the reader reads those as argument and name anchors."""
-    return marker[:1] in "<[" and marker[-1:] in ">]" and "=" not in marker and len(marker) > 2
+    return tuple(sorted({p for f in families() for p in f.prefixes}))
 
 
 # ---- what the stream reads --------------------------------------------------------------
