@@ -120,13 +120,9 @@ class Restorer:
         #: where the stream must hold such a call back (families.markup_start): the
         #: prefixes' words, and a call tag's word that starts a line and a blank after
         #: it (one word: the stream holds back a last word until the next comes)
-        self.heads = tuple(
-            h
-            for h in (
-                rf"\b(?:{noise})\b" if noise else "",
-                rf"(?<![^\n])(?:{calls_re})[ \t]" if calls else "",
-            )
-            if h
+        self.heads = (
+            *(rf"\b{re.escape(c)}\b" for c in sorted(cores)),
+            *(rf"(?<![^\n]){re.escape(c)}\s" for c in sorted(calls)),
         )
         self.head_letters = frozenset(w[0] for w in (*cores, *calls))
         self._heads = re.compile("|".join(self.heads)) if self.heads else None
