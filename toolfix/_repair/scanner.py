@@ -109,11 +109,12 @@ class SpecScanner(ToolCallFormat):
         return bool(self._groups)
 
     def may_open_before(self, text: str, pos: int) -> bool:
-        """A call begins at an opener (its wrapper tokens just before it are markup)."""
+        """A call begins at an opener (its wrapper tokens just before it are markup), or
+        at markup whose tokens were stripped (:meth:`Restorer.may_open_before`)."""
         if not self._groups:
             return False
         at, _token = self._finder(text)(0)
-        return at != -1 and at < pos
+        return (at != -1 and at < pos) or self.restorer.may_open_before(text, pos)
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out = self._extract(text, ctx)

@@ -127,6 +127,15 @@ class Restorer:
         self.head_letters = frozenset(w[0] for w in (*cores, *calls))
         self._heads = re.compile("|".join(self.heads)) if self.heads else None
 
+    def may_open_before(self, text: str, pos: int) -> bool:
+        """A call :meth:`restore` writes back may start before ``pos``: a stripped call
+        tag starts a line (its section's line may come before it, so anywhere in the
+        text), or a key/value family's key tag stands in the text (its name's line comes
+        before it). ``pos`` itself is not looked at: the answer errs on the side of yes."""
+        if self._gate is not None and "=" in text and self._gate.search(text):
+            return True
+        return any(g.key[0] in text and g.call[0] not in text for g in self._pairs)
+
     def restore(self, text: str, is_tool: Callable[[str], bool]) -> Restored | None:
         """``text`` with its stripped markup written back, or ``None`` when no line of it
         opens a call tag whose brackets were stripped, nor starts with an offered name
