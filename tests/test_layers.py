@@ -63,6 +63,7 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.namekeyed": ENGINE,  # {"tool_name": {arguments}}
     "toolfix._repair.formats.kimi_ids": ENGINE,  # Kimi ids written without separators
     "toolfix._repair.formats.gemma_shell": ENGINE,  # Gemma 4 calls with a damaged shell
+    "toolfix._repair.stripped": ENGINE,  # tagged calls whose angle brackets were stripped
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,

@@ -816,9 +816,14 @@ def _to_read(
     anchors = [
         a
         for a in hits
-        if a[1] >= held and text[max(0, a[0] - 2) : a[0]] != "</"  # (a closer)
+        # (a closer, maybe with a family's prefix: ``</｜DSML｜name>``)
+        if a[1] >= held and _CLOSER_HEAD.search(text, max(0, a[0] - 14), a[0]) is None
     ]
     return anchors, held, quoted, hits, markup
+
+
+#: What stands before a name in its closing tag: ``</`` and maybe a prefix (no blank).
+_CLOSER_HEAD = re.compile(r"</[^\s<>]{0,12}$")
 
 
 def _hits(
@@ -974,8 +979,17 @@ def _wrapper_element(text: str, start: int) -> bool:
 
 
 def _tag_opened(text: str, start: int) -> bool:
-    """The name opens an element (``<read_file``): the call ends at ``/>`` or its end tag."""
-    return start > 0 and text[start - 1] == "<"
+    """The name opens an element (``<read_file``, or behind a family's prefix:
+    ``<｜DSML｜read_file``): the call ends at ``/>`` or its end tag."""
+    if start > 0 and text[start - 1] == "<":
+        return True
+    return _PREFIXED_OPEN.search(text, max(0, start - 16), start) is not None
+
+
+#: A family's namespace prefix right after an element's ``<`` (``<｜DSML｜``,
+#: ``<minimax:``), and the same at the head of an end tag's word.
+_PREFIXED_OPEN = re.compile(r"<[^\s<>=/]{0,12}[｜|:]$")
+_PREFIX_HEAD = re.compile(r"^[^\s<>=/]{0,12}[｜|:]")
 
 
 def _closed(
@@ -1001,7 +1015,7 @@ def _closed(
         if gt == -1:
             return False
         closer = text[pos + 2 : gt].strip()
-        if tag and normalise_name(closer) == normalise_name(name):
+        if tag and normalise_name(_PREFIX_HEAD.sub("", closer)) == normalise_name(name):
             return True
         if wrapped and closer.rsplit(":", 1)[-1] in _WRAPPER_CLOSERS:
             return True

@@ -35,6 +35,7 @@ __all__ = [
     "family",
     "markup_example",
     "markup_start",
+    "noise_markers",
     "reasoning_gate",
     "reasoning_prefilled_for",
     "release_closers",
@@ -87,6 +88,8 @@ class Family:
     overturned_by: tuple[str, ...] = COMMON_OVERTURNS
     reasoning: tuple[tuple[str, str], ...] = ((THINK_TOKENS[0]),)
     """The reasoning delimiters its models write (or their template pre-opens)."""
+    prefixes: tuple[str, ...] = ()
+    """The namespace prefixes its tags carry (``｜DSML｜``, ``steptml:``)."""
 
 
 _THINK = (THINK_TOKENS[0],)
@@ -269,6 +272,17 @@ def _tag(open_: str, prefix: str, word: str, end: str) -> str:
     return f"{open_}{prefix}{word}{end}"
 
 
+def _spec_prefixes(spec: FormatSpec) -> tuple[str, ...]:
+    """The namespace prefixes a declared family's tags carry, white space trimmed."""
+    found = (
+        p.strip()
+        for g in (spec.grammar, *spec.alternatives)
+        if isinstance(g, TaggedCalls)
+        for p in g.syntax.prefixes
+    )
+    return tuple(dict.fromkeys(p for p in found if p))
+
+
 def _spec_shape(
     spec: FormatSpec,
 ) -> tuple[tuple[str, ...], tuple[str, ...], Values, tuple[str, ...]]:
@@ -365,6 +379,7 @@ def families() -> tuple[Family, ...]:
                         value_markers=markers if values != "json" else (),
                         overturned_by=_overturns(closers, values),
                         reasoning=_SPEC_REASONING.get(spec.name, _THINK),
+                        prefixes=_spec_prefixes(spec),
                     )
                 )
             continue
@@ -395,6 +410,16 @@ def family(name: str) -> Family | None:
         if f.name == name:
             return f
     return next((f for f in families() if name in f.aliases), None)
+
+
+@cache
+def noise_markers() -> tuple[str, ...]:
+    """What the registry declares that the schema-anchored reader skips as noise beyond
+    the markup groups it skips anyway (``<...>``, ``[...]``): each family's tag prefixes
+    (``｜DSML｜``, ``steptml:``), so a damaged family's call, or a family's prefix on
+    another family's elements, is read by its tool's and parameters' names
+    (docs/finding-calls.md)."""
+    return tuple(sorted({p for f in families() for p in f.prefixes}))
 
 
 # ---- what the stream reads --------------------------------------------------------------
@@ -436,6 +461,10 @@ def markup_start() -> re.Pattern[str]:
     chars = set(_GENERIC_STARTS)
     words = {rf"\b{w}\s*:" for w in _REACT_WORDS}
     firsts = {w[0] for w in _REACT_WORDS}  # each word's first letter
+    for fmt in ALL_FORMATS:  # (tags whose brackets were stripped: stripped.py)
+        if isinstance(fmt, SpecScanner):
+            words.update(fmt.restorer.heads)
+            firsts.update(fmt.restorer.head_letters)
     for f in families():
         for o in f.openers:
             if not o[0].isalnum():

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from .formats._base import Candidate, ScanContext, make_candidate
+from .elision import is_placeholder
+from .formats._base import Candidate, ScanContext, make_candidate, respan
 from .gate import ReadArguments
 from .spec import KeyValueCalls
 from .text import skip_ws
@@ -60,6 +61,8 @@ def read_key_value_call(
             break
     if sep is not None:
         p = _BLANKS(text, p + len(sep)).end()  # type: ignore[union-attr]  # (sep is there)
+    elif text.startswith(g.key[1], p) and p == k:
+        return _glued_key(text, at, j, k, g, ctx, fmt)
     elif g.name_end_required and not text.startswith(closer, p):
         return None
     if not text.startswith(g.key[0], p) and sep is None:
@@ -68,6 +71,37 @@ def read_key_value_call(
         if not bare or (g.bare_name_is_tool and not ctx.is_tool(name)):
             return None  # a name and then something that is no key: not this grammar
     return _pairs(text, at, p, name, g, fmt)
+
+
+#: The record of a key read with its opener left out, glued to the tool's name.
+_GLUED = ("native_markup", "read a key whose opening tag was left out, glued to the tool name")
+#: A key as the templates write it.
+_KEY_WORD = re.compile(r"[A-Za-z_][\w.-]*")
+
+
+def _glued_key(
+    text: str, at: int, j: int, k: int, g: KeyValueCalls, ctx: ScanContext, fmt: str
+) -> Candidate | None:
+    """The call whose first key's opener was left out, the key glued to the tool's name
+    (``<tool_call>send_command_to_shellcommand</arg_key><arg_value>…``: GLM-4.7, vllm
+    PR 47190): the longest offered name the run ``text[j:k]`` starts with, the rest the
+    key; ``None`` when no offered name leaves a key's word, or a value is a placeholder
+    (``...``: the reporter's elision, vllm PR 47190's second call). Read as if the opener stood
+    there (the text is copied once, only for such a call)."""
+    run = text[j:k]
+    names = sorted((t for t in ctx.tool_names if run.startswith(t)), key=len, reverse=True)
+    cut = next((j + len(t) for t in names if _KEY_WORD.fullmatch(run, len(t))), -1)
+    if cut == -1:
+        return None
+    fixed = text[:cut] + g.key[0] + text[cut:]
+    c = _pairs(fixed, at, cut, text[j:cut], g, fmt)
+    args = c.arguments if isinstance(c.arguments, dict) else {}
+    if any(is_placeholder(v.strip()) for v in args.values() if isinstance(v, str)):
+        return None  # (a damaged call whose value stands for one, ``...``: not read)
+    end = c.end - len(g.key[0])
+    out = respan(c, at, end, text[at:end])
+    out.notes = (*out.notes, _GLUED)
+    return out
 
 
 def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) -> Candidate:

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .formats._base import Candidate, ScanContext, ToolCallFormat
+from .formats._base import Candidate, ScanContext, ToolCallFormat, respan
 from .keyvalue import NO_NAME, read_key_value_call
 from .sections import read_section
 from .spec import FormatSpec, Grammar, KeyValueCalls, TaggedCalls
+from .stripped import Restorer
 from .tags import call_opener, read_tagged_call, tag_lookups
 from .text import ANCHOR_MIN_CHARS, ExtendBudget, line_start_before, marker_search
 
@@ -97,6 +98,8 @@ class SpecScanner(ToolCallFormat):
         self._groups = _groups(table)
         self._opener_re = re.compile(_trie_pattern(table))
         self._drop = tuple(dict.fromkeys(t for s in self.specs for t in s.drop))
+        self.restorer = Restorer(self.specs)
+        """Writes back the families' markup whose tokens were stripped (stripped.py)."""
 
     @property
     def spec_names(self) -> list[str]:
@@ -106,13 +109,34 @@ class SpecScanner(ToolCallFormat):
         return bool(self._groups)
 
     def may_open_before(self, text: str, pos: int) -> bool:
-        """A call begins at an opener (its wrapper tokens just before it are markup)."""
+        """A call begins at an opener (its wrapper tokens just before it are markup), or
+        at markup whose tokens were stripped (:meth:`Restorer.may_open_before`)."""
         if not self._groups:
             return False
         at, _token = self._finder(text)(0)
-        return at != -1 and at < pos
+        return (at != -1 and at < pos) or self.restorer.may_open_before(text, pos)
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
+        out = self._extract(text, ctx)
+        if out:
+            return out
+        # no call in the families' markup: their tags may have lost their angle
+        # brackets (toolfix/_repair/stripped.py), then read as written back
+        restored = self.restorer.restore(text, ctx.is_tool)
+        if restored is None:
+            return out
+        for c in self._extract(restored.text, ctx):
+            s, e = restored.original(c.start, False), restored.original(c.end, True)
+            if restored.hold >= e:
+                continue  # (a stream sent its text as prose: stripped.py's Restored.hold)
+            s = max(s, restored.hold)
+            if s < e:
+                found = respan(c, s, e, text[s:e])
+                found.notes = (*found.notes, ("native_markup", restored.note))
+                out.append(found)
+        return out
+
+    def _extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []
         if not self._groups:
             return out

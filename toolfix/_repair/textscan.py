@@ -30,7 +30,7 @@ from .._messages import (
 )
 from .anchored import AnchoredReader, merge_anchored
 from .ending import closed_by_end
-from .families import release_closers
+from .families import noise_markers, release_closers
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
 from .jsonparse import ScanReads
@@ -60,7 +60,9 @@ class TextScanner:
         }
         self._channels = tuple(f for f in self._formats if f.channel_markup)
         self._anchored = (  # the last stage (docs/finding-calls.md)
-            AnchoredReader(config, (m for f in self._formats for m in f.markers))
+            AnchoredReader(
+                config, (*(m for f in self._formats for m in f.markers), *noise_markers())
+            )
             if config.schema_anchored
             else None
         )

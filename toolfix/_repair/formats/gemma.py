@@ -263,7 +263,7 @@ class GemmaFormat(ToolCallFormat):
     """Gemma ```` ```tool_code ```` fences, FunctionGemma and Gemma 4 ``call:name{...}``."""
 
     name = "gemma"
-    markers = ("tool_code", "call:", *BARE_MARKS)
+    markers = ("tool_code", "call:", *BARE_MARKS, *(o for o, _ in _WRAPPERS))
     priority = 20
     source = (
         "https://ai.google.dev/gemma/docs/capabilities/function-calling; "
@@ -283,8 +283,11 @@ class GemmaFormat(ToolCallFormat):
                     past = fence.end
                     out.extend(self._fence(text, fence, ctx))
                     self._check_count(out, ctx, text)
-        if _CALL in text or any(m in text for m in BARE_MARKS):
-            calls = self._calls(text, ctx)
+        if _CALL in text or any(o in text for o, _ in _WRAPPERS):
+            headed = _CALL in text or any(m in text for m in BARE_MARKS)
+            calls = self._calls(text, ctx) if headed else []
+            unmarked = self._unmarked(text, ctx)
+            calls = _outermost([*calls, *unmarked]) if unmarked else calls
             if out and calls:
                 # a fence and a call that overlap: the one that starts first holds the
                 # other in its text (a ```tool_code fence in a call's <escape> string, a
@@ -430,7 +433,7 @@ class GemmaFormat(ToolCallFormat):
             if c == -1:
                 break
             pos = ns
-            ne = read_identifier(text, ns, extra="_-.")
+            ne = _name_end(text, ns, ctx)
             if ne == ns or ne >= n or text[ne] not in "{(":
                 continue
             name = text[ns:ne]
@@ -454,10 +457,7 @@ class GemmaFormat(ToolCallFormat):
             args, e = reader.obj(ne, 1)
             truncated = reader.truncated
             end = e
-            if closer:
-                q = skip_ws(text, end)
-                if text.startswith(closer, q):  # else the braces alone closed the call
-                    end = q + len(closer)
+            end = _closer_end(text, end, closer)
             notes = _LONE_CLOSER if reader.lone_closer else ()
             out.append(
                 self._make(text, start, end, truncated, name=name, arguments=args, notes=notes)
@@ -465,6 +465,77 @@ class GemmaFormat(ToolCallFormat):
             self._check_count(out, ctx, text)
             pos = end
         return out
+
+    def _unmarked(self, text: str, ctx: ScanContext) -> list[Candidate]:
+        """Calls whose ``call:`` was left out after the wrapper's opener
+        (``<start_function_call>get_financial_overview{}``: Gemma 4 E2B prompted with
+        FunctionGemma's markup, DenisovAV/flutter_gemma issue 238; Gemma 4 forgetting
+        ``call:`` after ``<|tool_call>``, mattn/tensai PR 217): taken only when an
+        offered name follows the opener, then its ``{``."""
+        out: list[Candidate] = []
+        for opener, closer in _WRAPPERS:
+            pos = 0
+            while (at := text.find(opener, pos)) != -1:
+                ns = at + len(opener)
+                pos = ns
+                ne = _name_end(text, ns, ctx)
+                if ne == ns or not text.startswith("{", ne) or not ctx.is_tool(text[ns:ne]):
+                    continue
+                reader = _ArgReader(text, ctx)
+                args, e = reader.obj(ne, 1)
+                end = _closer_end(text, e, closer)
+                notes = (*(_LONE_CLOSER if reader.lone_closer else ()), _NO_CALL_WORD)
+                out.append(
+                    self._make(
+                        text,
+                        at,
+                        end,
+                        reader.truncated,
+                        name=text[ns:ne],
+                        arguments=args,
+                        notes=notes,
+                    )
+                )
+                self._check_count(out, ctx, text)
+                pos = end
+        return out
+
+
+#: The record of a call whose ``call:`` was left out.
+_NO_CALL_WORD = ("native_markup", "read a call whose call: was left out after its opener")
+#: Characters a name is made of (with blanks between words: :func:`_name_end`).
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-. ")
+_MAX_NAME = 256
+
+
+def _name_end(text: str, ns: int, ctx: ScanContext) -> int:
+    """Where the name that starts at ``ns`` ends: an identifier, or an offered name with
+    spaces in it up to the ``{`` or ``(`` after it (an MCP tool named ``Answer Tool``:
+    waybarrios/vllm-mlx issue 577; the same in harmony, lmstudio-bug-tracker 876)."""
+    ne = read_identifier(text, ns, extra="_-.")
+    if ne == ns or not text.startswith(" ", ne):
+        return ne
+    k = ne
+    stop = min(len(text), ns + _MAX_NAME)
+    while k < stop and text[k] in _NAME_CHARS:
+        k += 1
+    if k < stop and text[k] in "{(" and ctx.is_tool(text[ns:k].rstrip()):
+        return ns + len(text[ns:k].rstrip())
+    return ne
+
+
+def _closer_end(text: str, end: int, closer: str) -> int:
+    """``end`` moved past the wrapper's ``closer`` after the arguments, written as the
+    family writes it or as an XML end tag (``</end_function_call>`` for
+    ``<end_function_call>``: flutter_gemma issue 238); else ``end`` (the braces alone
+    closed the call)."""
+    if not closer:
+        return end
+    q = skip_ws(text, end)
+    for tok in (closer, "</" + closer[1:]):
+        if text.startswith(tok, q):
+            return q + len(tok)
+    return end
 
 
 def _wrapped_start(text: str, c: int) -> tuple[int, str]:

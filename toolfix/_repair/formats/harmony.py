@@ -142,9 +142,27 @@ def _recipient(text: str, ns: int, ctx: ScanContext) -> tuple[str, int]:
     name = text[ns:ne]
     if not name or ne - ns > _MAX_NAME:
         return "", ne
+    if text.startswith(" ", ne) and not bare:
+        name, ne = _spaced_name(text, ns, ne, ctx) or (name, ne)
     if bare and (text.startswith(".", ne) or not ctx.is_tool(name)):
         return "", ne
     return name, ne
+
+
+def _spaced_name(text: str, ns: int, ne: int, ctx: ScanContext) -> tuple[str, int] | None:
+    """An offered name with spaces in it (an MCP tool named ``Web Search``:
+    lmstudio-bug-tracker issue 876) in the recipient that starts at ``ns``: the longest
+    run of its words, up to the header's next token, that names an offered tool (the
+    first word, ending at ``ne``, names none); ``None`` when none does."""
+    if ctx.is_tool(text[ns:ne]):
+        return None
+    lt = text.find("<|", ne, ns + _MAX_NAME)
+    words = text[ns : ns + _MAX_NAME if lt == -1 else lt].split("\n", 1)[0].split()
+    for k in range(len(words), 1, -1):
+        name = " ".join(words[:k])
+        if all(c in _NAME_CHARS or c == " " for c in name) and ctx.is_tool(name):
+            return name, ns + len(name)
+    return None
 
 
 def _arguments_at(text: str, p: int, *, bare: bool) -> int:
