@@ -55,9 +55,7 @@ def test_only_a_key_place_and_only_envelope_keys_are_mended() -> None:
 #: finds the object still ends its span at a closer inside a value (``"]0"``); the mend
 #: then refuses (not whole) and the text reads as before this module (see the report).
 _TEXT = st.text(
-    st.characters(min_codepoint=32, max_codepoint=0xFFFF, exclude_categories=("Cs",)).filter(
-        lambda c: c not in '"\\[]{}()<>'
-    ),
+    st.characters(min_codepoint=32, max_codepoint=0xD7FF).filter(lambda c: c not in '"\\[]{}()<>'),
     max_size=12,
 )
 _VALUES = st.recursive(
