@@ -43,6 +43,7 @@ from .gate import (
 )
 from .jsonparse import ScanReads, parse_lenient
 from .keyalias import apply_argument_aliases
+from .keymarks import unglue_keys
 from .names import NameMatch, normalise_name, resolve_name
 
 __all__ = [
@@ -197,6 +198,7 @@ class CallFinisher:
         if not props or fresh.keys() <= props.keys():
             return fresh  # every key a parameter: nothing below would change a thing
         fresh = _strip_markup_from_keys(fresh, tool, p.repairs)
+        fresh = unglue_keys(fresh, tool, p.repairs)
         fresh = _unwrap_arguments_key(fresh, tool, p.repairs)
         fresh = apply_argument_aliases(fresh, tool, self.config.argument_aliases, p.repairs)
         return _rename_near_keys(fresh, tool, p.repairs)

@@ -24,6 +24,7 @@ from .._errors import (
     NumberTooLongError,
 )
 from .elision import COMPOSED, ELIDED, composed_at, elided_at
+from .envkeys import mend_envelope_keys
 from .innerquotes import escape_inner_quotes
 from .quickfix import quick_fix
 
@@ -329,6 +330,7 @@ def parse_lenient(
             return ParsedJson(value)
     check_limits(stripped, limits)
     _refuse_placeholders(stripped, text)
+    stripped = mend_envelope_keys(stripped)  # (envkeys.py: ``"parameters {``)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     cheap, truncated = _cheap_repair(stripped, cut)
     if cheap is not None:

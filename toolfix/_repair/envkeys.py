@@ -1,0 +1,61 @@
+"""An envelope key whose closing quote or colon is damaged: ``"parameters {...}``.
+
+A call object's keys are the envelope's: ``name``, ``arguments``, ``parameters``,
+``function``. Models write them with the closing quote and colon lost or replaced:
+
+- ``{"name":"get_weather","parameters {"city":"Tokyo"}}``, ``"parameters={``,
+  ``"parameters>{``, ``"parameters({``, ``{"name","process_data",...`` (llama3.2:3b in
+  llama-stack's test recordings);
+- ``{"name="edit_file", "arguments": {...}}`` (Qwen3.6 on afm, scouzi1966/maclocal-api
+  issue 141).
+
+With one quote short, a JSON repair reads the rest as a string that never closes (the
+call is judged cut off) or glues the junk into a key (``'parameters {"city'``). Read by
+the envelope's declared keys: such a key, at a key's place (after ``{`` or ``,``) and
+followed by junk then the value's ``{`` or ``"``, is written back as ``"key":``. A
+comma stands for the colon only after ``{`` (``{"name",`` is never JSON; an array's
+``,"name",`` is). Only broken text is mended (the caller has tried it as JSON), and
+only when the mended text then reads as one whole JSON value (stray text after it
+allowed): a scan that cut the span inside a value (``"parameters {"a": "]0"}}`` cut at
+the ``]``) must not be completed into a call with a value the model did not write.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+__all__ = ["mend_envelope_keys"]
+
+_ENVELOPE = r"(?:name|arguments|parameters|function)"
+
+#: A damaged envelope key: its opening quote, the key, then junk where ``":`` belongs
+#: (blanks, ``=``, ``>``, ``(``), and the value's opener ahead. One pass, no nesting.
+_DAMAGED = re.compile(
+    r"(?<=[{,])(\s*)\"(" + _ENVELOPE + r")(?:[ \t]*[=>(][ \t]*|[ \t]+)(?=[{\"])"
+    r"|(?<=\{)(\s*)\"(" + _ENVELOPE + r")\"[ \t]*,[ \t]*(?=\")"
+)
+
+
+def mend_envelope_keys(text: str) -> str:
+    """``text`` with each damaged envelope key written ``"key":`` (see the module);
+    ``text`` itself when there is none."""
+    if '"' not in text:
+        return text
+    mended = _DAMAGED.sub(_mended, text)
+    if mended == text:
+        return text
+    try:
+        _DECODER.raw_decode(mended)
+    except (ValueError, RecursionError):
+        return text
+    return mended
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _mended(m: re.Match[str]) -> str:
+    blank = m.group(1) if m.group(2) is not None else m.group(3)
+    key = m.group(2) if m.group(2) is not None else m.group(4)
+    return f'{blank or ""}"{key}":'
