@@ -24,13 +24,14 @@ left as they are). Each rename is recorded as ``key_alias``.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from .._messages import FailureKind, RepairRecord, repair_record
 from .._tools import ToolDescriptor
 
-__all__ = ["apply_argument_aliases"]
+__all__ = ["apply_argument_aliases", "renamed"]
 
 
 @functools.lru_cache(maxsize=32)
@@ -56,21 +57,27 @@ def apply_argument_aliases(
     props = tool.properties
     table = _table(pairs)
     renames: dict[str, str] = {}
-    taken: dict[str, int] = {}
     for key in args:
         if key in props:
             continue
         targets = [t for t in table.get(key, ()) if t in props and t not in args]
         if len(targets) == 1:
             renames[key] = targets[0]
-            taken[targets[0]] = taken.get(targets[0], 0) + 1
+    return renamed(args, renames, repairs, "configured alias")
+
+
+def renamed(
+    args: dict[str, Any], renames: dict[str, str], repairs: list[RepairRecord], why: str
+) -> dict[str, Any]:
+    """``args`` with its keys renamed as ``renames`` says (old key -> parameter), each
+    rename recorded as ``key_alias`` with ``why``; a parameter two keys would write is
+    left alone (neither is renamed). ``args`` itself when nothing is renamed."""
+    taken = Counter(renames.values())
     renames = {k: v for k, v in renames.items() if taken[v] == 1}
     if not renames:
         return args
     for old, new in renames.items():
         repairs.append(
-            repair_record(
-                FailureKind.KEY_ALIAS, f"read the argument {old!r} as {new!r} (configured alias)"
-            )
+            repair_record(FailureKind.KEY_ALIAS, f"read the argument {old!r} as {new!r} ({why})")
         )
     return {renames.get(k, k): v for k, v in args.items()}

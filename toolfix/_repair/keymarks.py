@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._messages import FailureKind, RepairRecord, repair_record
+from .._messages import RepairRecord
 from .._tools import ToolDescriptor
+from .keyalias import renamed
 
 __all__ = ["GLUED_MARKS", "unglue_keys"]
 
@@ -44,15 +45,4 @@ def unglue_keys(
         bare = key.strip(GLUED_MARKS)
         if bare != key and bare in props and bare not in args:
             renames[key] = bare
-    if len(set(renames.values())) < len(renames):  # two keys would write one parameter
-        targets = list(renames.values())
-        renames = {k: v for k, v in renames.items() if targets.count(v) == 1}
-    if not renames:
-        return args
-    for old, new in renames.items():
-        repairs.append(
-            repair_record(
-                FailureKind.KEY_ALIAS, f"read the argument {old!r} as {new!r} (glued quotes)"
-            )
-        )
-    return {renames.get(k, k): v for k, v in args.items()}
+    return renamed(args, renames, repairs, "glued quotes")
