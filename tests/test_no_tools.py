@@ -3,6 +3,8 @@ with a record saying no tools were offered; the text stays; no call is taken."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -40,3 +42,22 @@ def test_no_tools_never_takes_a_call_nor_changes_the_text(text: str) -> None:
     assert out.tool_calls == []
     assert out.invalid_tool_calls == []
     assert all("no tools were offered" in r.detail for r in out.repairs)
+
+
+@given(
+    st.from_regex(r"[A-Za-z][A-Za-z0-9_.-]{0,20}", fullmatch=True),
+    st.dictionaries(st.from_regex(r"[a-z]{1,8}", fullmatch=True), st.integers(), max_size=3),
+)
+def test_a_native_call_with_no_tools_offered_is_an_invalid_call(
+    name: str, args: dict[str, int]
+) -> None:
+    # promise 4: an empty registry holds no tool (vllm-mlx issue 162: a request with no
+    # tools and tool_choice "none" came back with native calls named after fruits)
+    raw = json.dumps(args)
+    call = {"id": "c0", "type": "function", "function": {"name": name, "arguments": raw}}
+    out = repair({"content": "", "tool_calls": [call]}, [])
+    assert out.tool_calls == []
+    [bad] = out.invalid_tool_calls
+    assert (bad.id, bad.name, bad.raw, bad.kind) == ("c0", name, raw, FailureKind.UNKNOWN_NAME)
+    assert "no tools were offered" in (bad.error or "")
+    assert repair(out, []) == out  # promise 7

@@ -68,8 +68,19 @@ class NativeCallFixer:
         came, else its repair (several calls when its arguments were several objects
         glued). ``cut``: the output ended inside this call (``finish_reason: "length"``
         and the last call): arguments that do not close are a cut-off call."""
-        if part.provider_executed or not self._registry:
+        if part.provider_executed:
             return [part]
+        if not self._registry:  # promise 4: no tool is in an empty registry
+            return [
+                InvalidToolCallPart(
+                    id=part.id,
+                    name=part.name,
+                    raw=part.arguments_raw,
+                    error=f"no tools were offered; the call names {part.name!r}",
+                    kind=K.UNKNOWN_NAME,
+                    provider_data=part.provider_data,
+                )
+            ]
         tool = self._registry.get(part.name)
         if tool is not None and admits_as_sent(tool, part, self._cap):
             return [part]  # fast path: valid calls pass through exactly as they came
