@@ -32,9 +32,11 @@ _ENVELOPE = r"(?:name|arguments|parameters|function)"
 #: A damaged envelope key: its opening quote, the key, then junk where ``":`` belongs
 #: (blanks, ``=``, ``>``, ``(``), and the value's opener ahead. One pass, no nesting.
 _DAMAGED = re.compile(
-    r"(?<=[{,])(\s*)\"(" + _ENVELOPE + r")(?:[ \t]*[=>(][ \t]*|[ \t]+)(?=[{\"])"
-    r"|(?<=\{)(\s*)\"(" + _ENVELOPE + r")\"[ \t]*,[ \t]*(?=\")"
+    r"\"(" + _ENVELOPE + r")(?:([ \t]*[=>(][ \t]*|[ \t]+)(?=[{\"])|(\"[ \t]*,[ \t]*)(?=\"))"
 )
+# (the pattern starts with a literal quote, which the regex engine finds fast; that the
+# key stands where a key does, after ``{`` or ``,`` and blanks, is read back from the
+# match: a pattern that starts with a lookbehind is tried at every position of a span)
 
 
 def mend_envelope_keys(text: str) -> str:
@@ -42,9 +44,19 @@ def mend_envelope_keys(text: str) -> str:
     ``text`` itself when there is none."""
     if '"' not in text:
         return text
-    mended = _DAMAGED.sub(_mended, text)
-    if mended == text:
+    out: list[str] = []
+    done = 0
+    for m in _DAMAGED.finditer(text):
+        k = m.start()
+        while k > done and text[k - 1].isspace():  # (each blank is passed once)
+            k -= 1
+        if k == 0 or text[k - 1] not in ("{" if m.group(3) else "{,"):
+            continue
+        out += (text[done : m.start()], f'"{m.group(1)}":')
+        done = m.end()
+    if not out:
         return text
+    mended = "".join(out) + text[done:]
     try:
         _DECODER.raw_decode(mended)
     except (ValueError, RecursionError):
@@ -53,9 +65,3 @@ def mend_envelope_keys(text: str) -> str:
 
 
 _DECODER = json.JSONDecoder()
-
-
-def _mended(m: re.Match[str]) -> str:
-    blank = m.group(1) if m.group(2) is not None else m.group(3)
-    key = m.group(2) if m.group(2) is not None else m.group(4)
-    return f'{blank or ""}"{key}":'
