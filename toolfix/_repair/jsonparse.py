@@ -351,9 +351,31 @@ def parse_lenient(
         raise MalformedToolCallError(f"could not repair JSON: {exc}", raw=text) from exc
     if value == "" or value is None:
         raise MalformedToolCallError("no JSON value could be recovered", raw=text)
+    if _arguments_dropped(stripped, value):
+        raise MalformedToolCallError(
+            "json-repair kept the call's name and dropped everything after it", raw=text
+        )
     return ParsedJson(
         value,
         repaired=True,
         note="repaired invalid JSON with json-repair",
         truncated=truncated,
     )
+
+
+#: A quoted run the model wrote (what a repair that keeps it keeps somewhere).
+_QUOTED_RUN = re.compile(r'"([^"\\\n]{1,200})"')
+
+
+def _arguments_dropped(text: str, value: Any) -> bool:
+    """Did json-repair reduce a call object to its name alone while ``text`` held more
+    (``{"name":"f","parameters{"key"]="Tokyo"}}`` comes back ``{"name": "f"}``)? Then the
+    call would pass as one without arguments, every argument dropped (docs/design.md,
+    promise 11): the text is no JSON call. Only quoted runs after the name's are looked
+    at; one pass over the text."""
+    if not isinstance(value, dict) or list(value) != ["name"]:
+        return False
+    name = value["name"]
+    runs = [m.group(1) for m in _QUOTED_RUN.finditer(text)]
+    after = runs[runs.index(name) + 1 :] if isinstance(name, str) and name in runs else runs
+    return any(any(ch.isalnum() for ch in run) for run in after)
