@@ -20,6 +20,7 @@ import pytest
 from hostile import TOOLS, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import FixConfig, Response, ToolRegistry, accumulate, repair, repair_stream
 from toolfix._convert import response_from_openai
@@ -176,17 +177,7 @@ def test_a_cut_inside_a_json_value_is_never_a_call(
     assert out.tool_calls == [], whole[:cut]
 
 
-ITEMS = {
-    "type": "function",
-    "function": {
-        "name": "tally",
-        "parameters": {
-            "type": "object",
-            "properties": {"items": {"type": "array", "items": {"type": "string"}}},
-            "required": ["items"],
-        },
-    },
-}
+ITEMS = openai_tool("tally", {"items": {"type": "array", "items": {"type": "string"}}}, ["items"])
 
 
 #: The families that write a value as raw text (not JSON-encoded): by their writers.
@@ -235,17 +226,11 @@ def test_natural_stops(reason: str | None, natural: bool) -> None:
 
 
 QWEN = [
-    {
-        "type": "function",
-        "function": {
-            "name": "create_new_file",
-            "parameters": {
-                "type": "object",
-                "properties": {"filepath": {"type": "string"}, "contents": {"type": "string"}},
-                "required": ["filepath", "contents"],
-            },
-        },
-    }
+    openai_tool(
+        "create_new_file",
+        {"filepath": {"type": "string"}, "contents": {"type": "string"}},
+        ["filepath", "contents"],
+    )
 ]
 ONE_LINE = "<function=create_new_file>\n<parameter=filepath> test.txt\n<parameter=contents> hello"
 

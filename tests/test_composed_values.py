@@ -14,22 +14,17 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import repair
 from toolfix._repair.elision import composed_at
 
 TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "date_difference",
-            "parameters": {
-                "type": "object",
-                "properties": {"first_date": {"type": "string"}, "last_date": {"type": "string"}},
-                "required": ["first_date", "last_date"],
-            },
-        },
-    }
+    openai_tool(
+        "date_difference",
+        {"first_date": {"type": "string"}, "last_date": {"type": "string"}},
+        ["first_date", "last_date"],
+    )
 ]
 
 _IDENT = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,10}(\.[a-z_]{1,6}){0,2}", fullmatch=True)
@@ -76,16 +71,7 @@ def test_the_ollama_8517_output_is_no_call() -> None:
         "date_difference": {"first_date": {"type": "string"}, "last_date": {"type": "string"}},
         "get_current_date": {},
     }
-    tools = [
-        {
-            "type": "function",
-            "function": {
-                "name": name,
-                "parameters": {"type": "object", "properties": props, "required": list(props)},
-            },
-        }
-        for name, props in declared.items()
-    ]
+    tools = [openai_tool(name, props, list(props)) for name, props in declared.items()]
     content = (
         '</think>\n\n{\n "name": "date_ difference",\n "parameters": {\n  "first Date": '
         'get_current_date (),\n  "last_Date": birthdate ({user: "Oliver"})\n }\n}'

@@ -25,6 +25,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import ManualToolCallFixProcessor, ToolRegistry
 from toolfix._convert import response_from_openai
@@ -33,13 +34,7 @@ FIXER = ManualToolCallFixProcessor()
 
 
 def _tool(name: str, **props: Any) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {"type": "object", "properties": props, "required": [next(iter(props))]},
-        },
-    }
+    return openai_tool(name, props, [next(iter(props))])
 
 
 TOOLS = ToolRegistry.from_openai(

@@ -15,23 +15,15 @@ from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import repair
 from toolfix._repair.elision import elided_value
 
 TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "question",
-            "description": "",
-            "parameters": {
-                "type": "object",
-                "properties": {"questions": {"type": "array"}, "note": {"type": "string"}},
-                "required": ["questions"],
-            },
-        },
-    }
+    openai_tool(
+        "question", {"questions": {"type": "array"}, "note": {"type": "string"}}, ["questions"]
+    )
 ]
 
 #: The ways an ellipsis is written as a whole item.

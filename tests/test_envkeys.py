@@ -13,17 +13,12 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import repair
 from toolfix._repair.envkeys import mend_envelope_keys
 
-WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
-    },
-}
+WEATHER = openai_tool("get_weather", {"city": {"type": "string"}}, [])
 
 
 def test_the_recorded_shapes_are_read() -> None:

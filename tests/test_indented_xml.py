@@ -16,20 +16,11 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import repair
 
-_BASH = {
-    "type": "function",
-    "function": {
-        "name": "bash",
-        "parameters": {
-            "type": "object",
-            "properties": {"command": {"type": "string"}, "cwd": {"type": "string"}},
-            "required": ["command"],
-        },
-    },
-}
+_BASH = openai_tool("bash", {"command": {"type": "string"}, "cwd": {"type": "string"}}, ["command"])
 
 #: One line of a command: printable, no markup, not blank at either end.
 _LINE = st.text(

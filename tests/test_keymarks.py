@@ -14,17 +14,15 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import repair
 from toolfix._repair.keymarks import unglue_keys
 from toolfix._tools import ToolRegistry
 
 
-def _tool(name: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    params: dict[str, Any] = {"type": "object", "properties": props}
-    if required is not None:
-        params["required"] = required
-    return {"type": "function", "function": {"name": name, "parameters": params}}
+def _tool(name: str, props: dict[str, Any]) -> dict[str, Any]:
+    return openai_tool(name, props, [])
 
 
 COMPLEX = _tool(

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import repair
 from toolfix._config import Limits
@@ -82,8 +83,7 @@ _PLAIN_NO_QUOTE = st.one_of(
 
 @pytest.mark.xfail(strict=True, reason="known miss: the requoted reading needs a repair")
 def test_a_value_with_an_escaped_quote_after_a_misplaced_name_quote() -> None:
-    schema = {"type": "object", "properties": {"_": {}}}
-    tools = [{"type": "function", "function": {"name": "A", "parameters": schema}}]
+    tools = [openai_tool("A", {"_": {}}, [])]
     fixed = repair({"content": '{"name": "A\\ "arguments": {"_": "\\""}}'}, tools)
     assert [(c.name, c.arguments) for c in fixed.tool_calls] == [("A", {"_": '"'})]
 

@@ -7,9 +7,11 @@ call is never admitted as ``{}``."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import repair
 
@@ -18,9 +20,8 @@ _VALUE = st.from_regex(r"[A-Za-z][A-Za-z ]{0,15}", fullmatch=True)
 _JUNK = st.sampled_from(['{"{k}"]="{v}"}}', '{{"{k}"]="{v}"}}', '{"{k}"]=["{v}"]}}'])
 
 
-def _tools(name: str, key: str) -> list[dict[str, object]]:
-    schema = {"type": "object", "properties": {key: {"type": "string"}}}
-    return [{"type": "function", "function": {"name": name, "parameters": schema}}]
+def _tools(name: str, key: str) -> list[dict[str, Any]]:
+    return [openai_tool(name, {key: {"type": "string"}}, [])]
 
 
 def test_the_recorded_output_is_no_call_without_arguments() -> None:
