@@ -80,9 +80,19 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
     "seed_oss-vllm-engine-closers-inside-value",
     "curated-plain-tool-format-docs",
 }
+#: Cuts admitted because the whole text's call is missed, not because the cut is read
+#: wrongly: GLM markup whose first ``<tool_call>`` opener is missing (its ``</tool_call>``
+#: follows). The cut that ends at the last ``</arg_value>`` has no call token left and is
+#: read as a stripped call; the whole text gives nothing. Damaged native markup (the
+#: native owner's class, issue 28's h6cli report); strict, so reading the whole text
+#: turns this into an unexpected pass.
+_WHOLE_CALL_MISSED = {"fresh6cli-opencode-14842-glm-arg-key-bash-pair-missing-opener"}
 
 
 def _marked(case: dict[str, Any]) -> Any:
+    if case["id"] in _WHOLE_CALL_MISSED:
+        reason = "the whole text's call is missed (GLM opener missing): native markup work"
+        return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))
     if case["id"] in _OVERTURNED_BY_WHAT_FOLLOWS:
         reason = "a later closer or quote overturns the call: stream/quote work"
         return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))
