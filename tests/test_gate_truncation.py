@@ -87,11 +87,18 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
 #: native owner's class, issue 28's h6cli report); strict, so reading the whole text
 #: turns this into an unexpected pass.
 _WHOLE_CALL_MISSED = {"fresh6cli-opencode-14842-glm-arg-key-bash-pair-missing-opener"}
+#: wrongly: MiniMax-M3 markup with its special tokens rendered as ``]<]minimax[>[`` between
+#: every tag. A cut that drops the token after ``<command>date`` reads as a clean call; the
+#: whole text gives nothing (or a value with the token's ``]`` glued on). Damaged native
+#: markup (the native owner's class, issue 28's h6mod report); strict, so reading the whole
+#: text turns this into an unexpected pass.
+_WHOLE_CALL_MISSED = {"fresh6mod-llamacpp-24523-minimax-m3-garbled-invoke-bash"}
 
 
 def _marked(case: dict[str, Any]) -> Any:
     if case["id"] in _WHOLE_CALL_MISSED:
         reason = "the whole text's call is missed (GLM opener missing): native markup work"
+        reason = "the whole text's call is missed (MiniMax-M3 tokens): native markup work"
         return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))
     if case["id"] in _OVERTURNED_BY_WHAT_FOLLOWS:
         reason = "a later closer or quote overturns the call: stream/quote work"
