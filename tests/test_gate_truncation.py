@@ -81,24 +81,23 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
     "curated-plain-tool-format-docs",
 }
 #: Cuts admitted because the whole text's call is missed, not because the cut is read
-#: wrongly: GLM markup whose first ``<tool_call>`` opener is missing (its ``</tool_call>``
-#: follows). The cut that ends at the last ``</arg_value>`` has no call token left and is
-#: read as a stripped call; the whole text gives nothing. Damaged native markup (the
-#: native owner's class, issue 28's h6cli report); strict, so reading the whole text
-#: turns this into an unexpected pass.
-_WHOLE_CALL_MISSED = {"fresh6cli-opencode-14842-glm-arg-key-bash-pair-missing-opener"}
-#: wrongly: MiniMax-M3 markup with its special tokens rendered as ``]<]minimax[>[`` between
-#: every tag. A cut that drops the token after ``<command>date`` reads as a clean call; the
-#: whole text gives nothing (or a value with the token's ``]`` glued on). Damaged native
-#: markup (the native owner's class, issue 28's h6mod report); strict, so reading the whole
-#: text turns this into an unexpected pass.
-_WHOLE_CALL_MISSED = {"fresh6mod-llamacpp-24523-minimax-m3-garbled-invoke-bash"}
+#: wrongly (damaged native markup, issue 28's sixth harvest; strict, so reading the whole
+#: text turns each into an unexpected pass):
+#: - GLM markup whose first ``<tool_call>`` opener is missing (its ``</tool_call>``
+#:   follows): the cut that ends at the last ``</arg_value>`` has no call token left and is
+#:   read as a stripped call; the whole text gives nothing;
+#: - MiniMax-M3 markup with its special tokens rendered as ``]<]minimax[>[`` between every
+#:   tag: a cut that drops the token after ``<command>date`` reads as a clean call; the
+#:   whole text gives nothing (or a value with the token's ``]`` glued on).
+_WHOLE_CALL_MISSED = {
+    "fresh6cli-opencode-14842-glm-arg-key-bash-pair-missing-opener": "GLM opener missing",
+    "fresh6mod-llamacpp-24523-minimax-m3-garbled-invoke-bash": "MiniMax-M3 tokens",
+}
 
 
 def _marked(case: dict[str, Any]) -> Any:
     if case["id"] in _WHOLE_CALL_MISSED:
-        reason = "the whole text's call is missed (GLM opener missing): native markup work"
-        reason = "the whole text's call is missed (MiniMax-M3 tokens): native markup work"
+        reason = f"the whole text's call is missed ({_WHOLE_CALL_MISSED[case['id']]})"
         return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))
     if case["id"] in _OVERTURNED_BY_WHAT_FOLLOWS:
         reason = "a later closer or quote overturns the call: stream/quote work"
