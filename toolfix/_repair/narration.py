@@ -61,11 +61,12 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
 - **recorded**: the call is inside a chat message record, an object whose first key
   is ``"role": "assistant"`` (an API response or message quoted in documentation:
   keugenek.github.io/plantuml-ent-kit, the laminate crate's ``openai_tool_calls.json``).
-- **answered**: a ReAct ``Action`` whose ``Observation`` follows it: a transcript
-  with the results quoted back, not a request for them (lkim0402.github.io's worked
-  example, bsamud/learn-ai-engineering). Decided by what follows the call, so only
-  for calls that wait for the end of a stream (a call holding a family's closer may
-  leave a stream at it).
+- **answered** and **turn-framed**: a call displayed in a session transcript, answered
+  by its result (a ReAct ``Action`` whose ``Observation`` follows it: lkim0402.github.io's
+  worked example, bsamud/learn-ai-engineering; a call and its output label) or between
+  a user's turn and the agent's prose (:mod:`.transcripts`). Decided by what follows
+  the call, so only for calls that wait for the end of a stream (a call holding a
+  family's closer may leave a stream at it).
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ from .leadins import (
     label_names,
 )
 from .text import find_bracket_end
+from .transcripts import result_spans, turn_spans
 
 __all__ = ["answered_spans", "narrated", "told_spans"]
 
@@ -395,12 +397,6 @@ _TABLE_RULE_RE = re.compile(
 #: A chat message object of the assistant (``{"role": "assistant", ...}``, the role
 #: first, as the APIs write it): a record of a message, its ``tool_calls`` included.
 _RECORD_RE = re.compile(r'\{\s*"role"\s*:\s*"assistant"')
-#: A ReAct action (and its input lines) followed by its observation.
-_ANSWERED_RE = re.compile(
-    r"^[ \t]*(?:[-*\u2022][ \t]*)?Action(?:[ \t]*\d{1,3})?[ \t]*:[^\n]*"
-    r"(?:\n[^\n]*){0,3}?\n[ \t]*(?:[-*\u2022][ \t]*)?Observation(?:[ \t]*\d{1,3})?[ \t]*:",
-    re.MULTILINE,
-)
 
 
 def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
@@ -466,8 +462,9 @@ def _table_rows(text: str) -> list[Span]:
 
 
 def answered_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
-    """Sorted spans of ReAct actions whose observation follows (a transcript with the
-    results quoted back; ``has`` as for :func:`told_spans`)."""
-    if not (text.__contains__ if has is None else has)("Observation"):
-        return []
-    return [(m.start(), m.end()) for m in _ANSWERED_RE.finditer(text)]
+    """Sorted spans of calls displayed in a session transcript: a block answered by its
+    result (a ReAct action and its observation, a call and its output), a turn-framed
+    transcript (:mod:`.transcripts`; ``has`` as for :func:`told_spans`)."""
+    spans = result_spans(text, has) + turn_spans(text, has)
+    spans.sort()
+    return spans
