@@ -8,9 +8,9 @@ prose_negatives.jsonl`` ids ``prec6-``, the spent ``fresh5`` split):
 - **answered**: a call displayed and answered by its result, a line right after it that
   labels the tool's result (``Observation:``, ``Result:``, ``Tool result:``, ``Output:``,
   ``Response:``, Claude Code's ``⎿``), in the same block of lines: a ReAct transcript
-  (lkim0402.github.io, bsamud/learn-ai-engineering), a ``Tool call: …`` line with the
-  tool's output under it. The call's block (the lines above the label, up to a blank
-  line or an earlier result) is the span (:func:`result_spans`).
+  (lkim0402.github.io, bsamud/learn-ai-engineering), Claude Code's ``● Bash(…)`` over
+  ``⎿  (No content)`` (anthropics/claude-code#18856). The call's block (the lines above
+  the label, up to a blank line or an earlier result) is the span (:func:`result_spans`).
 - **turn-framed**: the call stands between a user's turn and the agent's prose after it,
   in a pasted session: a user turn is a line opened by a chat prompt (``you>``,
   ``user>``, ``User:``, ``Human:``, ``You:``), or the text's first line opened by a
@@ -33,7 +33,8 @@ __all__ = ["result_spans", "turn_spans"]
 Span = tuple[int, int]
 
 #: A line that labels a tool's result, right after the call it answers: a ReAct
-#: observation, a result or output label, Claude Code's ``⎿`` (read per line).
+#: observation, a result or output label (``Result:``, ``[tool result]``), Claude Code's
+#: ``⎿`` (read per line).
 _RESULT_RE = re.compile(
     r"^[ \t]*(?:[-*\u2022][ \t]*)?(?:"
     r"(?:\[[ \t]*)?(?:tool[ _]?|function[ _]?)?(?:observation|results?|output|response"
