@@ -86,7 +86,7 @@ from .leadins import (
     label_names,
 )
 from .text import find_bracket_end
-from .transcripts import result_spans, turn_spans
+from .transcripts import shown_spans
 
 __all__ = ["answered_spans", "narrated", "told_spans"]
 
@@ -524,7 +524,7 @@ def _table_rows(text: str) -> list[Span]:
 def answered_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of calls displayed in a session transcript: a block answered by its
     result (a ReAct action and its observation, a call and its output), a turn-framed
-    transcript (:mod:`.transcripts`; ``has`` as for :func:`told_spans`)."""
-    spans = result_spans(text, has) + turn_spans(text, has)
-    spans.sort()
-    return spans
+    transcript (:mod:`.transcripts`: one search of their hints' pattern answers for all
+    of them, so ``has`` is not asked)."""
+    del has
+    return shown_spans(text)

@@ -26,9 +26,8 @@ end of a stream: a call holding a family's closer may leave a stream at it
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-__all__ = ["result_spans", "turn_spans"]
+__all__ = ["result_spans", "shown_spans", "turn_spans"]
 
 Span = tuple[int, int]
 
@@ -42,18 +41,32 @@ _RESULT_RE = re.compile(
     r"|\u23bf)",
     re.MULTILINE | re.IGNORECASE,
 )
-#: What every result label holds (substring tests first).
-_RESULT_HINTS = ("bservation", "esult", "utput", "esponse", "eturned", "\u23bf")
+#: What every result label holds (substring tests first; a label with a number before
+#: its ``:`` is an observation's: ``Observation 1:``).
+_RESULT_HINTS = (
+    "bservation", "BSERVATION", "esult:", "esults:", "esult]", "ESULT", "utput:", "utput]",
+    "UTPUT", "esponse:", "esponse]", "ESPONSE", "eturned:", "ETURNED", "\u23bf",
+)  # fmt: skip
+_RESULT_HINT_RE = re.compile("|".join(map(re.escape, _RESULT_HINTS)))
 #: How many lines above a result label its call's block is read.
 _BLOCK_LINES = 24
 
 
-def result_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
+def shown_spans(text: str) -> list[Span]:
+    """Sorted spans of calls displayed in a transcript (:func:`result_spans` and
+    :func:`turn_spans`), after one search for what either needs (most texts hold none)."""
+    if _HINT_RE.search(text) is None and _FIRST_PROMPT_RE.match(text) is None:
+        return []
+    spans = result_spans(text) + turn_spans(text)
+    spans.sort()
+    return spans
+
+
+def result_spans(text: str) -> list[Span]:
     """Sorted spans of the blocks answered by a result label: for each label line, the
     lines above it up to a blank line (the blank lines right above it skipped), an
-    earlier label or :data:`_BLOCK_LINES` lines (``has`` answers ``marker in text``)."""
-    has = text.__contains__ if has is None else has
-    if not any(has(h) for h in _RESULT_HINTS):
+    earlier label or :data:`_BLOCK_LINES` lines."""
+    if _RESULT_HINT_RE.search(text) is None:
         return []
     spans: list[Span] = []
     floor = 0
@@ -96,6 +109,9 @@ _TURN_HINTS = (
     "ou>", "ser>", "uman>", "ou:", "ser:", "uman:", "OU>", "SER>", "OU:", "SER:", "UMAN:",
     "ou**:", "ser**:",
 )  # fmt: skip
+_TURN_HINT_RE = re.compile("|".join(map(re.escape, _TURN_HINTS)))
+#: Either's hints, searched for at once (one scan of the text: most texts hold none).
+_HINT_RE = re.compile("|".join(map(re.escape, _RESULT_HINTS + _TURN_HINTS)))
 #: The text's first line opened by a shell or quote prompt (``$ whet``, ``> yeah…``).
 _FIRST_PROMPT_RE = re.compile(r"\A\s*(?:\$|>|\u276f|%)[ \t]+\S")
 #: A line of prose: a word, then at least two more, and no markup to open a call.
@@ -106,13 +122,12 @@ _PROSE_RE = re.compile(
 _TAIL_CHARS = 4000
 
 
-def turn_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
+def turn_spans(text: str) -> list[Span]:
     """The span of a turn-framed transcript: from the end of the first user turn (a
     chat prompt opening a line, or a shell or quote prompt opening the text) to the
     start of the last line of prose after it; empty when there is none."""
-    has = text.__contains__ if has is None else has
     turn = _FIRST_PROMPT_RE.match(text)
-    if turn is None and any(has(h) for h in _TURN_HINTS):
+    if turn is None and _TURN_HINT_RE.search(text) is not None:
         turn = _TURN_RE.search(text)
     if turn is None:
         return []
