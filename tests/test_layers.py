@@ -56,6 +56,7 @@ LAYERS: dict[str, int] = {
     "toolfix._repair": ENGINE,
     "toolfix._repair.elision": ENGINE,  # a bare ``...`` is a placeholder, not a value
     "toolfix._repair.leadins": ENGINE,  # what makes a text documentation of a call format
+    "toolfix._repair.transcripts": ENGINE,  # calls displayed in a session transcript
     "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     "toolfix._repair.keymarks": ENGINE,  # quotes glued to argument keys
     "toolfix._repair.envkeys": ENGINE,  # damaged envelope keys

@@ -58,14 +58,17 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
   after the ``|---|---|`` line under the header (a table of error patterns, ai-manual.ru; a
   table of protocol blocks in ilyakosilov/tec_agent_project's report): a cell shown,
   not sent. Decided by what precedes the row (the header row itself is not read).
-- **recorded**: the call is inside a chat message record, an object whose first key
-  is ``"role": "assistant"`` (an API response or message quoted in documentation:
-  keugenek.github.io/plantuml-ent-kit, the laminate crate's ``openai_tool_calls.json``).
-- **answered**: a ReAct ``Action`` whose ``Observation`` follows it: a transcript
-  with the results quoted back, not a request for them (lkim0402.github.io's worked
-  example, bsamud/learn-ai-engineering). Decided by what follows the call, so only
-  for calls that wait for the end of a stream (a call holding a family's closer may
-  leave a stream at it).
+- **recorded**: the call is inside a chat message record, an object with a
+  ``"role": "assistant"`` key, first or after others (an API response or message quoted
+  in documentation: keugenek.github.io/plantuml-ent-kit, the laminate crate's
+  ``openai_tool_calls.json`` and ``anthropic_tool_use.json``, the kindo.ai Messages API
+  tool-use page).
+- **answered** and **turn-framed**: a call displayed in a session transcript, answered
+  by its result (a ReAct ``Action`` whose ``Observation`` follows it: lkim0402.github.io's
+  worked example, bsamud/learn-ai-engineering; a call and its output label) or between
+  a user's turn and the agent's prose (:mod:`.transcripts`). Decided by what follows
+  the call, so only for calls that wait for the end of a stream (a call holding a
+  family's closer may leave a stream at it).
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ from .leadins import (
     label_names,
 )
 from .text import find_bracket_end
+from .transcripts import shown_spans
 
 __all__ = ["answered_spans", "narrated", "told_spans"]
 
@@ -392,15 +396,14 @@ _ASSIGN_MARKERS = ("= {", "= [", "={", "=[", '= """', "= '''", '="""')
 _TABLE_RULE_RE = re.compile(
     r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$", re.MULTILINE
 )
-#: A chat message object of the assistant (``{"role": "assistant", ...}``, the role
-#: first, as the APIs write it): a record of a message, its ``tool_calls`` included.
-_RECORD_RE = re.compile(r'\{\s*"role"\s*:\s*"assistant"')
-#: A ReAct action (and its input lines) followed by its observation.
-_ANSWERED_RE = re.compile(
-    r"^[ \t]*(?:[-*\u2022][ \t]*)?Action(?:[ \t]*\d{1,3})?[ \t]*:[^\n]*"
-    r"(?:\n[^\n]*){0,3}?\n[ \t]*(?:[-*\u2022][ \t]*)?Observation(?:[ \t]*\d{1,3})?[ \t]*:",
-    re.MULTILINE,
-)
+#: The role key of a chat message object of the assistant (``{"role": "assistant", ...}``,
+#: or after other keys: ``{"id": "msg_01", "type": "message", "role": "assistant", ...}``):
+#: a record of a message, its ``tool_calls`` or ``tool_use`` blocks included.
+_RECORD_RE = re.compile(r'"role"\s*:\s*"assistant"')
+#: How far back the opener of the object holding a role key is looked for, and for how
+#: many role keys (past them, only an opener right before the key: the role first).
+_RECORD_CHARS = 600
+_RECORD_TRIES = 64
 
 
 def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
@@ -436,14 +439,67 @@ def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span
     if has("|") and has("---"):
         spans.extend(_table_rows(text))
     if has('"role"'):
-        for m in _RECORD_RE.finditer(text):
-            try:
-                end = find_bracket_end(text, m.start()).end
-            except LimitExceededError:
-                end = len(text)
-            spans.append((m.start(), end))
+        spans.extend(_records(text))
     spans.sort()
     return spans
+
+
+def _records(text: str) -> list[Span]:
+    """The assistant message objects of ``text``: each object that holds a ``"role":
+    "assistant"`` key among its own keys, first or after others (an API response quoted
+    whole: the kindo.ai Messages API page, the laminate crate's
+    ``anthropic_tool_use.json``), from its opener to its closer."""
+    spans: list[Span] = []
+    for tries, m in enumerate(_RECORD_RE.finditer(text)):
+        reach = _RECORD_CHARS
+        if tries >= _RECORD_TRIES:  # (only the role first: blanks, then the opener)
+            k = m.start()
+            while k > 0 and text[k - 1] in " \t\r\n":
+                k -= 1
+            reach = m.start() - k + 1
+        opener = _object_opener(text, m.start(), reach)
+        if opener == -1 or (spans and opener < spans[-1][1]):
+            continue  # (not a key of an object, or inside a record already found)
+        try:
+            end = find_bracket_end(text, opener).end
+        except LimitExceededError:
+            end = len(text)
+        spans.append((opener, end))
+    return spans
+
+
+def _object_opener(text: str, at: int, reach: int) -> int:
+    """The ``{`` of the object whose own key starts at ``at`` (the brackets between
+    counted outside JSON strings, at most ``reach`` characters back); -1 when the
+    innermost open bracket is a ``[`` or none is found."""
+    lo = max(0, at - reach)
+    depth = 0
+    i = at - 1
+    while i >= lo:
+        ch = text[i]
+        if ch == '"':  # (a string, read back to its opening quote)
+            i = text.rfind('"', lo, i)
+            while i > lo and _escaped(text, i, lo):
+                i = text.rfind('"', lo, i)
+            if i == -1:
+                return -1
+        elif ch in "}]":
+            depth += 1
+        elif ch in "{[":
+            if depth == 0:
+                return i if ch == "{" else -1
+            depth -= 1
+        i -= 1
+    return -1
+
+
+def _escaped(text: str, at: int, lo: int) -> bool:
+    """Is the character at ``at`` escaped (an odd run of backslashes before it, read
+    down to ``lo``)?"""
+    k = at
+    while k > lo and text[k - 1] == "\\":
+        k -= 1
+    return (at - k) % 2 == 1
 
 
 def _table_rows(text: str) -> list[Span]:
@@ -466,8 +522,9 @@ def _table_rows(text: str) -> list[Span]:
 
 
 def answered_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
-    """Sorted spans of ReAct actions whose observation follows (a transcript with the
-    results quoted back; ``has`` as for :func:`told_spans`)."""
-    if not (text.__contains__ if has is None else has)("Observation"):
-        return []
-    return [(m.start(), m.end()) for m in _ANSWERED_RE.finditer(text)]
+    """Sorted spans of calls displayed in a session transcript: a block answered by its
+    result (a ReAct action and its observation, a call and its output), a turn-framed
+    transcript (:mod:`.transcripts`: one search of their hints' pattern answers for all
+    of them, so ``has`` is not asked)."""
+    del has
+    return shown_spans(text)
