@@ -132,6 +132,8 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
             return _candidate(text, at, n, fmt, name, args, cut=True)
         key = text[ks:ke].strip()
         p = _BLANKS(text, ke + len(kclose)).end()  # type: ignore[union-attr]  # (kclose is there)
+        while text.startswith(kclose, p):  # the key's closer written twice (vllm #54971)
+            p = _BLANKS(text, p + len(kclose)).end()  # type: ignore[union-attr]
         if not text.startswith(vopen, p):
             if p >= n:
                 return _candidate(text, at, n, fmt, name, args, cut=True)

@@ -95,7 +95,9 @@ class ReactFormat(ToolCallFormat):
 
     def _qwen_agent(self, text: str, ctx: ScanContext, lo: int) -> list[Candidate]:
         """Qwen-Agent's ``✿FUNCTION✿: name`` / ``✿ARGS✿: {...}`` pairs after ``lo``, in
-        either order; an arguments section with no name section next to it is text."""
+        either order, and the further arguments sections written right after a pair
+        (more calls of its function); an arguments section with no name section next to
+        it is text."""
         out: list[Candidate] = []
         pos = lo
         while (a := text.find(QA_ARGS, pos)) != -1:
@@ -106,6 +108,10 @@ class ReactFormat(ToolCallFormat):
             notes: tuple[tuple[str, str], ...] = ()
             if named is not None:
                 start, name = named
+            elif out and not text[out[-1].end : a].strip() and out[-1].notes == ():
+                # another arguments section right after a call's: one more call of the
+                # same function (Qwen-Agent's parser splits the sections on the label)
+                start, name = out[-1].end, out[-1].name or ""
             else:
                 after = _name_after(text, end) if not cut else None
                 if after is None or not ctx.is_tool(after[1]):
