@@ -4,9 +4,10 @@ Two classes:
 
 - a family's argument closer written again on the next line (``</parameter>`` twice:
   llama-swap #856, Qwen3.6; GLM's ``</arg_key>`` twice: vllm #54971) is a stutter of the
-  value's own closer: the value is read back exactly and never keeps the closer as text;
-  a closer written right after a value's text, with no line break between, stays the
-  value's text (docs/design.md#promise-9, tests/formats/test_markers_in_values.py);
+  value's own closer: the value is read back exactly and never keeps the closer as text
+  (the Qwen3-Coder, tagged and key/value grammars); a closer written right after a
+  value's text, with no line break between, stays the value's text
+  (docs/design.md#promise-9, tests/formats/test_markers_in_values.py);
 - Qwen-Agent's labelled sections (``✿FUNCTION✿: name`` / ``✿ARGS✿: {...}``) are read
   whichever comes first (deer-flow #395 wrote the arguments first); an arguments section
   with no name section next to it, or a name that is no offered tool after it, is text.
@@ -50,6 +51,10 @@ DOUBLED = {
     ),
     "glm_key": lambda v: (
         f"<tool_call>note<arg_key>text</arg_key></arg_key><arg_value>{v}</arg_value></tool_call>"
+    ),
+    "glm_value": lambda v: (
+        f"<tool_call>note\n<arg_key>text</arg_key>\n<arg_value>{v}</arg_value>\n</arg_value>\n"
+        "</tool_call>"
     ),
 }
 

@@ -199,6 +199,8 @@ def _value_end(text: str, vs: int, g: KeyValueCalls) -> int:
                 if own == -1:
                     own = c
                 k = _BLANKS(text, p).end()  # type: ignore[union-attr]  # skip_ws, p in the text
+                if own == c:
+                    k = _past_doubled(text, p, k, vclose)
                 if k >= n or text.startswith((kopen, closer), k):
                     return c
         c = text.find(vclose, p)
@@ -207,6 +209,15 @@ def _value_end(text: str, vs: int, g: KeyValueCalls) -> int:
     if first != -1:
         return first
     return text.find(kopen, vs)  # no closer at all: the next key ends the value
+
+
+def _past_doubled(text: str, p: int, k: int, vclose: str) -> int:
+    """Past the value's closer written again on the next line(s) (a stutter of its own
+    closer, issue 28: the value never keeps it as text); ``k`` when none follows."""
+    while "\n" in text[p:k] and text.startswith(vclose, k):
+        p = k + len(vclose)
+        k = _BLANKS(text, p).end()  # type: ignore[union-attr]  # (p is in the text)
+    return k
 
 
 def _candidate(
