@@ -222,8 +222,8 @@ _HAND_WRITTEN: dict[
     "xlam": (("xlam",), "xLAM", '`{"tool_calls": [{...}]}`', (), "json", (), ()),
     "react": (
         (),
-        "any model prompted with ReAct",
-        "`Action: name` + `Action Input: {...}`",
+        "any model prompted with ReAct or by Qwen-Agent",
+        "`Action: name` + `Action Input: {...}`; `✿FUNCTION✿: name` + `✿ARGS✿: {...}`",
         (),
         "json",
         (),

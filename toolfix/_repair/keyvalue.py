@@ -132,6 +132,8 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
             return _candidate(text, at, n, fmt, name, args, cut=True)
         key = text[ks:ke].strip()
         p = _BLANKS(text, ke + len(kclose)).end()  # type: ignore[union-attr]  # (kclose is there)
+        while text.startswith(kclose, p):  # the key's closer written twice (vllm #54971)
+            p = _BLANKS(text, p + len(kclose)).end()  # type: ignore[union-attr]
         if not text.startswith(vopen, p):
             if p >= n:
                 return _candidate(text, at, n, fmt, name, args, cut=True)
@@ -197,6 +199,8 @@ def _value_end(text: str, vs: int, g: KeyValueCalls) -> int:
                 if own == -1:
                     own = c
                 k = _BLANKS(text, p).end()  # type: ignore[union-attr]  # skip_ws, p in the text
+                if own == c:
+                    k = _past_doubled(text, p, k, vclose)
                 if k >= n or text.startswith((kopen, closer), k):
                     return c
         c = text.find(vclose, p)
@@ -205,6 +209,15 @@ def _value_end(text: str, vs: int, g: KeyValueCalls) -> int:
     if first != -1:
         return first
     return text.find(kopen, vs)  # no closer at all: the next key ends the value
+
+
+def _past_doubled(text: str, p: int, k: int, vclose: str) -> int:
+    """Past the value's closer written again on the next line(s) (a stutter of its own
+    closer, issue 28: the value never keeps it as text); ``k`` when none follows."""
+    while "\n" in text[p:k] and text.startswith(vclose, k):
+        p = k + len(vclose)
+        k = _BLANKS(text, p).end()  # type: ignore[union-attr]  # (p is in the text)
+    return k
 
 
 def _candidate(

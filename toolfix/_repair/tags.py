@@ -682,7 +682,6 @@ def _value_end(
     at all (a value that runs into other text); ``(-1, -1)`` when there is none."""
     g = tags.g
     n = len(text)
-    follow = tags.follow
     opener = tags.s.open
     vs, ve = first = _find_close(text, word, pos, tags, absent)
     if vs == -1 and g.param and word != g.param:
@@ -691,16 +690,15 @@ def _value_end(
         vs, ve = first = _find_close(text, word, pos, tags, absent)
     tried = 0
     while vs != -1:
-        if follow is not None:
-            ends = follow.match(text, ve) is not None
-        else:
-            k = skip_ws(text, ve)
-            ends = (
-                k >= n or _param_at(text, k, tags)[1] != -1 or tags.close_at(text, k, g.call) != -1
-            )
+        end = ve
+        if not _ends_value(text, ve, tags):
+            # the closer written again on the next line (issue 28), or no end here
+            end = _doubled(text, ve, tags, word)
+            if end == ve or not _ends_value(text, end, tags):
+                end = -1
         # (a value that opens no tag is balanced: :func:`_balanced`'s first test, inline)
-        if ends and (text.find(opener, pos, vs) == -1 or _balanced(text, pos, vs, tags, word)):
-            return vs, ve
+        if end != -1 and (text.find(opener, pos, vs) == -1 or _balanced(text, pos, vs, tags, word)):
+            return vs, end
         tried += 1
         if tried == _MAX_CLOSERS:
             break
@@ -714,6 +712,37 @@ def _value_end(
             return k, k  # (the next argument, or the next call: its closers left out)
         k = text.find(tags.s.open, k + 1, stop)
     return first if first[0] != -1 else _closer_left_out(text, pos, tags)
+
+
+def _ends_value(text: str, ve: int, tags: _Tags) -> bool:
+    """Does what follows an argument closer ending at ``ve`` say the value ended there:
+    the next argument, the call's closer or the end of the text?"""
+    if tags.follow is not None:
+        return tags.follow.match(text, ve) is not None
+    k = skip_ws(text, ve)
+    return (
+        k >= len(text)
+        or _param_at(text, k, tags)[1] != -1
+        or tags.close_at(text, k, tags.g.call) != -1
+    )
+
+
+def _doubled(text: str, ve: int, tags: _Tags, word: str) -> int:
+    """Past the same argument closer written again on the lines right after the one
+    ending at ``ve`` (``</parameter>\\n</parameter>``: a stutter of the value's own closer,
+    llama-swap #856), or ``ve`` when the next line holds something else. A value never
+    keeps its own closer written on a line of its own as text, so the stutter does not
+    turn into the value's text (issue 28); a closer written right after a value's text
+    with no line break between stays the value's text (docs/design.md#promise-9)."""
+    for _ in range(_MAX_CLOSERS):
+        k = skip_ws(text, ve)
+        if "\n" not in text[ve:k]:
+            return ve
+        past = tags.close_at(text, k, word)
+        if past == -1:
+            return ve
+        ve = past
+    return ve
 
 
 def _find_close(

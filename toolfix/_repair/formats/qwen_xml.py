@@ -228,7 +228,13 @@ def _value_end(
         if tail.endswith(PARAM_CLOSE):
             vend, vwhich = vstart + len(tail) - len(PARAM_CLOSE), PARAM_CLOSE
     elif balance is not None:
-        vend = balance.own_closer(vend)
+        own = balance.own_closer(vend)
+        if text[vend:own].replace(PARAM_CLOSE, "").strip():
+            vend = own  # the closers it passes over close a call the value quotes
+        # else: nothing but blanks and more closers between the value's first closer and
+        # the one the balance picks (``</parameter>`` written twice: llama-swap #856): a
+        # stutter of its own closer, so the value ends at the first and never keeps its
+        # family's closer as text (issue 28)
     return vend, vwhich
 
 
