@@ -32,7 +32,9 @@ def outputs() -> Iterator[tuple[str, str, bool]]:
         for line in path.read_text(encoding="utf-8").splitlines():
             case = json.loads(line)
             registry = ToolRegistry.from_openai(case["tools"])
-            out = fixer.fix(response_from_openai(case["response"]), registry)
+            message = dict(case["response"])
+            finish = message.pop("finish_reason", None)
+            out = fixer.fix(response_from_openai(message, finish_reason=finish), registry)
             again = fixer.fix(out, registry)
             yield f"{path.name}:{case['id']}", out.model_dump_json(), again == out
 

@@ -67,6 +67,8 @@ SHAPE_LABELS = {
 FORMATS = SHAPE_LABELS | {n for f in families() for n in (f.name, *f.aliases)}
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 REQUIRED_KEYS = {"id", "tools", "response", "tags", "source"}
+#: Finish reasons a line may carry (the server's own words, when its source shows them).
+FINISH_REASONS = {"stop", "length", "tool_calls", "STOP", "end_turn", "max_tokens", "MAX_TOKENS"}
 
 
 def _lines(name: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -102,7 +104,8 @@ def test_case_shape(where: str, case: dict[str, Any]) -> None:
     assert set(tags) <= TAXONOMY, f"{where}: unknown tags {set(tags) - TAXONOMY}"
 
     resp = case["response"]
-    assert set(resp) == {"content", "tool_calls", "reasoning_content"}
+    assert set(resp) - {"finish_reason"} == {"content", "tool_calls", "reasoning_content"}
+    assert resp.get("finish_reason", "stop") in FINISH_REASONS, f"{where}: finish reason"
     assert resp["content"] is None or isinstance(resp["content"], str)
     assert resp["reasoning_content"] is None or isinstance(resp["reasoning_content"], str)
     assert isinstance(resp["tool_calls"], list)

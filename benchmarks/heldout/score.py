@@ -11,8 +11,8 @@ cases with none (the scoring of ``toolfix bench``), once with the reader on (the
 default ``FixConfig``) and once with ``FixConfig(schema_anchored=False)``. A held-out
 split is run once, at the end of the work it checks: ``--misses`` is for that run.
 
-The corpora's pasted outputs carry no finish reason, and a call left open at the end
-of one is cut off (promise 9). ``--finish=stop`` scores each output as a server that
+Most pasted outputs carry no finish reason (a line's ``response.finish_reason`` gives
+the one its source shows), and a call left open at the end of one is cut off (promise 9). ``--finish=stop`` scores each output as a server that
 saw the model end it would report it (``finish_reason: "stop"``): the figure for
 responses served with a finish reason, where such a call is closed by the end.
 """
@@ -34,7 +34,8 @@ def score(path: Path, config: FixConfig, *, misses: bool, finish: str | None = N
     wrong: list[str] = []
     for case in load_corpus(path).cases:
         registry = ToolRegistry.from_openai(case.tools)
-        response = response_from_openai(case.response.as_openai(), finish_reason=finish)
+        reported = finish or case.response.finish_reason
+        response = response_from_openai(case.response.as_openai(), finish_reason=reported)
         out = fixer.fix(response, registry)
         calls = [(c.name, dict(c.arguments or {})) for c in out.tool_calls]
         if case.kind is CaseKind.POSITIVE:

@@ -77,6 +77,10 @@ class ResponseLine(_Model):
     content: str | None = None
     tool_calls: list[dict[str, Any]] = Field(default_factory=list)
     reasoning_content: str | None = None
+    #: The finish reason the server reported, when the source shows it (a log, the
+    #: response JSON): a call left open at the end is closed by ``"stop"`` and cut off
+    #: by ``"length"`` or no reason at all (promise 9).
+    finish_reason: str | None = None
 
     def as_openai(self) -> dict[str, Any]:
         """The ``{"content", "tool_calls", "reasoning_content"}`` dict."""

@@ -195,7 +195,10 @@ class ManualStrategy(Strategy):
         from toolfix import ToolRegistry
         from toolfix._convert import response_from_openai
 
-        return response_from_openai(case.response.as_openai()), ToolRegistry.from_openai(case.tools)
+        response = response_from_openai(
+            case.response.as_openai(), finish_reason=case.response.finish_reason
+        )
+        return response, ToolRegistry.from_openai(case.tools)
 
     def run(self, prepared: tuple[Any, Any]) -> Outcome:
         response, registry = prepared
