@@ -12,9 +12,10 @@ default ``FixConfig``) and once with ``FixConfig(schema_anchored=False)``. A hel
 split is run once, at the end of the work it checks: ``--misses`` is for that run.
 
 Most pasted outputs carry no finish reason (a line's ``response.finish_reason`` gives
-the one its source shows), and a call left open at the end of one is cut off (promise 9). ``--finish=stop`` scores each output as a server that
-saw the model end it would report it (``finish_reason: "stop"``): the figure for
-responses served with a finish reason, where such a call is closed by the end.
+the one its source shows), and a call left open at the end of one is cut off (promise 9).
+``--finish=stop`` scores each output as a server that saw the model end it would report
+it (``finish_reason: "stop"``): the figure for responses served with a finish reason,
+where such a call is closed by the end.
 """
 
 from __future__ import annotations

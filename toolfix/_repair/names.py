@@ -5,7 +5,8 @@ are the same word written differently (docs/design.md#the-admission-gate, rule G
 
 1. the exact name;
 2. a configured alias (``FixConfig.name_aliases``);
-3. markup glued to the name by an engine parser (``tool_12</arg_value>``), removed;
+3. markup glued to the name by an engine parser (``tool_12</arg_value>``), removed, with
+   the header word a harmony header token carries (``f<|channel|>commentary``);
 4. the *normalised* name: ASCII letters lower-cased, a leading namespace prefix models
    emit (``functions.``, ``tools.``, ``default_api.``) removed, and the separators
    ``-``, ``_``, ``.`` and whitespace dropped. ``getWeather``, ``Get-Weather`` and
@@ -48,7 +49,10 @@ NAMESPACE_PREFIXES = ("functions.", "tools.", "default_api.")
 #: ``str.translate`` table dropping the separators ``-``, ``_`` and ``.``.
 _NO_SEPARATORS = str.maketrans("", "", "-_.")
 #: One markup tag: ``</arg_value>``, ``<tool_call>``, ``<|channel|>`` (no nested quantifier).
-_TAG = re.compile(r"<\|?/?[A-Za-z_][\w:.-]{0,40}\|?>")
+#: A harmony header token takes the header word written after it (``<|channel|>commentary``,
+#: ``<|constrain|>json``): harmony puts the recipient first (``to=functions.f<|channel|>
+#: commentary``), so a parser that splits there glues token and word to the name.
+_TAG = re.compile(r"<\|(?:channel|constrain)\|>[A-Za-z]{0,20}|<\|?/?[A-Za-z_][\w:.-]{0,40}\|?>")
 _MAX_CANDIDATES = 5
 
 
