@@ -42,6 +42,8 @@ from .gate import (
     jsonable,
 )
 from .jsonparse import ScanReads, parse_lenient
+from .junkkeys import junk_key
+from .listargs import LISTED, listed_arguments
 from .keyalias import apply_argument_aliases
 from .keymarks import unglue_keys
 from .names import NameMatch, normalise_name, resolve_name
@@ -195,8 +197,13 @@ class CallFinisher:
             args = found
         fresh: dict[str, Any] = dict(args)
         props = tool.properties
-        if not props or fresh.keys() <= props.keys():
+        if props and fresh.keys() <= props.keys():
             return fresh  # every key a parameter: nothing below would change a thing
+        junk = junk_key(fresh, props)  # (junkkeys.py: broken structure, not a name)
+        if junk is not None:
+            return p.invalid(f"argument key {junk!r} is broken JSON", K.INVALID_JSON, tool.name)
+        if not props:
+            return fresh
         fresh = _strip_markup_from_keys(fresh, tool, p.repairs)
         fresh = unglue_keys(fresh, tool, p.repairs)
         fresh = _unwrap_arguments_key(fresh, tool, p.repairs)
@@ -231,6 +238,10 @@ class CallFinisher:
                 args = decoded
                 p.repairs.append(rec(K.DOUBLE_ENCODED, "decoded arguments encoded twice"))
         if type(args) is not dict and not isinstance(args, Mapping):
+            listed = listed_arguments(args, tool)  # (listargs.py: ``[{...}]``)
+            if listed is not None:
+                p.repairs.append(LISTED)
+                return listed
             return p.invalid(
                 f"arguments must be a JSON object, got {type(args).__name__}",
                 K.TYPE_MISMATCH,

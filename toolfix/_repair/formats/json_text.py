@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from ..envkeys import closes_mended
 from ..innerquotes import closes_unescaped
 from ..quickfix import closes_requoted
 from ..text import (
@@ -102,7 +103,7 @@ def _misplaced_key_quote(text: str, span: BracketSpan, hi: int) -> BracketSpan:
     if text[end - 1] != "}":
         return span
     body = text[span.start : end]
-    if not closes_requoted(body) and not closes_unescaped(body):
+    if not (closes_requoted(body) or closes_unescaped(body) or closes_mended(body)):
         return span
     return BracketSpan(span.start, end, False)
 
