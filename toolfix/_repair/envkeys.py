@@ -14,11 +14,12 @@ call is judged cut off) or glues the junk into a key (``'parameters {"city'``). 
 the envelope's declared keys: such a key, at a key's place (after ``{`` or ``,``) and
 followed by junk then the value's ``{`` or ``"``, is written back as ``"key":``. A
 comma stands for the colon only after ``{`` (``{"name",`` is never JSON; an array's
-``,"name",`` is). Two more damaged closings of an arguments key, each followed by the arguments written
-whole:
+``,"name",`` is).
+
+Two more damaged closings of an arguments key, each followed by the arguments whole:
 
 - the key closed by the other quote: ``"parameters':{'city':'New York'}}`` (llama3.2:3b
-  in llama-stack's recordings; ``"arguments':`` elsewhere): the key is written back
+  in llama-stack's recordings): the key is written back
   ``"key":`` and the value read as the linear repairs read single quotes
   (quickfix.py);
 - the key closed by an escaped quote, the rest written escaped as if inside a string:
@@ -108,23 +109,30 @@ def closes_mended(src: str) -> bool:
 
 
 def _reads_whole(value: str) -> bool:
-    """Does ``value`` start with one whole JSON value (stray text after it allowed), as
-    written or once the linear repairs (quickfix.py) rewrite its quotes, with nothing
-    added to close it?"""
+    """Does ``value`` start with one whole JSON value that ends where a member does
+    (then a ``,``, a closer or the end of the text), as written or once the linear
+    repairs (quickfix.py) rewrite its quotes, with nothing added to close it? (A string
+    followed by more text, ``"{"query": ...``, is a quote out of place, not a value.)"""
     try:
-        _DECODER.raw_decode(value)
+        end = _DECODER.raw_decode(value)[1]
     except (ValueError, RecursionError):
         pass
     else:
-        return True
+        return _member_ends(value, end)
     quick = quick_fix(value, cut=False)
     if quick.truncated:
         return False
     try:
-        _DECODER.raw_decode(quick.text)
+        end = _DECODER.raw_decode(quick.text)[1]
     except (ValueError, RecursionError):
         return False
-    return True
+    return _member_ends(quick.text, end)
+
+
+def _member_ends(text: str, end: int) -> bool:
+    """Is ``text[end:]`` blank, or does it go on with a ``,`` or a closer?"""
+    rest = text[end : end + 64].lstrip()
+    return not rest or rest[0] in ",}]"
 
 
 _DECODER = json.JSONDecoder()

@@ -43,9 +43,9 @@ from .gate import (
 )
 from .jsonparse import ScanReads, parse_lenient
 from .junkkeys import junk_key
-from .listargs import LISTED, listed_arguments
 from .keyalias import apply_argument_aliases
 from .keymarks import unglue_keys
+from .listargs import LISTED, listed_arguments
 from .names import NameMatch, normalise_name, resolve_name
 
 __all__ = [
