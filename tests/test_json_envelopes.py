@@ -159,3 +159,22 @@ def test_a_request_to_another_method_or_with_undeclared_params_is_no_call(
         "params": {**args, "zz_extra": 1},
     }
     assert _calls(json.dumps(undeclared), [_declaring(args)]) == []
+
+
+# ---- a fenced call whose string holds backticks ------------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(head=_TEXT, tail=_TEXT, cut=st.integers(min_value=1, max_value=400))
+def test_a_fenced_call_cut_after_backticks_in_its_string_is_never_a_call(
+    head: str, tail: str, cut: int
+) -> None:
+    # a file's content holding a Markdown fence: its backticks sit inside the JSON string
+    content = head + "\n```bash\nls\n```\n" + tail
+    call = {"name": "write_file", "arguments": {"path": "a.md", "content": content}}
+    whole = "```json\n" + json.dumps(call, ensure_ascii=False, indent=2) + "\n```"
+    props = {"path": {"type": "string"}, "content": {"type": "string"}}
+    tool = openai_tool("write_file", props, ["path", "content"])
+    assert _calls(whole, [tool]) == [("write_file", call["arguments"])]
+    text = whole[: max(len(whole) - 8 - cut, 0)]  # cut before the JSON closes
+    assert _calls(text, [tool]) == [], text
