@@ -78,6 +78,16 @@ def test_a_call_marker_inside_a_sentence_is_no_call(lead: str) -> None:
     assert _calls(text, [EXEC]) == [], text
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    sentence=st.sampled_from(["Try this.", "好的。", "Done!"]),
+    mark=st.sampled_from([">>> ", "call: "]),
+)
+def test_a_prompt_or_word_marker_after_a_sentence_is_no_call(sentence: str, mark: str) -> None:
+    # (a REPL's ``>>>`` or a ``call:`` after a sentence is prose's as often as a family's)
+    assert _calls(sentence + " " + mark + 'exec command="ls"', [EXEC]) == []
+
+
 def test_a_parameter_named_in_another_script_is_read() -> None:
     tool = openai_tool("buscar", {"城市": {"type": "string"}}, ["城市"])
     assert _calls("[buscar] 城市: Paris", [tool]) == [("buscar", {"城市": "Paris"})]

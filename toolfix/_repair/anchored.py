@@ -190,6 +190,9 @@ class AnchoredReader:
         for m in self._markers:  # (longest first, as above)
             by_first.setdefault(m[0], []).append(m)
         self._by_first = {ch: tuple(ms) for ch, ms in by_first.items()}
+        self._tag_markers = tuple(
+            m for m in self._markers if m[0] in "<[" and not m.startswith("</")
+        )
         self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
         self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
         self._last: _Tools | None = None  # (the last registry's schemas)
@@ -471,11 +474,13 @@ class AnchoredReader:
         return all(w.casefold() in self._name_words for w in _WORD.findall(prefix))
 
     def _after_sentence(self, prefix: str) -> str | None:
-        """What follows the last family marker in ``prefix`` when a finished sentence
-        (:data:`_SENTENCE_END`) is all that stands before that marker: the marker opens
-        a call after the model's sentence (``好的，我来排查。<tool_call>exec ...``,
+        """What follows the last family opener tag in ``prefix`` (a marker written as a
+        tag or a bracket: ``<tool_call>``, ``[TOOL_CALLS]``; not ``>>>`` or ``call:``,
+        which prose and a REPL write too) when a finished sentence
+        (:data:`_SENTENCE_END`) is all that stands before it: the tag opens a call after
+        the model's sentence (``好的，我来排查。<tool_call>exec ...``,
         ``Let me check.<tool_call>exec ...``); else ``None``."""
-        at = max((prefix.rfind(m) for m in self._markers if m[0] in prefix), default=-1)
+        at = max((prefix.rfind(m) for m in self._tag_markers if m[0] in prefix), default=-1)
         if at == -1:
             return None
         before = prefix[:at].rstrip()
