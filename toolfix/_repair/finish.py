@@ -199,16 +199,16 @@ class CallFinisher:
         props = tool.properties
         if props and fresh.keys() <= props.keys():
             return fresh  # every key a parameter: nothing below would change a thing
+        if props:
+            fresh = _strip_markup_from_keys(fresh, tool, p.repairs)
+            fresh = unglue_keys(fresh, tool, p.repairs)
+            fresh = _unwrap_arguments_key(fresh, tool, p.repairs)
+            fresh = apply_argument_aliases(fresh, tool, self.config.argument_aliases, p.repairs)
+            fresh = _rename_near_keys(fresh, tool, p.repairs)
         junk = junk_key(fresh, props)  # (junkkeys.py: broken structure, not a name)
         if junk is not None:
             return p.invalid(f"argument key {junk!r} is broken JSON", K.INVALID_JSON, tool.name)
-        if not props:
-            return fresh
-        fresh = _strip_markup_from_keys(fresh, tool, p.repairs)
-        fresh = unglue_keys(fresh, tool, p.repairs)
-        fresh = _unwrap_arguments_key(fresh, tool, p.repairs)
-        fresh = apply_argument_aliases(fresh, tool, self.config.argument_aliases, p.repairs)
-        return _rename_near_keys(fresh, tool, p.repairs)
+        return fresh
 
     def _object(
         self,
