@@ -43,7 +43,9 @@ def test_only_a_key_place_and_only_envelope_keys_are_mended() -> None:
     ):
         assert mend_envelope_keys(text) == text
     assert mend_envelope_keys('{"name="x"}') == '{"name":"x"}'
-    assert mend_envelope_keys('{"name="x"') == '{"name="x"'  # (not whole once mended)
+    # (the value whole: a brace cut after it is judged later, as any cut)
+    assert mend_envelope_keys('{"name="x"') == '{"name":"x"'
+    assert mend_envelope_keys('{"name="x') == '{"name="x'  # (the value cut: not mended)
 
 
 #: Value text without quotes, backslashes or brackets: with one quote short, the scan that

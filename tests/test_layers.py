@@ -60,6 +60,9 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     "toolfix._repair.keymarks": ENGINE,  # quotes glued to argument keys
     "toolfix._repair.envkeys": ENGINE,  # damaged envelope keys
+    "toolfix._repair.jsonrpc": ENGINE,  # a call written as a JSON-RPC request
+    "toolfix._repair.junkkeys": ENGINE,  # keys that hold JSON punctuation
+    "toolfix._repair.listargs": ENGINE,  # arguments in a one-element list
     "toolfix._repair.nametable": ENGINE,  # the offered names, found by the reader and the stream
     "toolfix._repair.ending": ENGINE,  # a call closed by the end of an output the model ended
     "toolfix._repair.innerquotes": ENGINE,  # a string value's bare inner quotes

@@ -95,7 +95,7 @@ _STREAM_HOLD = markup_start()
 _MAX_ANCHORS = 4096  # argument anchors read after one name
 _MAX_PREFIX = 200  # a "prefix" longer than this is a sentence, not markup
 _MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either side
-_WORD = re.compile(r"[A-Za-z_][\w]*")
+_WORD = re.compile(r"[^\W\d]\w*")  # (a word of any script: ``调用`` is one)
 #: complete markup groups skipped as noise: <tag ...>, <|token|>, [MARKER]
 _GROUP = re.compile(r"<[^<>\n]{0,80}>|\[[^\[\]\n]{0,40}\]")
 #: A bare value a pythonic call may hold: a number, a boolean or a null (not a name).
@@ -108,10 +108,10 @@ _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 _KEY = re.compile(
     r"""<(?:parameter|param|arg|argument)\s*=\s*["'\u201c]?(?P<pattr>[\w.-]+)["'\u201d]?\s*>"""
     r"""|<(?:parameter|param|arg|argument)\s+name\s*=\s*["'\u201c](?P<pname>[\w.-]+)["'\u201d][^<>\n]{0,60}>"""
-    r"""|<(?P<tag>[A-Za-z_][\w.-]*)>"""
-    r"""|(?:--|[\u2013\u2014])(?P<flag>[A-Za-z_][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
-    r"""|["'\u201c\u2018]?(?P<key>[A-Za-z_][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
-    r"""|(?P<spaced>[A-Za-z_][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
+    r"""|<(?P<tag>[^\W\d][\w.-]*)>"""
+    r"""|(?:--|[\u2013\u2014])(?P<flag>[^\W\d][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
+    r"""|["'\u201c\u2018]?(?P<key>[^\W\d][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
+    r"""|(?P<spaced>[^\W\d][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
 )
 #: Words of a line that shows an arguments object rather than sending one.
 _DOCUMENTS = re.compile(r"(?i)\b(?:example|sample|schema|format|template|payload|e\.g\.)")
@@ -119,7 +119,7 @@ _DOCUMENTS = re.compile(r"(?i)\b(?:example|sample|schema|format|template|payload
 _MAX_QUOTED_NAMES = 4
 #: What follows a name placed by its line's start alone (no markup at or before it)
 #: when it is a call: blanks and a ``key=``.
-_PLAIN_AFTER = re.compile(r"[ \t]+[A-Za-z_][\w.-]*[ \t]*=")
+_PLAIN_AFTER = re.compile(r"[ \t]+[^\W\d][\w.-]*[ \t]*=")
 #: A bare value that is the null, for a parameter whose schema takes null.
 _NULLS = frozenset({"null", "None"})
 #: Openers that stand right before a name and are markup, not words of a sentence:
@@ -150,6 +150,8 @@ _FENCE_TAGS = frozenset({"json", "JSON", "json5", "jsonc"})
 #: zeroclaw-labs/zeroclaw issue 4758).
 _FLAG_END = re.compile(r"\n|[ \t](?:--|[\u2013\u2014])[A-Za-z_]")
 _TAG_END = re.compile(r"<")
+#: What ends a sentence (a family marker after one opens a call: ``_after_sentence``).
+_SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
 
 
 @dataclass(slots=True)
@@ -188,6 +190,9 @@ class AnchoredReader:
         for m in self._markers:  # (longest first, as above)
             by_first.setdefault(m[0], []).append(m)
         self._by_first = {ch: tuple(ms) for ch, ms in by_first.items()}
+        self._tag_markers = tuple(
+            m for m in self._markers if m[0] in "<[" and not m.startswith("</")
+        )
         self._name_words = _NAME_WORDS | {k.casefold() for k in config.json_keys.name_keys}
         self._connectors = _CONNECTORS | {k.casefold() for k in config.json_keys.argument_keys}
         self._last: _Tools | None = None  # (the last registry's schemas)
@@ -448,18 +453,38 @@ class AnchoredReader:
             return False  # a closing tag: the end of a call, not a name that starts one
         if prefix.count("`") % 2:
             return False  # inside inline code: quoted, not sent
-        prefix = _GROUP.sub(" ", _OPENER_BEFORE_NAME.sub(" ", _open_tag_attributes(prefix)))
-        for m in self._markers:
-            if m[0] in prefix and m in prefix:
-                prefix = _without(prefix, m)
-        if any(w.casefold() not in self._name_words for w in _WORD.findall(prefix)):
-            return False
+        if not self._call_words_only(prefix):
+            after = self._after_sentence(prefix)
+            if after is None or not self._call_words_only(after):
+                return False
         for f in fences:
             if f.body_start <= start < f.body_end:
                 # (a fence never closed is cut off: what it holds is not a call yet)
                 whole = not text[: f.start].strip() and not text[f.end :].strip()
                 return f.closed and whole
         return True
+
+    def _call_words_only(self, prefix: str) -> bool:
+        """Is ``prefix`` (what stands before a name on its line) only markup, the family
+        registry's markers, punctuation and call words (words of any script count)?"""
+        prefix = _GROUP.sub(" ", _OPENER_BEFORE_NAME.sub(" ", _open_tag_attributes(prefix)))
+        for m in self._markers:
+            if m[0] in prefix and m in prefix:
+                prefix = _without(prefix, m)
+        return all(w.casefold() in self._name_words for w in _WORD.findall(prefix))
+
+    def _after_sentence(self, prefix: str) -> str | None:
+        """What follows the last family opener tag in ``prefix`` (a marker written as a
+        tag or a bracket: ``<tool_call>``, ``[TOOL_CALLS]``; not ``>>>`` or ``call:``,
+        which prose and a REPL write too) when a finished sentence
+        (:data:`_SENTENCE_END`) is all that stands before it: the tag opens a call after
+        the model's sentence (``好的，我来排查。<tool_call>exec ...``,
+        ``Let me check.<tool_call>exec ...``); else ``None``."""
+        at = max((prefix.rfind(m) for m in self._tag_markers if m[0] in prefix), default=-1)
+        if at == -1:
+            return None
+        before = prefix[:at].rstrip()
+        return prefix[at:] if before.endswith(_SENTENCE_END) else None
 
     # ---- arguments --------------------------------------------------------------------
 

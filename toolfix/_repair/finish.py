@@ -42,8 +42,10 @@ from .gate import (
     jsonable,
 )
 from .jsonparse import ScanReads, parse_lenient
+from .junkkeys import junk_key
 from .keyalias import apply_argument_aliases
 from .keymarks import unglue_keys
+from .listargs import LISTED, listed_arguments
 from .names import NameMatch, normalise_name, resolve_name
 
 __all__ = [
@@ -195,13 +197,18 @@ class CallFinisher:
             args = found
         fresh: dict[str, Any] = dict(args)
         props = tool.properties
-        if not props or fresh.keys() <= props.keys():
+        if props and fresh.keys() <= props.keys():
             return fresh  # every key a parameter: nothing below would change a thing
-        fresh = _strip_markup_from_keys(fresh, tool, p.repairs)
-        fresh = unglue_keys(fresh, tool, p.repairs)
-        fresh = _unwrap_arguments_key(fresh, tool, p.repairs)
-        fresh = apply_argument_aliases(fresh, tool, self.config.argument_aliases, p.repairs)
-        return _rename_near_keys(fresh, tool, p.repairs)
+        if props:
+            fresh = _strip_markup_from_keys(fresh, tool, p.repairs)
+            fresh = unglue_keys(fresh, tool, p.repairs)
+            fresh = _unwrap_arguments_key(fresh, tool, p.repairs)
+            fresh = apply_argument_aliases(fresh, tool, self.config.argument_aliases, p.repairs)
+            fresh = _rename_near_keys(fresh, tool, p.repairs)
+        junk = junk_key(fresh, props)  # (junkkeys.py: broken structure, not a name)
+        if junk is not None:
+            return p.invalid(f"argument key {junk!r} is broken JSON", K.INVALID_JSON, tool.name)
+        return fresh
 
     def _object(
         self,
@@ -231,6 +238,10 @@ class CallFinisher:
                 args = decoded
                 p.repairs.append(rec(K.DOUBLE_ENCODED, "decoded arguments encoded twice"))
         if type(args) is not dict and not isinstance(args, Mapping):
+            listed = listed_arguments(args, tool)  # (listargs.py: ``[{...}]``)
+            if listed is not None:
+                p.repairs.append(LISTED)
+                return listed
             return p.invalid(
                 f"arguments must be a JSON object, got {type(args).__name__}",
                 K.TYPE_MISMATCH,

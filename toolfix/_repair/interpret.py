@@ -30,6 +30,7 @@ from .finish import (
 from .formats import Candidate, ScanContext
 from .gate import duplicate_keys
 from .jsonparse import ParsedJson, ScanReads, parse_lenient
+from .jsonrpc import rpc_call
 from .namekeyed import name_keyed
 
 __all__ = ["CallShape", "CallSite", "Interpreter", "InvalidCall", "derive_id"]
@@ -108,7 +109,10 @@ class Interpreter:
                 name_key, name = key, value
                 break
         if name_key is None or name is None:
-            return name_keyed(obj, self.registry, self.resolve, self._argument_keys)
+            keyed = name_keyed(obj, self.registry, self.resolve, self._argument_keys)
+            if keyed is None and "method" in obj:  # (jsonrpc.py: a JSON-RPC request)
+                return rpc_call(obj, self.registry, self.resolve, self.shape)
+            return keyed
         if name_key != name_keys[0]:
             repairs.append(rec(K.KEY_ALIAS, f"read the tool name from {name_key!r}"))
         args_key = None

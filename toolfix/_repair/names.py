@@ -37,6 +37,7 @@ __all__ = [
     "NAMESPACE_PREFIXES",
     "NameMatch",
     "looks_like_a_tool",
+    "lower_keeping_offsets",
     "resolve_name",
 ]
 
@@ -87,6 +88,20 @@ def normalise_name(name: str, *, strip_prefix: bool = True) -> str:
 
 #: ``str.lower`` for ASCII letters only (``"K"`` KELVIN SIGN stays itself).
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def lower_keeping_offsets(text: str) -> str | None:
+    """``text.lower()`` with one character for each of ``text``'s, so an index into one
+    is an index into the other; ``None`` if no such lowering exists. ``str.lower`` maps
+    one character to two: ``"\u0130"`` (``İ``, dotted capital I) becomes ``"i\u0307"``.
+    It is kept as itself (the prefilter that uses this compares runs of a name's
+    letters, and a name is matched on the original text: rule G4, no Unicode folding).
+    One ``str.lower`` pass; a second only for a text that holds ``İ``."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    low = "\u0130".join(part.lower() for part in text.split("\u0130"))
+    return low if len(low) == len(text) else None
 
 
 def edit_distance(a: str, b: str, bound: int) -> int:

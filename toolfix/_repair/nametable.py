@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .names import normalise_name
+from .names import lower_keeping_offsets, normalise_name
 
 __all__ = [
     "MAX_NAME",
@@ -85,8 +85,8 @@ def names_in(
     aside). One ``str.find`` pass per piece and range; each word is widened once."""
     seen: dict[int, tuple[int, int, str]] = {}
     for a, b in ranges:
-        low = text[a:b].lower()
-        if len(low) != b - a:
+        low = lower_keeping_offsets(text[a:b])  # (names.py: ``İ`` kept as itself)
+        if low is None:
             continue  # (a case mapping that changes lengths: no name is anchored on)
         for chunk in tools.chunks:
             i = low.find(chunk)

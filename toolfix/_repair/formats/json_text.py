@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
+from ..envkeys import closes_mended
 from ..innerquotes import closes_unescaped
 from ..quickfix import closes_requoted
 from ..text import (
@@ -90,6 +91,29 @@ def _run(text: str, first: int, hi: int, ctx: ScanContext) -> list[BracketSpan]:
     return spans
 
 
+def _fence_closer(
+    text: str, first: int, fence: Fence, ctx: ScanContext, budget: ExtendBudget
+) -> Fence:
+    """The fence whose value opens at ``first``, ended where it really ends: past its
+    closing backticks when they were inside a JSON string of a value that closes after
+    them; at the end of the text, unclosed, when they stand inside a string of a value
+    that never closes (a cut output whose string held backticks: ```` ```bash ```` in a
+    file's content); else as found."""
+    ticks = fence.end - fence.body_end
+    past = json_past_markers(
+        text, first, fence.body_end, ("`" * ticks,), ctx.limits, budget, reads=ctx.reads
+    )
+    if past is not None:  # the closing backticks were inside a JSON string
+        close = skip_ws(text, past)
+        return Fence(fence.start, fence.body_start, close, close + ticks, fence.lang, True)
+    if _outside_strings(text, first, fence.body_end):
+        return fence
+    if not find_bracket_end(text, first, ctx.limits, reads=ctx.reads).truncated:
+        return fence
+    n = len(text)
+    return Fence(fence.start, fence.body_start, n, n, fence.lang, False)
+
+
 def _misplaced_key_quote(text: str, span: BracketSpan, hi: int) -> BracketSpan:
     """An object left open only by a key's misplaced quote (``, description": …}``,
     ``"selectFunctions\\ "arguments": {…}}``: quickfix.py) or by a bare quote inside a
@@ -102,7 +126,7 @@ def _misplaced_key_quote(text: str, span: BracketSpan, hi: int) -> BracketSpan:
     if text[end - 1] != "}":
         return span
     body = text[span.start : end]
-    if not closes_requoted(body) and not closes_unescaped(body):
+    if not (closes_requoted(body) or closes_unescaped(body) or closes_mended(body)):
         return span
     return BracketSpan(span.start, end, False)
 
@@ -264,16 +288,8 @@ class JsonTextFormat(ToolCallFormat):
             if first >= fence.body_end or text[first] not in "{[":
                 continue
             if fence.closed:
-                ticks = fence.end - fence.body_end
-                past = json_past_markers(
-                    text, first, fence.body_end, ("`" * ticks,), ctx.limits, budget, reads=ctx.reads
-                )
-                if past is not None:  # the closing backticks were inside a JSON string
-                    close = skip_ws(text, past)
-                    fence = Fence(
-                        fence.start, fence.body_start, close, close + ticks, fence.lang, True
-                    )
-                    pos = fence.end
+                fence = _fence_closer(text, first, fence, ctx, budget)
+                pos = fence.end
             spans = _run(text, first, fence.body_end, ctx)
             if fence.closed or spans[-1].truncated:
                 outer = (fence.start, fence.end)
