@@ -332,8 +332,8 @@ class AnchoredReader:
             args, args_end = bare  # (``<read_file> a.py </read_file>``)
         if not args and text.startswith("(", end):
             # ``name("x")``: a value written by position (toolfix/_repair/positional.py)
-            found = by_position(text, end, stop, name, interp.scan_context, reads)
-            return None if found is None else (found[0], found[1], (*_NOTE, *found[2]))
+            bound = by_position(text, end, stop, name, interp.scan_context, reads)
+            return None if bound is None else (bound[0], bound[1], (*_NOTE, *bound[2]))
         if not args:
             # a tool that takes no argument: its name, then the construct's closer
             closer = -1 if required else _empty_closer(text, end, stop, name)
