@@ -70,6 +70,8 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.formats.kimi_ids": ENGINE,  # Kimi ids written without separators
     "toolfix._repair.formats.gemma_shell": ENGINE,  # Gemma 4 calls with a damaged shell
     "toolfix._repair.stripped": ENGINE,  # tagged calls whose angle brackets were stripped
+    "toolfix._repair.positional": ENGINE,  # a value written by position, bound by the schema
+    "toolfix._repair.posread": ENGINE,  # the schema-anchored reader's call by position
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,

@@ -73,6 +73,9 @@ class FailureKind(StrEnum):
     refused reasoning quote): never admitted."""
     SCHEMA_ANCHORED = "schema_anchored"
     """The call was read by the schema-anchored reader (docs/finding-calls.md)."""
+    POSITIONAL_ARGUMENTS = "positional_arguments"
+    """A value written by position bound to the one parameter it can be
+    (toolfix/_repair/positional.py)."""
 
 
 def _as_failure_kind(value: Any) -> Any:

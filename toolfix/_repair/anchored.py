@@ -50,6 +50,7 @@ from .jsonparse import ScanReads, parse_lenient
 from .names import normalise_name
 from .nametable import MAX_NAME, NameTable, name_table, names_in
 from .narration import narrated
+from .posread import by_position
 from .text import find_bracket_end, find_fences, remove_spans
 
 __all__ = ["AnchoredReader"]
@@ -255,12 +256,13 @@ class AnchoredReader:
             read = self._call_at(content, start, end, stop, name, tools, interp, reads, plain)
             if read is None:
                 continue  # a required argument missing, or cut off before the closer
-            args, args_end = read
+            args, args_end, notes = read
             s, e = self._span(content, start, args_end, stop)
             # nothing already streamed, nothing of an earlier call
             s = max(s, taken_end, min(held, start), _last_before(ends, start))
             s = max(s, _last_before(quoted_ends, start))  # (nor of a quote)
-            part = self._finish(content, s, e, name, args, interp, f"{seed}:{prefix.upto(s)}")
+            digest = f"{seed}:{prefix.upto(s)}"
+            part = self._finish(content, s, e, name, args, interp, digest, notes)
             if part is not None:
                 out.append((s, e, part))
                 taken_end = e
@@ -305,10 +307,11 @@ class AnchoredReader:
         interp: Interpreter,
         reads: ScanReads | None,
         plain: bool,
-    ) -> tuple[dict[str, Any], int] | None:
-        """The arguments of the call whose (placed) name is ``text[start:end]`` and where
-        they end; ``None`` when no complete call is there (a required argument missing,
-        a value that cannot be read, a construct cut off before its closer).
+    ) -> tuple[dict[str, Any], int, tuple[tuple[str, str], ...]] | None:
+        """The arguments of the call whose (placed) name is ``text[start:end]``, where
+        they end and the repairs made to read them; ``None`` when no complete call is
+        there (a required argument missing, a value that cannot be read, a construct cut
+        off before its closer).
 
         ``plain``: no markup stands at or before the name, only the start of its line
         (:func:`name_line_start`). Then the name is written as declared and the call is
@@ -332,10 +335,14 @@ class AnchoredReader:
             return None  # (with no markup, only a whole and closed line of pairs)
         if not args and (bare := _bare_element(text, start, end, stop, interp, name)):
             args, args_end = bare  # (``<read_file> a.py </read_file>``)
+        if not args and text.startswith("(", end):
+            # ``name("x")``: a value written by position (toolfix/_repair/positional.py)
+            bound = by_position(text, end, stop, name, interp.scan_context, reads)
+            return None if bound is None else (bound[0], bound[1], (*_NOTE, *bound[2]))
         if not args:
             # a tool that takes no argument: its name, then the construct's closer
             closer = -1 if required else _empty_closer(text, end, stop, name)
-            return None if closer == -1 else ({}, closer)
+            return None if closer == -1 else ({}, closer, _NOTE)
         if any(r not in args for r in required) or not _closed(
             text,
             text[start:end],
@@ -346,7 +353,7 @@ class AnchoredReader:
             self._wrapped(text, start),
         ):
             return None
-        return args, args_end
+        return args, args_end, _NOTE
 
     def _named_object(
         self,
@@ -719,13 +726,14 @@ class AnchoredReader:
         args: dict[str, Any],
         interp: Interpreter,
         seed: str,
+        notes: tuple[tuple[str, str], ...] = _NOTE,
     ) -> CallPart | None:
         """The valid call of ``text[start:end]``, the gate's invalid call when it holds a
         parameter written twice (G3: the evidence is the construct's), or ``None`` (it
         stays text). Its id derives from ``seed``: the text before it, never what
         follows."""
         cand: Candidate = make_candidate(
-            text, start, end, FORMAT, where=_WHERE, name=name, arguments=args, notes=_NOTE
+            text, start, end, FORMAT, where=_WHERE, name=name, arguments=args, notes=notes
         )
         parts = interp.from_candidate(cand, f"{seed}:{FORMAT}", alone=True)
         if not parts or len(parts) != 1:

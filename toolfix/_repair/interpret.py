@@ -32,6 +32,7 @@ from .gate import duplicate_keys
 from .jsonparse import ParsedJson, ScanReads, parse_lenient
 from .jsonrpc import rpc_call
 from .namekeyed import name_keyed
+from .positional import lone_parameters
 
 __all__ = ["CallShape", "CallSite", "Interpreter", "InvalidCall", "derive_id"]
 
@@ -66,6 +67,7 @@ class Interpreter:
             tool_names=frozenset(registry),
             limits=config.limits,
             sole_strings=_sole_strings(registry),
+            lone_params=lone_parameters(registry),
         )
         self.finisher = CallFinisher(registry, config)
         #: :meth:`CallFinisher.finish`: a shape's call part (found in text, or a broken

@@ -858,7 +858,9 @@ def _scan_context(interp: Interpreter, ended: str | None = None) -> ScanContext:
     """The interpreter's scan context (tool names, limits) with a fresh
     :class:`ScanReads`: what one scan works out is never seen by another."""
     base = interp.scan_context
-    return ScanContext(base.tool_names, base.limits, ScanReads(), base.sole_strings, ended)
+    return ScanContext(
+        base.tool_names, base.limits, ScanReads(), base.sole_strings, ended, base.lone_params
+    )
 
 
 def _same(s: str) -> str:

@@ -208,6 +208,20 @@ class ScanContext:
     """The response's finish reason when it says the model ended the output itself and
     the text scanned is that output's end (``None``: cut off, or not known): a call whose
     closers are all that is missing there is closed by the end (ending.py)."""
+    lone_params: Mapping[str, str] = field(default_factory=dict)
+    """Each tool with the one parameter a lone value written by position binds to
+    (:func:`toolfix._repair.positional.lone_parameters`)."""
+
+    def lone_param(self, name: str) -> str | None:
+        """The parameter a lone positional value of tool ``name`` binds to, or ``None``."""
+        hit = self.lone_params.get(name)
+        if hit is not None or not self.lone_params:
+            return hit
+        norm = normalise_name(name, strip_prefix=False)
+        for tool, param in self.lone_params.items():
+            if normalise_name(tool, strip_prefix=False) == norm:
+                return param
+        return None
 
     def sole_string(self, name: str) -> str | None:
         """The one string parameter of tool ``name`` (as :meth:`is_tool` matches it),

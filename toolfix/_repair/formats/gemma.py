@@ -259,6 +259,11 @@ def parse_gemma_args(text: str, ctx: ScanContext | None = None) -> tuple[dict[st
     return args, reader.truncated
 
 
+#: One call of a ``tool_code`` fence: its start, name, arguments, whether it is cut off,
+#: the error, the repairs made to read it.
+_FenceCall = tuple[int, str, Any, bool, str | None, tuple[tuple[str, str], ...]]
+
+
 class GemmaFormat(ToolCallFormat):
     """Gemma ```` ```tool_code ```` fences, FunctionGemma and Gemma 4 ``call:name{...}``."""
 
@@ -310,8 +315,7 @@ class GemmaFormat(ToolCallFormat):
         """The calls of one fence; their spans partition the fence."""
         start, lo, hi, end = fence.start, fence.body_start, fence.body_end, fence.end
         closed = fence.closed
-        # (call start, name, arguments, truncated, error)
-        calls: list[tuple[int, str, Any, bool, str | None]] = []
+        calls: list[_FenceCall] = []
         p = skip_ws(text, lo)
         if p < hi and (
             text[p] == "{" or (text[p] == "[" and text.startswith("{", skip_ws(text, p + 1)))
@@ -343,11 +347,13 @@ class GemmaFormat(ToolCallFormat):
             name = text[p:ne]
             if "." in name and not ctx.is_tool(name):
                 name = name.rsplit(".", 1)[1]
-            parsed = None if span.truncated else parse_call(text[p : span.end], ctx.limits)
+            src = None if span.truncated else text[p : span.end]
+            parsed = None if src is None else parse_call(src, ctx.limits, ctx.lone_param)
             error: str | None
+            notes: tuple[tuple[str, str], ...] = ()
             if parsed is not None and parsed.arguments is not None:
                 args: Any = parsed.arguments
-                error = None
+                error, notes = None, parsed.notes  # (a value bound by position: recorded)
             else:
                 # rejected or cut short: the raw call text, reported invalid with the reason
                 args = text[p : span.end]
@@ -356,7 +362,7 @@ class GemmaFormat(ToolCallFormat):
                     if span.truncated
                     else rejection(parsed)
                 )
-            calls.append((call_start, name, args, span.truncated or not closed, error))
+            calls.append((call_start, name, args, span.truncated or not closed, error, notes))
             p = span.end
             if wrapped:
                 p = skip_ws(text, p)
@@ -365,7 +371,7 @@ class GemmaFormat(ToolCallFormat):
         if not calls:
             return []
         out: list[Candidate] = []
-        for k, (_cs, name, args, trunc, error) in enumerate(calls):
+        for k, (_cs, name, args, trunc, error, notes) in enumerate(calls):
             s = start if k == 0 else calls[k][0]
             e = end if k == len(calls) - 1 else calls[k + 1][0]
             out.append(
@@ -379,6 +385,7 @@ class GemmaFormat(ToolCallFormat):
                     name=name,
                     arguments=args,
                     error=error,
+                    notes=notes,
                 )
             )
         return out
@@ -399,7 +406,9 @@ class GemmaFormat(ToolCallFormat):
             end = q + len(closer) if closer and text.startswith(closer, q) else end
             return self._make(text, start, end, keyed[1] or cut, name=name, arguments=args)
         span = find_bracket_end(text, ne, ctx.limits, reads=ctx.reads)
-        parsed = None if span.truncated else parse_call(text[ns : span.end], ctx.limits)
+        parsed = (
+            None if span.truncated else parse_call(text[ns : span.end], ctx.limits, ctx.lone_param)
+        )
         end = span.end
         if closer:
             q = skip_ws(text, end)
@@ -421,6 +430,7 @@ class GemmaFormat(ToolCallFormat):
                 if span.truncated
                 else rejection(parsed)
             ),
+            notes=parsed.notes if ok and parsed is not None else (),
         )
 
     def _calls(self, text: str, ctx: ScanContext) -> list[Candidate]:

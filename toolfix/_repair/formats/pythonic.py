@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from keyword import iskeyword
 from typing import Any, ClassVar
@@ -39,6 +40,7 @@ from typing import Any, ClassVar
 from ..._config import Limits
 from ..._errors import InputTooLargeError, ToolfixError
 from ..gate import ReadArguments
+from ..positional import bind_positional
 from ..text import (
     ExtendBudget,
     find_bracket_end,
@@ -142,12 +144,17 @@ def _value(node: ast.expr) -> Any:
     raise _Reject(f"{type(node).__name__} is not a literal")
 
 
-def parse_call(src: str, limits: Limits) -> PyCall | None:
+def parse_call(
+    src: str, limits: Limits, lone: Callable[[str], str | None] | None = None
+) -> PyCall | None:
     """Read one ``name(key=value, ...)`` without executing anything.
 
     Returns ``None`` when ``src`` is not a call with a plain or dotted name at all
     (syntax error, other expression), and a :class:`PyCall` with ``arguments=None``
     and a ``reason`` when it is a call outside the whitelist.
+
+    ``lone``: the parameter a lone value written by position binds to, per tool
+    (:mod:`toolfix._repair.positional`); ``None``: positions are never bound.
 
     Raises:
         InputTooLargeError: ``src`` is longer than ``limits.max_pythonic_chars``.
@@ -182,7 +189,10 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
         return None
     try:
         if node.args:
-            raise _Reject("positional arguments are not supported")
+            bound = None if lone is None else _bind(name, node, lone)
+            if bound is None:
+                raise _Reject("positional arguments are not supported")
+            return PyCall(name, bound[0], None, (*notes, bound[1]))
         args: dict[str, Any] = ReadArguments()  # (a key written twice: noted, gate G3)
         for kw in node.keywords:
             if kw.arg is None:
@@ -191,6 +201,18 @@ def parse_call(src: str, limits: Limits) -> PyCall | None:
     except _Reject as exc:
         return PyCall(name, None, str(exc), notes)
     return PyCall(name, args, None, notes)
+
+
+def _bind(
+    name: str, node: ast.Call, lone: Callable[[str], str | None]
+) -> tuple[dict[str, Any], tuple[str, str]] | None:
+    """The call's values written by position bound to the tool's parameter, with the
+    note to record (:func:`~toolfix._repair.positional.bind_positional`), or ``None``."""
+    try:
+        values = tuple(_value(a) for a in node.args)
+    except _Reject:
+        return None  # (``*args``, a name, an expression: not a value)
+    return bind_positional(name, values, len(node.keywords), lone)
 
 
 #: ``name(`` of a call :func:`_simple_call` reads: a plain or dotted ASCII name.
@@ -536,7 +558,7 @@ def _printed_call(
     cs = find_bracket_end(text, inner_end, ctx.limits, stop=hi, reads=ctx.reads)
     if cs.truncated or skip_ws(text, cs.end) != outer.end - 1:
         return []  # (more than the one call inside print(...))
-    call = parse_call(text[inner : cs.end], ctx.limits)
+    call = parse_call(text[inner : cs.end], ctx.limits, ctx.lone_param)
     item = _Item(inner, cs.end, name, False)
     return [_candidate(text, start, outer.end, item, call, fenced, ctx.limits)]
 
@@ -656,7 +678,8 @@ class PythonicFormat(ToolCallFormat):
         if not (any_tool or fenced or line_start_before(text, lb, lo)):
             return [], span.end  # mid-line list of unknown names: prose, never parsed
         calls = [
-            None if it.cut else parse_call(text[it.start : it.end], ctx.limits) for it in items
+            None if it.cut else parse_call(text[it.start : it.end], ctx.limits, ctx.lone_param)
+            for it in items
         ]
         clean = all(
             c is not None and c.arguments is not None
@@ -719,5 +742,5 @@ class PythonicFormat(ToolCallFormat):
         ):
             return [], cs.end  # more text on the line: prose that mentions the tool
         item = _Item(start, cs.end, name, False)
-        call = parse_call(text[start : cs.end], ctx.limits)
+        call = parse_call(text[start : cs.end], ctx.limits, ctx.lone_param)
         return [_candidate(text, start, cs.end, item, call, fenced, ctx.limits)], cs.end

@@ -1,0 +1,75 @@
+"""Positional arguments: a call written ``read_file("gradle.properties")``, its value by
+position, not by name, bound to a parameter only where the tool's declaration leaves
+one reading.
+
+Families whose grammar allows positions (pythonic calls: Llama 3.x, Gemma's Python-style
+calls, a DeepSeek ``invoke read_file("x")``: devoxx/DevoxxGenieIDEAPlugin issue 1288;
+Gemma 4 writing ``BEGIN_ARG:`` with no name: ollama/ollama issue 18275) carry values with no
+key. A JSON schema's ``properties`` promise no order (they are a mapping, and tools are
+often written by hand), so a position is never matched to the n-th property. The one
+binding taken is the one no order decides:
+
+* **one value**, a scalar (a string, a number, a boolean): a dict or a list written
+  by position is the arguments object's own shape and other readers take it;
+* **one parameter it can be**: the tool declares exactly one parameter, or exactly one
+  required parameter (a call must carry every required parameter, so a lone value
+  given to an optional one could never be an admissible call).
+
+Anything else (two positions, a position beside keywords, a tool with no required
+parameter and several optional ones) stays what it was: an invalid call with its raw
+text, for the LLM fixer. A bound call carries a ``positional_arguments`` repair record
+naming the parameter, so users can count and audit it; the gate then validates the
+value against the parameter's schema as for every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .._messages import FailureKind
+from .._tools import ToolRegistry
+
+__all__ = ["bind_positional", "lone_parameters", "positional_note"]
+
+#: The repair kind a bound call carries.
+KIND = FailureKind.POSITIONAL_ARGUMENTS.value
+
+
+def lone_parameters(registry: ToolRegistry) -> dict[str, str]:
+    """Each tool with the one parameter a lone positional value binds to: the tool's
+    only parameter, or its only required one."""
+    out: dict[str, str] = {}
+    for name in registry:
+        tool = registry.lookup(name)
+        if tool is None:
+            continue
+        props = tool.properties
+        if len(props) == 1:
+            out[name] = next(iter(props))
+        elif len(tool.required) == 1 and tool.required[0] in props:
+            out[name] = tool.required[0]
+    return out
+
+
+def positional_note(param: str) -> tuple[str, str]:
+    """The ``(kind, detail)`` note a bound call carries."""
+    return (KIND, f"bound the value written by position to {param!r}, the one parameter it can be")
+
+
+def bind_positional(
+    name: str, values: tuple[Any, ...], keywords: int, lone: Callable[[str], str | None]
+) -> tuple[dict[str, Any], tuple[str, str]] | None:
+    """``values`` (written by position, beside ``keywords`` keyword arguments) bound to
+    tool ``name``'s lone parameter (``lone``: :meth:`ScanContext.lone_param
+    <toolfix._repair.formats.ScanContext.lone_param>`), with the note to record;
+    ``None`` when the binding is not the only reading (module docstring)."""
+    if len(values) != 1 or keywords:
+        return None
+    (value,) = values
+    if not isinstance(value, str | int | float | bool):
+        return None
+    param = lone(name)
+    if param is None:
+        return None
+    return {param: value}, positional_note(param)
