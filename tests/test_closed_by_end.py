@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from hostile import TOOLS, write
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from tooldefs import openai_tool
 
@@ -416,3 +416,49 @@ def test_a_call_its_familys_closer_ends_is_damaged_not_left_open() -> None:
     )
     for finish in ("stop", None):
         assert fix(_completion(text, finish), REGISTRY, FixConfig()).tool_calls == []
+
+
+#: JSON calls with no closer of their own: the envelope's brackets are their closers.
+BARE_JSON = [f.name for f in families() if f.values == "json" and not f.closers]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    family=st.sampled_from(BARE_JSON),
+    value=VALUES,
+    drop=st.integers(1, 3),
+    finish=st.sampled_from([*sorted(NATURAL_STOPS), *NOT_NATURAL]),
+)
+def test_an_envelope_left_open_after_its_arguments_closed(
+    family: str, value: str, drop: int, finish: str | None
+) -> None:
+    """``{"name": "note", "arguments": {"text": "v"}}`` missing its last brackets, after
+    the arguments' object closed (vllm#11786, llama-stack's recordings): the call when the
+    model ended the output itself, the ``truncated`` call otherwise."""
+    whole = write(family, "note", "text", value, "").rstrip()
+    closers = len(whole) - len(whole.rstrip("}]"))
+    assume(closers >= 2)  # (a writer that ends with a token of its own: not this shape)
+    text = whole[: len(whole) - min(drop, closers - 1)]
+    out = fix(_completion(text, finish), REGISTRY, FixConfig())
+    if natural_stop(finish) is not None:
+        assert [(c.name, c.arguments) for c in out.tool_calls] == [("note", {"text": value})]
+    else:
+        assert out.tool_calls == [], text
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    family=st.sampled_from(BARE_JSON),
+    value=VALUES,
+    cut=st.integers(1, 6),
+    finish=st.sampled_from(sorted(NATURAL_STOPS)),
+)
+def test_a_json_call_ending_in_an_open_value_stays_cut(
+    family: str, value: str, cut: int, finish: str
+) -> None:
+    """Ending in a string, a number or a word is no closed value: whatever the finish
+    reason, a call whose text ends inside its last value is never a call."""
+    whole = write(family, "note", "text", value, "").rstrip()
+    at = whole.index(json.dumps(value)) + len(json.dumps(value)) - 1  # the closing quote
+    text = whole[: max(at - cut, whole.index(json.dumps(value)) + 1)]
+    assert fix(_completion(text, finish), REGISTRY, FixConfig()).tool_calls == [], text

@@ -217,8 +217,9 @@ class FixConfig(StrictSettings):
     ``delete_files(path="/tmp/x", dry_run=`` then runs without ``dry_run``). A call whose
     closers are all that is missing at the end of an output the model ended itself
     (``finish_reason`` ``stop``, ``end_turn``, ``eos``...) is not cut off: the end of the
-    message closes it, whichever this says, unless a JSON string or bracket is left open
-    in its arguments (docs/failure-classes.md#the-truncation-policy)."""
+    message closes it, whichever this says, unless a JSON string is left open in its
+    arguments or a bracket is open after anything but a value that closed
+    (docs/failure-classes.md#the-truncation-policy)."""
     id_seed: int | None = None
     """Make the ids of recovered calls a function of the input and this seed (tests,
     golden files). ``None`` (default): every response gets fresh random ids, so the same

@@ -9,7 +9,10 @@ tell them apart; the response's declared finish reason can (docs/design.md#promi
 
 When it says the model stopped on its own, a call that runs to the end of the output is
 closed there (:func:`closed_by_end`), provided its arguments are complete by structure:
-no JSON string or bracket is left open, nothing but closers is missing. Such a call
+nothing but closers is missing. No JSON string is left open, and a bracket left open
+counts as a missing closer only after a value that closed (``{"function": {"name": "f",
+"parameters": {}}``: the envelope's last ``}``); an output that ends in a string, a number
+or a word may have been cut inside that value. Such a call
 carries a ``truncated`` record naming the finish reason, and passes the admission gate
 as any other. A ``"length"`` stop, or none known (a paste, a raw string), keeps the
 invalid ``truncated`` call.
@@ -82,7 +85,11 @@ def closed_by_end(c: Candidate, reason: str, text: str) -> Candidate:
     body = c.payload if c.payload is not None else c.arguments
     if not body:
         return c
-    if isinstance(body, str) and _open_json(body, calls=c.payload is not None):
+    if (
+        isinstance(body, str)
+        and _open_json(body, calls=c.payload is not None)
+        and not _closers_only(body)
+    ):
         return c
     last = _last_value(body)  # (the value the end of the output ended)
     if isinstance(last, str) and _open_json(last):
@@ -145,6 +152,39 @@ def _last_value(body: str | Mapping[str, Any]) -> Any:
             return None
     values = list(body.values())
     return values[-1] if values else None
+
+
+def _closers_only(body: str) -> bool:
+    """Is all that the JSON ``body`` misses at its end the closers of the brackets it left
+    open, after a value that closed (``{"function": {"name": "f", "parameters": {}}``)?
+    Not when it ends in a string, a number or a word (a value the end may have cut), nor
+    when the closers do not make it JSON. One pass over ``body``."""
+    tail = body.rstrip()
+    if not tail.endswith(("}", "]")):
+        return False
+    missing: list[str] = []
+    in_string = escaped = False
+    for ch in tail:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            missing.append("}" if ch == "{" else "]")
+        elif ch in "}]" and (not missing or missing.pop() != ch):
+            return False
+    if in_string or not missing:
+        return False
+    try:
+        json.loads(tail + "".join(reversed(missing)))
+    except ValueError:
+        return False
+    return True
 
 
 def _open_json(body: str, *, calls: bool = False) -> bool:
