@@ -191,7 +191,8 @@ def test_thinking_streams_with_its_signature_verbatim(tools: Any) -> None:
 
 
 def test_invalid_calls_and_repairs_ride_in_the_extension(tools: Any) -> None:
-    text = 'Sure.\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}'
+    # cut inside its value: truncated even though the stream ends on end_turn (promise 9)
+    text = 'Sure.\n<tool_call>{"name": "get_weather", "arguments": {"city": "Par'
     out = list(repair_stream(_events({"content": text}, lambda t: [t]), tools))
     ext = out[-2]["toolfix"]
     assert ext["invalid_tool_calls"][0]["kind"] == "truncated"
