@@ -62,6 +62,8 @@ DOCUMENTED = (
     # a hypothetical
     "Let's say we want to mail x@y. We would call the tool like so:\n{c}",
     "Suppose the user asks to mail x@y:\n{c}",
+    "For example, to mail x@y, you would use:\n{c}",
+    "For instance, to use the send_email tool:\n\n{c}",
     # the same call in another format
     "This is equivalent to the JSON:\n{c}",
     # the format's markup in inline code, then the call
@@ -108,6 +110,7 @@ def test_any_family_call_in_documentation_is_text(family: str, nl: str, template
             "## Sending\n\nSending the email now.\n",
             "The output is below.\n\n",
             "Let me call it:\n",
+            "For example, the first one is ready. Sending it now:\n",
         ]
     ),
 )

@@ -19,8 +19,12 @@ fifth prose harvest, each from two public pages or more:
   Input: \\"…\\" - Output:\\n{…}": shshell.com): :func:`io_pair`;
 - **a hypothetical**: the lead-in's sentence supposes a case or says what "we" would do
   in it ("Let's say we want to call the get_weather function … We would call the
-  function twice…": iranjankumar.com; "Suppose we ask the agent…": besthub.dev); its
-  "we" is the writer and the reader, not a model making a call: :data:`HYPOTHETICAL_RE`;
+  function twice…": iranjankumar.com; "Suppose we ask the agent…": besthub.dev), or
+  opens with "For example," and introduces the call with its ``:`` ("For example, to
+  use the attempt_completion tool:": Roo-Code's prompt in Roo#4900; "For example, to
+  get the current weather for 'London', you would use:": smollm3's recording in
+  MikeVeerman/tool-calling-benchmark); its "we" is the writer and the reader, not a
+  model making a call: :data:`HYPOTHETICAL_RE`;
 - **the same call in another format**: the lead-in says what follows is equivalent to a
   call shown before ("This is equivalent to the JSON:": roshangrewal/gemma4-e4b-toolcall
   -v02-gguf; "the same call … in OpenAI format"): :data:`EQUIVALENT_RE`;
@@ -60,7 +64,8 @@ _LABEL_WORDS = 8
 #: supposed ("let's say we…", "suppose the user…") or a conditional "we/you would".
 HYPOTHETICAL_RE = re.compile(
     r"^(?:[-*]\s*)?(?:(?:let'?s say|let us say|suppose|imagine|say)(?: that)?"
-    r" (?:we|you|the|a|an|our|your|i|someone|somebody)\b|(?:we|you|one) would\b)"
+    r" (?:we|you|the|a|an|our|your|i|someone|somebody)\b|(?:we|you|one) would\b"
+    r"|for (?:example|instance),[^\n]{0,160}:\s*$)"
 )
 #: A lead-in naming what follows as the same call in another format (lower case).
 EQUIVALENT_RE = re.compile(
