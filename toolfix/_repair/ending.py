@@ -157,34 +157,17 @@ def _last_value(body: str | Mapping[str, Any]) -> Any:
 def _closers_only(body: str) -> bool:
     """Is all that the JSON ``body`` misses at its end the closers of the brackets it left
     open, after a value that closed (``{"function": {"name": "f", "parameters": {}}``)?
-    Not when it ends in a string, a number or a word (a value the end may have cut), nor
-    when the closers do not make it JSON. One pass over ``body``."""
+    It ends with a closed bracket, and the decoder reads it whole, wanting only more at
+    its very end (where a container's ``,`` or closer would come). Not when it ends in a
+    string, a number or a word (a value the end may have cut)."""
     tail = body.rstrip()
     if not tail.endswith(("}", "]")):
         return False
-    missing: list[str] = []
-    in_string = escaped = False
-    for ch in tail:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "{[":
-            missing.append("}" if ch == "{" else "]")
-        elif ch in "}]" and (not missing or missing.pop() != ch):
-            return False
-    if in_string or not missing:
-        return False
     try:
-        json.loads(tail + "".join(reversed(missing)))
-    except ValueError:
-        return False
-    return True
+        json.loads(tail)
+    except json.JSONDecodeError as exc:
+        return exc.pos == len(tail)
+    return False
 
 
 def _open_json(body: str, *, calls: bool = False) -> bool:
