@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.tooldefs import openai_tool
@@ -63,6 +63,7 @@ def _one_valid(content: str) -> ToolCallPart:
 
 @settings(max_examples=60, deadline=None)
 @given(value=_TEXT, shape=st.sampled_from(SHAPES))
+@example(value="A:", shape="<tool_calls>\ninvoke {call}\n</tool_calls>")  # (read as a key once)
 def test_a_one_parameter_tools_string_by_position_is_read_back_exactly(
     value: str, shape: str
 ) -> None:

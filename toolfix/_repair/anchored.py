@@ -320,6 +320,12 @@ class AnchoredReader:
         parameter the tool declares written, the last value closed by its quote or
         followed by blanks (G1, with no closer: a cut between two arguments leaves one
         out, a cut in a bare value shortens it; either way no call is read)."""
+        if text.startswith("(", end):
+            # ``name("x")``: one value written by position (toolfix/_repair/positional.py),
+            # before the run of keys reads a quoted value's ``'A:`` as a key
+            bound = by_position(text, end, stop, name, interp.scan_context, reads)
+            if bound is not None:
+                return bound[0], bound[1], (*_NOTE, *bound[2])
         params, required, nullable = tools.schema(name)
         bracket = _bracket_opened(text, start)
         found = self._arguments(text, end, stop, params, reads, nullable, spaced=bracket)
@@ -335,10 +341,6 @@ class AnchoredReader:
             return None  # (with no markup, only a whole and closed line of pairs)
         if not args and (bare := _bare_element(text, start, end, stop, interp, name)):
             args, args_end = bare  # (``<read_file> a.py </read_file>``)
-        if not args and text.startswith("(", end):
-            # ``name("x")``: a value written by position (toolfix/_repair/positional.py)
-            bound = by_position(text, end, stop, name, interp.scan_context, reads)
-            return None if bound is None else (bound[0], bound[1], (*_NOTE, *bound[2]))
         if not args:
             # a tool that takes no argument: its name, then the construct's closer
             closer = -1 if required else _empty_closer(text, end, stop, name)
