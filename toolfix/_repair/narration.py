@@ -524,7 +524,5 @@ def _table_rows(text: str) -> list[Span]:
 def answered_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of calls displayed in a session transcript: a block answered by its
     result (a ReAct action and its observation, a call and its output), a turn-framed
-    transcript (:mod:`.transcripts`: one search of their hints' pattern answers for all
-    of them, so ``has`` is not asked)."""
-    del has
-    return shown_spans(text)
+    transcript (:mod:`.transcripts`; ``has`` as for :func:`told_spans`)."""
+    return shown_spans(text, has)

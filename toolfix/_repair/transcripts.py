@@ -26,6 +26,7 @@ end of a stream: a call holding a family's closer may leave a stream at it
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["result_spans", "shown_spans", "turn_spans"]
 
@@ -52,10 +53,12 @@ _RESULT_HINT_RE = re.compile("|".join(map(re.escape, _RESULT_HINTS)))
 _BLOCK_LINES = 24
 
 
-def shown_spans(text: str) -> list[Span]:
+def shown_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of calls displayed in a transcript (:func:`result_spans` and
-    :func:`turn_spans`), after one search for what either needs (most texts hold none)."""
-    if _HINT_RE.search(text) is None and _FIRST_PROMPT_RE.match(text) is None:
+    :func:`turn_spans`), after asking ``has`` (``marker in text``; the scanner's indexed
+    test for a long text) for what either needs (most texts hold none)."""
+    contains = text.__contains__ if has is None else has
+    if _FIRST_PROMPT_RE.match(text) is None and not any(map(contains, _HINTS)):
         return []
     spans = result_spans(text) + turn_spans(text)
     spans.sort()
@@ -110,8 +113,8 @@ _TURN_HINTS = (
     "ou**:", "ser**:",
 )  # fmt: skip
 _TURN_HINT_RE = re.compile("|".join(map(re.escape, _TURN_HINTS)))
-#: Either's hints, searched for at once (one scan of the text: most texts hold none).
-_HINT_RE = re.compile("|".join(map(re.escape, _RESULT_HINTS + _TURN_HINTS)))
+#: Either's hints (most texts hold none).
+_HINTS = _RESULT_HINTS + _TURN_HINTS
 #: The text's first line opened by a shell or quote prompt (``$ whet``, ``> yeah…``).
 _FIRST_PROMPT_RE = re.compile(r"\A\s*(?:\$|>|\u276f|%)[ \t]+\S")
 #: A line of prose: a word, then at least two more, and no markup to open a call.
