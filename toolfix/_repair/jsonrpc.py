@@ -51,17 +51,12 @@ def rpc_call(
         return None
     if method == _MCP_CALL:
         inner = shape(params)
-        if inner is None or not isinstance(inner.name, str) or not _offered(inner.name, resolve):
+        if inner is None or not isinstance(inner.name, str) or resolve(inner.name).name is None:
             return None
         inner.repairs.insert(0, _READ)
         return inner
-    name = _offered(method, resolve)
+    name = resolve(method).name
     tool = registry.lookup(name) if name is not None else None
     if tool is None or not params or any(k not in tool.properties for k in params):
         return None
     return CallShape(method, dict(params), None, [_READ], has_args_key=True)
-
-
-def _offered(name: str, resolve: Callable[[str], NameMatch]) -> str | None:
-    """The registry name ``name`` writes, or ``None``."""
-    return resolve(name).name

@@ -48,28 +48,24 @@ _RESULT_HINTS = (
     "bservation", "BSERVATION", "esult:", "esults:", "esult]", "ESULT", "utput:", "utput]",
     "UTPUT", "esponse:", "esponse]", "ESPONSE", "eturned:", "ETURNED", "\u23bf",
 )  # fmt: skip
-_RESULT_HINT_RE = re.compile("|".join(map(re.escape, _RESULT_HINTS)))
 #: How many lines above a result label its call's block is read.
 _BLOCK_LINES = 24
 
 
 def shown_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of calls displayed in a transcript (:func:`result_spans` and
-    :func:`turn_spans`), after asking ``has`` (``marker in text``; the scanner's indexed
-    test for a long text) for what either needs (most texts hold none)."""
-    contains = text.__contains__ if has is None else has
-    if _FIRST_PROMPT_RE.match(text) is None and not any(map(contains, _HINTS)):
-        return []
-    spans = result_spans(text) + turn_spans(text)
+    :func:`turn_spans`), each after asking ``has`` (``marker in text``; the scanner's
+    indexed test for a long text) for the hints it needs (most texts hold none)."""
+    spans = result_spans(text, has) + turn_spans(text, has)
     spans.sort()
     return spans
 
 
-def result_spans(text: str) -> list[Span]:
+def result_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of the blocks answered by a result label: for each label line, the
     lines above it up to a blank line (the blank lines right above it skipped), an
-    earlier label or :data:`_BLOCK_LINES` lines."""
-    if _RESULT_HINT_RE.search(text) is None:
+    earlier label or :data:`_BLOCK_LINES` lines. ``has`` as for :func:`shown_spans`."""
+    if not any(map(text.__contains__ if has is None else has, _RESULT_HINTS)):
         return []
     spans: list[Span] = []
     floor = 0
@@ -112,9 +108,6 @@ _TURN_HINTS = (
     "ou>", "ser>", "uman>", "ou:", "ser:", "uman:", "OU>", "SER>", "OU:", "SER:", "UMAN:",
     "ou**:", "ser**:",
 )  # fmt: skip
-_TURN_HINT_RE = re.compile("|".join(map(re.escape, _TURN_HINTS)))
-#: Either's hints (most texts hold none).
-_HINTS = _RESULT_HINTS + _TURN_HINTS
 #: The text's first line opened by a shell or quote prompt (``$ whet``, ``> yeah…``).
 _FIRST_PROMPT_RE = re.compile(r"\A\s*(?:\$|>|\u276f|%)[ \t]+\S")
 #: A line of prose: a word, then at least two more, and no markup to open a call.
@@ -125,12 +118,13 @@ _PROSE_RE = re.compile(
 _TAIL_CHARS = 4000
 
 
-def turn_spans(text: str) -> list[Span]:
+def turn_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """The span of a turn-framed transcript: from the end of the first user turn (a
     chat prompt opening a line, or a shell or quote prompt opening the text) to the
-    start of the last line of prose after it; empty when there is none."""
+    start of the last line of prose after it; empty when there is none. ``has`` as for
+    :func:`shown_spans`."""
     turn = _FIRST_PROMPT_RE.match(text)
-    if turn is None and _TURN_HINT_RE.search(text) is not None:
+    if turn is None and any(map(text.__contains__ if has is None else has, _TURN_HINTS)):
         turn = _TURN_RE.search(text)
     if turn is None:
         return []

@@ -190,6 +190,19 @@ def arguments_before(
     return arguments, at + len(arguments), stop == n
 
 
+def _per_tool(table: Mapping[str, str], name: str) -> str | None:
+    """``table``'s entry for tool ``name``, matched exactly or normalised (case,
+    separators; no namespace prefix), or ``None``."""
+    hit = table.get(name)
+    if hit is not None or not table:
+        return hit
+    norm = normalise_name(name, strip_prefix=False)
+    for tool, value in table.items():
+        if normalise_name(tool, strip_prefix=False) == norm:
+            return value
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ScanContext:
     """What a format may consult while scanning: the tool names, the limits, and what
@@ -213,27 +226,14 @@ class ScanContext:
     (:func:`toolfix._repair.positional.lone_parameters`)."""
 
     def lone_param(self, name: str) -> str | None:
-        """The parameter a lone positional value of tool ``name`` binds to, or ``None``."""
-        hit = self.lone_params.get(name)
-        if hit is not None or not self.lone_params:
-            return hit
-        norm = normalise_name(name, strip_prefix=False)
-        for tool, param in self.lone_params.items():
-            if normalise_name(tool, strip_prefix=False) == norm:
-                return param
-        return None
+        """The parameter a lone positional value of tool ``name`` (as :meth:`is_tool`
+        matches it) binds to, or ``None``."""
+        return _per_tool(self.lone_params, name)
 
     def sole_string(self, name: str) -> str | None:
         """The one string parameter of tool ``name`` (as :meth:`is_tool` matches it),
         or ``None``."""
-        hit = self.sole_strings.get(name)
-        if hit is not None or not self.sole_strings:
-            return hit
-        norm = normalise_name(name, strip_prefix=False)
-        for tool, param in self.sole_strings.items():
-            if normalise_name(tool, strip_prefix=False) == norm:
-                return param
-        return None
+        return _per_tool(self.sole_strings, name)
 
     def is_tool(self, name: str) -> bool:
         """Exact or normalised (case, ``-``/``_``/space) match against the tool names."""
