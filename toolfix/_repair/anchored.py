@@ -201,7 +201,11 @@ class AnchoredReader:
         for m in self._markers:  # (longest first, as above)
             by_first.setdefault(m[0], []).append(m)
         self._by_first = {ch: tuple(ms) for ch, ms in by_first.items()}
-        self._longest = max(map(len, self._markers), default=0)
+        through: dict[str, list[tuple[str, int]]] = {}
+        for m in self._markers:  # (each marker by the characters it holds past its first)
+            for off in range(1, len(m)):
+                through.setdefault(m[off], []).append((m, off))
+        self._through = {ch: tuple(ms) for ch, ms in through.items()}
         self._tag_markers = tuple(
             m for m in self._markers if m[0] in "<[" and not m.startswith("</")
         )
@@ -714,11 +718,13 @@ class AnchoredReader:
     def _before_marker(self, text: str, pos: int, end: int) -> int:
         """``end``, or where a registry marker that reaches over it starts: a bare value
         never holds part of a family's token (``date]<]minimax[>[</command>``: MiniMax
-        M3's namespace token before the closer, its ``]`` no letter of the value)."""
-        for back in range(1, min(self._longest, end - pos) + 1):
-            for m in self._by_first.get(text[end - back], ()):
-                if len(m) > back and text.startswith(m, end - back):
-                    return end - back
+        M3's namespace token before the closer, its ``]`` no letter of the value). Only
+        the markers that hold ``text[end]`` past their first character are tried."""
+        if end >= len(text):
+            return end
+        for m, off in self._through.get(text[end], ()):
+            if off <= end - pos and text.startswith(m, end - off):
+                return end - off
         return end
 
     # ---- the call ---------------------------------------------------------------------
