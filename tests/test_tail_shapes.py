@@ -49,8 +49,10 @@ _BARE = st.text(
     min_size=1,
     max_size=24,
 ).filter(
-    lambda s: not is_placeholder(s)
-    and s.casefold() not in {"string", "str", "true", "false", "null", "none"}
+    lambda s: (
+        not is_placeholder(s)
+        and s.casefold() not in {"string", "str", "true", "false", "null", "none"}
+    )
 )
 #: A value of an element or a pair: any text on one line, no markup character.
 _TEXT = st.text(
@@ -122,7 +124,7 @@ def test_an_m3_call_whose_first_token_is_cut_is_read_without_the_token(
     leaves the family reader's invalid call: the line is no markup the anchored reader
     may take into its span.)"""
     content = (
-        f"{M3[cut:]}<tool_call>\n{M3}<invoke name=\"bash\">{M3}<command>{value}{M3}</command>"
+        f'{M3[cut:]}<tool_call>\n{M3}<invoke name="bash">{M3}<command>{value}{M3}</command>'
         f"{M3}<description>d{M3}</description>{M3}</invoke>\n{M3}</tool_call>"
     )
     assert _valid(content) == [("bash", {"command": value, "description": "d"})]
@@ -175,18 +177,16 @@ def test_a_key_tag_whose_name_is_no_tool_stays_text() -> None:
 # ---- a list's closer for an object left open ----------------------------------------------
 
 
-_ITEMS = st.lists(
-    st.fixed_dictionaries({"h2": _TEXT, "guideline": _TEXT}), min_size=1, max_size=4
-)
+_ITEMS = st.lists(st.fixed_dictionaries({"h2": _TEXT, "guideline": _TEXT}), min_size=1, max_size=4)
 
 
 @settings(max_examples=80, deadline=None)
-@given(items=_ITEMS, after=st.sampled_from(["", ", \"n\": 1"]))
+@given(items=_ITEMS, after=st.sampled_from(["", ', "n": 1']))
 def test_a_lists_closer_after_an_object_left_open_is_read_back_exactly(
     items: list[dict[str, str]], after: str
 ) -> None:
     whole = json.dumps({"outline": items}, ensure_ascii=False)
-    damaged = whole[: -len('}]}')] + "]" + after + "}"  # the last object's } left out
+    damaged = whole[: -len("}]}")] + "]" + after + "}"  # the last object's } left out
     parsed = parse_lenient(damaged, Limits(), cut=False)
     want = {"outline": items, **({"n": 1} if after else {})}
     assert parsed.value == want

@@ -147,10 +147,7 @@ class Restorer:
         """A key/value family's key tag stands before ``pos`` with no call opener before
         it (looked for in ``text[:pos]`` only): :meth:`restore_pairs` may read a call
         whose opener is gone there."""
-        for g in self._pairs:
-            if _key_first(text, g, pos) != -1:
-                return True
-        return False
+        return any(_key_first(text, g, pos) != -1 for g in self._pairs)
 
     def restore(self, text: str, is_tool: Callable[[str], bool]) -> Restored | None:
         """``text`` with its stripped markup written back, or ``None`` when no line of it
