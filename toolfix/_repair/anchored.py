@@ -44,6 +44,7 @@ from .elision import is_placeholder
 from .families import markup_start
 from .formats import Candidate
 from .formats._base import make_candidate
+from .formats.gemma_shell import keyed_paren_span
 from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import ScanReads, parse_lenient
@@ -343,7 +344,7 @@ class AnchoredReader:
                 return bound[0], bound[1], (*_NOTE, *bound[2])
         params, required, nullable = tools.schema(name)
         bracket = _bracket_opened(text, start)
-        keyed = self._after_opener(text, start)
+        keyed = self._keyed_body(text, start, end)
         found = self._arguments(
             text, end, stop, params, reads, nullable, spaced=bracket, keyed=keyed
         )
@@ -465,11 +466,18 @@ class AnchoredReader:
             return True
         return _wrapper_element(text, start)
 
-    def _after_opener(self, text: str, start: int) -> bool:
-        """A family's call opener tag (``<tool_call>``, ``<|tool_call>``: the registry's
+    def _keyed_body(self, text: str, start: int, end: int) -> bool:
+        """The name ``text[start:end]`` opens Gemma's keyed body in round brackets
+        (``name(key: value)``, closed: :func:`keyed_paren_span`, the format's own scan)
+        and a family's call opener tag (``<tool_call>``, ``<|tool_call>``: the registry's
         markers) stands right before the name, blanks aside."""
+        if not self._tag_markers or not text.startswith("(", end):
+            return False
         before = text[max(0, start - _MAX_OPENER) : start].rstrip(" \t\r\n")
-        return before.endswith(self._tag_markers) if self._tag_markers else False
+        if not before.endswith(self._tag_markers):
+            return False
+        body = keyed_paren_span(text, end)
+        return body is not None and not body[1]
 
     def _placed(self, text: str, start: int, fences: list[Any], floor: int) -> bool:
         """The name at ``start`` stands where a call's name stands: at the start of its
