@@ -201,3 +201,21 @@ def test_a_miswritten_closer_after_a_number_stays_a_cut(value: int) -> None:
     missing reads the same as a cut: still truncated (promise 9)."""
     parsed = parse_lenient(f'{{"a": [1, {value}}}', Limits(), cut=False)
     assert parsed.truncated
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    value=_BARE,
+    cuts=st.lists(st.integers(0, 80), max_size=4),
+    shape=st.sampled_from(
+        [
+            "<tool_call>get_weather(city: {v})</tool_call>",
+            "<]minimax[>[<tool_call>\n" + M3 + '<invoke name="get_weather">' + M3 + "<city>{v}"
+            f"{M3}</city>{M3}</invoke>\n{M3}</tool_call>",
+        ]
+    ),
+)
+def test_the_keyed_body_and_the_m3_token_stream_as_they_repair(
+    value: str, cuts: list[int], shape: str
+) -> None:
+    assert_stream_adds_up(shape.replace("{v}", value), TOOLS, cuts)
