@@ -81,18 +81,10 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
     "curated-plain-tool-format-docs",
 }
 #: Cuts admitted because the whole text's call is missed, not because the cut is read
-#: wrongly (damaged native markup, issue 28's sixth harvest; strict, so reading the whole
-#: text turns each into an unexpected pass):
-#: - GLM markup whose first ``<tool_call>`` opener is missing (its ``</tool_call>``
-#:   follows): the cut that ends at the last ``</arg_value>`` has no call token left and is
-#:   read as a stripped call; the whole text gives nothing;
-#: - MiniMax-M3 markup with its special tokens rendered as ``]<]minimax[>[`` between every
-#:   tag: a cut that drops the token after ``<command>date`` reads as a clean call; the
-#:   whole text gives nothing (or a value with the token's ``]`` glued on).
-_WHOLE_CALL_MISSED = {
-    "fresh6cli-opencode-14842-glm-arg-key-bash-pair-missing-opener": "GLM opener missing",
-    "fresh6mod-llamacpp-24523-minimax-m3-garbled-invoke-bash": "MiniMax-M3 tokens",
-}
+#: wrongly (strict, so reading the whole text turns each into an unexpected pass). The
+#: sixth harvest's two (GLM's first opener missing, opencode #14842; MiniMax-M3's tokens,
+#: llama.cpp #24523) are read whole since branch tail7: none is left.
+_WHOLE_CALL_MISSED: dict[str, str] = {}
 
 
 def _marked(case: dict[str, Any]) -> Any:

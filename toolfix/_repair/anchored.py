@@ -44,6 +44,7 @@ from .elision import is_placeholder
 from .families import markup_start
 from .formats import Candidate
 from .formats._base import make_candidate
+from .formats.gemma_shell import keyed_paren_span
 from .gate import ReadArguments, duplicate_keys
 from .interpret import Interpreter
 from .jsonparse import ScanReads, parse_lenient
@@ -95,6 +96,7 @@ _CONNECTORS = frozenset({*DEFAULT_ARGUMENT_KEYS, "inputs", "with", "for"})
 _STREAM_HOLD = markup_start()
 _MAX_ANCHORS = 4096  # argument anchors read after one name
 _MAX_PREFIX = 200  # a "prefix" longer than this is a sentence, not markup
+_MAX_OPENER = 48  # how far before a name a call opener is looked for
 _MAX_NOISE_LINES = 4  # markup-only lines taken into a call's span on either side
 _WORD = re.compile(r"[^\W\d]\w*")  # (a word of any script: ``调用`` is one)
 #: complete markup groups skipped as noise: <tag ...>, <|token|>, [MARKER]
@@ -151,6 +153,15 @@ _FENCE_TAGS = frozenset({"json", "JSON", "json5", "jsonc"})
 #: zeroclaw-labs/zeroclaw issue 4758).
 _FLAG_END = re.compile(r"\n|[ \t](?:--|[\u2013\u2014])[A-Za-z_]")
 _TAG_END = re.compile(r"<")
+#: Where a bare ``key: value`` inside ``name(`` ends (Gemma's keyed body in round
+#: brackets: ``call:search(query: "x")``, toolfix/_repair/formats/gemma_shell.py).
+_KEYED_END = re.compile(r"[\n,)}]")
+#: Bare words that name a parameter's type: a signature (``get_weather(city: string)``),
+#: never a value the model sent.
+_TYPE_WORDS = frozenset(
+    {"string", "str", "number", "integer", "int", "float", "boolean", "bool", "object"}
+    | {"array", "list", "dict", "any", "null", "none"}
+)
 #: What ends a sentence (a family marker after one opens a call: ``_after_sentence``).
 _SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
 
@@ -191,6 +202,11 @@ class AnchoredReader:
         for m in self._markers:  # (longest first, as above)
             by_first.setdefault(m[0], []).append(m)
         self._by_first = {ch: tuple(ms) for ch, ms in by_first.items()}
+        through: dict[str, list[tuple[str, int]]] = {}
+        for m in self._markers:  # (each marker by the characters it holds past its first)
+            for off in range(1, len(m)):
+                through.setdefault(m[off], []).append((m, off))
+        self._through = {ch: tuple(ms) for ch, ms in through.items()}
         self._tag_markers = tuple(
             m for m in self._markers if m[0] in "<[" and not m.startswith("</")
         )
@@ -328,7 +344,10 @@ class AnchoredReader:
                 return bound[0], bound[1], (*_NOTE, *bound[2])
         params, required, nullable = tools.schema(name)
         bracket = _bracket_opened(text, start)
-        found = self._arguments(text, end, stop, params, reads, nullable, spaced=bracket)
+        keyed = self._keyed_body(text, start, end)
+        found = self._arguments(
+            text, end, stop, params, reads, nullable, spaced=bracket, keyed=keyed
+        )
         if found is None:
             return None
         args, args_end, paren, modes, value_at = found
@@ -447,6 +466,19 @@ class AnchoredReader:
             return True
         return _wrapper_element(text, start)
 
+    def _keyed_body(self, text: str, start: int, end: int) -> bool:
+        """The name ``text[start:end]`` opens Gemma's keyed body in round brackets
+        (``name(key: value)``, closed: :func:`keyed_paren_span`, the format's own scan)
+        and a family's call opener tag (``<tool_call>``, ``<|tool_call>``: the registry's
+        markers) stands right before the name, blanks aside."""
+        if not self._tag_markers or not text.startswith("(", end):
+            return False
+        before = text[max(0, start - _MAX_OPENER) : start].rstrip(" \t\r\n")
+        if not before.endswith(self._tag_markers):
+            return False
+        body = keyed_paren_span(text, end)
+        return body is not None and not body[1]
+
     def _placed(self, text: str, start: int, fences: list[Any], floor: int) -> bool:
         """The name at ``start`` stands where a call's name stands: at the start of its
         line (or right after the call that ends at ``floor``) once markup and call words
@@ -507,6 +539,7 @@ class AnchoredReader:
         nullable: frozenset[str] = frozenset(),
         *,
         spaced: bool = False,
+        keyed: bool = False,
     ) -> tuple[dict[str, Any], int, bool, set[str], int] | None:
         """The run of arguments that starts right after a name (``pos``), up to
         ``stop``: the arguments found, where the last one ends, whether a ``(``
@@ -519,7 +552,9 @@ class AnchoredReader:
         A bare ``null`` (or ``None``) is no value for a parameter in ``nullable`` (its
         schema takes null): it is the null. ``spaced``: inside a bracket the name
         opened, a declared key may stand before its quoted value with only blanks
-        between (``[tool_call: read_file for absolute_path 'a.txt']``)."""
+        between (``[tool_call: read_file for absolute_path 'a.txt']``). ``keyed``: a
+        family's call opener stands right before the name, so ``name(key: value)`` is
+        Gemma's keyed body in round brackets, whose bare words are values."""
         args = ReadArguments()
         last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
@@ -546,7 +581,8 @@ class AnchoredReader:
             if first:
                 # ``name(``: a pythonic call, where a bare word is code, not a value
                 pythonic, first = "(" in text[start:pos], False
-            value = self._value(text, vstart, stop, mode, open_style, pythonic, reads)
+            paren = ("keyed" if keyed and mode == ":" else "code") if pythonic else ""
+            value = self._value(text, vstart, stop, mode, open_style, paren, reads)
             if value is None:
                 return None
             val, end, open_style = value
@@ -635,13 +671,16 @@ class AnchoredReader:
         stop: int,
         mode: str,
         open_style: bool,
-        pythonic: bool,
+        paren: str,
         reads: ScanReads | None,
     ) -> tuple[Any, int, bool] | None:
         """The value that starts at ``pos``, where it ends, and whether the run writes
         its elements without closers (``open_style``: a value that reaches the end of the
         text unclosed is then complete, else cut off); ``None`` when the value cannot be
-        read (cut off, a bracket over the limits, or a bare word in a pythonic call)."""
+        read (cut off, a bracket over the limits, or a bare word in a pythonic call).
+        ``paren``: ``"code"`` in ``name(`` (a bare word is a name in code, not a value),
+        ``"keyed"`` in a keyed body ``name(key: value)`` a call opener put before the name
+        (a bare word is a value, up to ``,`` or ``)``; a type's name is a signature)."""
         if mode == "tag":
             while pos < stop and text[pos] in " \t":
                 pos += 1
@@ -661,6 +700,8 @@ class AnchoredReader:
                 return None
             return parsed.value, span.end, open_style
         end_re = _TAG_END if mode == "tag" else _FLAG_END if mode == "flag" else _BARE_END[mode]
+        if paren == "keyed":
+            end_re = _KEYED_END
         m = end_re.search(text, pos, stop)
         end = m.start() if m is not None else stop
         if mode == "tag":
@@ -669,15 +710,30 @@ class AnchoredReader:
             open_style = m is not None and not text.startswith("</", end)
         if mode == "flag":
             end = _before_outer_brace(text, pos, end)  # (``--a null }}``: the run's closers)
+        end = self._before_marker(text, pos, end)
         raw = text[pos:end]
         value = raw.strip()
         if not value:
             return _ABSENT, pos + len(raw.rstrip()), open_style  # (an empty element)
-        if pythonic and not _LITERAL.fullmatch(value):
+        if paren == "code" and not _LITERAL.fullmatch(value):
             return None  # ``f(city=x)``: a name in code, not a value (the pythonic rule)
+        if paren == "keyed" and value.casefold() in _TYPE_WORDS:
+            return None  # ``f(city: string)``: a signature, not a call
         if mode != "tag" and is_placeholder(value):
             return None  # ``query: ...``: a placeholder, not a value (elision.py)
         return value, pos + len(raw.rstrip()), open_style
+
+    def _before_marker(self, text: str, pos: int, end: int) -> int:
+        """``end``, or where a registry marker that reaches over it starts: a bare value
+        never holds part of a family's token (``date]<]minimax[>[</command>``: MiniMax
+        M3's namespace token before the closer, its ``]`` no letter of the value). Only
+        the markers that hold ``text[end]`` past their first character are tried."""
+        if end >= len(text):
+            return end
+        for m, off in self._through.get(text[end], ()):
+            if off <= end - pos and text.startswith(m, end - off):
+                return end - off
+        return end
 
     # ---- the call ---------------------------------------------------------------------
 

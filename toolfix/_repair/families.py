@@ -273,12 +273,13 @@ def _tag(open_: str, prefix: str, word: str, end: str) -> str:
 
 
 def _spec_prefixes(spec: FormatSpec) -> tuple[str, ...]:
-    """The namespace prefixes a declared family's tags carry, white space trimmed."""
+    """The namespace prefixes a declared family's tags carry, white space trimmed, and
+    the token it writes before each tag's ``<`` (MiniMax M3's ``]<]minimax[>[``)."""
     found = (
         p.strip()
         for g in (spec.grammar, *spec.alternatives)
         if isinstance(g, TaggedCalls)
-        for p in g.syntax.prefixes
+        for p in (*g.syntax.prefixes, g.syntax.open[:-1] if g.syntax.open.endswith("<") else "")
     )
     return tuple(dict.fromkeys(p for p in found if p))
 

@@ -268,13 +268,23 @@ def _close_bracket(
     c: str, inner: _Frame, outer: list[_Frame], out: list[str], fixes: set[str]
 ) -> _Frame:
     """Write the closing bracket ``c`` (the innermost container's, whatever was written);
-    returns the container that is then the innermost."""
+    returns the container that is then the innermost.
+
+    A list's ``]`` written right after the last member of an object in it closed
+    closes both: the object's ``}`` was left out (``[{"h": "a"}, {"h": "b"]}``: the
+    last object of a list, vllm issue 19056, ranxianglei/billion-context-pi issue 253).
+    Any other ``c`` is the innermost container's closer miswritten."""
     _drop_trailing_comma(out, fixes)
     closer = inner[0]
     if not closer:
         out.append(c)
         return inner
-    if closer != c:
+    if c == "]" and closer == "}" and inner[2] == "after" and outer and outer[-1][0] == c:
+        fixes.add("closed an object left open before its list's closer")
+        out.append(closer)
+        inner = outer.pop()
+        closer = c
+    elif closer != c:
         fixes.add("fixed a mismatched closing bracket")
     out.append(closer)
     frame = outer.pop() if outer else ("", 0, "")

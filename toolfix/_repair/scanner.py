@@ -118,23 +118,31 @@ class SpecScanner(ToolCallFormat):
 
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out = self._extract(text, ctx)
-        if out:
-            return out
+        first = out[0].start if out else len(text)
         # no call in the families' markup: their tags may have lost their angle
-        # brackets (toolfix/_repair/stripped.py), then read as written back
-        restored = self.restorer.restore(text, ctx.is_tool)
+        # brackets (toolfix/_repair/stripped.py), then read as written back; before the
+        # first call read, a key/value call whose opener alone is gone (stripped.py)
+        if not out:
+            restored = self.restorer.restore(text, ctx.is_tool)
+        elif self.restorer.pairs_before(text, first):
+            restored = self.restorer.restore_pairs(text, ctx.is_tool)
+        else:
+            return out
         if restored is None:
             return out
+        ahead: list[Candidate] = []
         for c in self._extract(restored.text, ctx):
             s, e = restored.original(c.start, False), restored.original(c.end, True)
+            if out and e > first:
+                break  # (from there on, the calls read as written stand)
             if restored.hold >= e:
                 continue  # (a stream sent its text as prose: stripped.py's Restored.hold)
             s = max(s, restored.hold)
             if s < e:
                 found = respan(c, s, e, text[s:e])
                 found.notes = (*found.notes, ("native_markup", restored.note))
-                out.append(found)
-        return out
+                ahead.append(found)
+        return [*ahead, *out]
 
     def _extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         out: list[Candidate] = []

@@ -52,10 +52,17 @@ class Restored:
     """Where a stream starts holding the text back, as far as what was written back
     tells (:attr:`Restorer.heads`, part of families.markup_start): a call read here
     starts there at the earliest; one that ends before it went out as prose."""
+    inserted: tuple[int, int] | None = None
+    """Where one token was written into the rebuilt text and its length, when that is
+    all that was written: offsets then map back exactly, not by their lines."""
 
     def original(self, pos: int, end: bool) -> int:
         """``pos`` of the rebuilt text as an offset of the original: the start of its
-        line, or (``end``) the end of the line it ends in."""
+        line, or (``end``) the end of the line it ends in (exact when one token was
+        :attr:`inserted`)."""
+        if self.inserted is not None:
+            at, n = self.inserted
+            return pos if pos <= at else max(at, pos - n)
         line = _line_of(self.rebuilt, pos - 1 if end else pos)
         if not end:
             return self.starts[line]
@@ -134,13 +141,19 @@ class Restorer:
         before it). ``pos`` itself is not looked at: the answer errs on the side of yes."""
         if self._gate is not None and "=" in text and self._gate.search(text):
             return True
-        return any(g.key[0] in text and g.call[0] not in text for g in self._pairs)
+        return any(_key_first(text, g) != -1 for g in self._pairs)
+
+    def pairs_before(self, text: str, pos: int) -> bool:
+        """A key/value family's key tag stands before ``pos`` with no call opener before
+        it (looked for in ``text[:pos]`` only): :meth:`restore_pairs` may read a call
+        whose opener is gone there."""
+        return any(_key_first(text, g, pos) != -1 for g in self._pairs)
 
     def restore(self, text: str, is_tool: Callable[[str], bool]) -> Restored | None:
         """``text`` with its stripped markup written back, or ``None`` when no line of it
         opens a call tag whose brackets were stripped, nor starts with an offered name
-        right before a key/value family's key tag (:meth:`_bare_pairs`)."""
-        return self._tags(text) or self._bare_pairs(text, is_tool)
+        right before a key/value family's key tag (:meth:`restore_pairs`)."""
+        return self._tags(text) or self.restore_pairs(text, is_tool)
 
     def _tags(self, text: str) -> Restored | None:
         """``text`` with its stripped tags written back (``None``: no line opens a call
@@ -166,16 +179,18 @@ class Restorer:
         hold = len(text) if head is None else head.start()
         return Restored(done.text, done.starts, done.rebuilt, done.length, done.note, hold)
 
-    def _bare_pairs(self, text: str, is_tool: Callable[[str], bool]) -> Restored | None:
+    def restore_pairs(self, text: str, is_tool: Callable[[str], bool]) -> Restored | None:
         """A key/value family's call whose call tokens are gone (the engine took them and
         passed the body on: ``glob\n<arg_key>pattern</arg_key>\n<arg_value>…``, GLM
         through mlx-lm, ml-explore/mlx-lm issue 607; ``read<arg_key>filePath</arg_key>…``
         as the tool's name, zai-org/GLM-5 issue 84): an offered name that starts a line,
         then only blanks before the key tag, the pairs closed on a line of their own
-        end. Written back with the call tokens around it, the rest as it was."""
+        end, or by the call's closer the engine left (``bash<arg_key>…</arg_value></tool_call>
+        <tool_call>…``: the first opener gone, anomalyco/opencode issue 14842; THUDM/GLM
+        issue 224). Written back with the call tokens around it, the rest as it was."""
         for g in self._pairs:
-            k = text.find(g.key[0])
-            if k == -1 or g.call[0] in text:
+            k = _key_first(text, g)
+            if k == -1:
                 continue
             line = text.rfind("\n", 0, k) + 1
             if line and not text[line:k].strip():
@@ -186,8 +201,10 @@ class Restorer:
             end = _pairs_end(text, k, g)
             if end == -1:
                 continue
+            closed = text.startswith(g.call[1], end)
+            end += len(g.call[1]) if closed else 0  # (the closer left: kept, not added)
             nl = text.find("\n", end)
-            if text[end : len(text) if nl == -1 else nl].strip():
+            if not closed and text[end : len(text) if nl == -1 else nl].strip():
                 continue  # (more on the line of the last value: not the body's end)
             lines = text.split("\n")
             if len(lines) > _MAX_LINES:
@@ -196,9 +213,11 @@ class Restorer:
             last = text.count("\n", 0, end)
             pieces = list(lines)
             pieces[first] = g.call[0] + pieces[first]
-            pieces[last] = pieces[last].rstrip() + g.call[1]
+            if not closed:
+                pieces[last] = pieces[last].rstrip() + g.call[1]
             done = _assemble(text, lines, pieces, ["\n"] * len(lines))
-            return Restored(done.text, done.starts, done.rebuilt, done.length, _NO_TOKENS)
+            at = (line, len(g.call[0])) if closed else None  # (the opener alone written)
+            return Restored(done.text, done.starts, done.rebuilt, done.length, _NO_TOKENS, 0, at)
         return None
 
     def _line_of(self, line: str, open_: list[str]) -> tuple[str, bool, bool]:
@@ -244,6 +263,13 @@ def _assemble(text: str, lines: list[str], pieces: list[str], seps: list[str]) -
         new += len(piece) + len(sep)
     joined = "".join(out)
     return Restored(joined[: new - len(seps[-1])], tuple(starts), tuple(rebuilt), len(text))
+
+
+def _key_first(text: str, g: KeyValueCalls, stop: int | None = None) -> int:
+    """Where ``g``'s first key tag stands (before ``stop``) when no call opener comes
+    before it; -1 when there is none, or an opener does (the family's reader reads it)."""
+    k = text.find(g.key[0], 0, len(text) if stop is None else stop)
+    return -1 if k == -1 or text.find(g.call[0], 0, k) != -1 else k
 
 
 #: Pairs read after a bare body's name at most (each turn moves on; counted).
