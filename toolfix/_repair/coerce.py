@@ -880,6 +880,9 @@ class _Walker:
                         FailureKind.TYPE_MISMATCH, "", f"dropped null for optional {sub_path!r}"
                     )
                     continue
+                if type(val) is dict and self._spilled(value, props, sub):
+                    out[key] = val  # not wrapped: validation names the object (promise 6)
+                    continue
                 out[key] = self.walk(val, sub, sub_path, depth + 1)
             elif droppable:
                 dropped.append(key)
@@ -890,6 +893,23 @@ class _Walker:
         if dropped:
             self.record(FailureKind.EXTRA_KEYS, path, _dropped_detail(dropped))
         return out
+
+    def _spilled(self, obj: dict[str, Any], props: Mapping[str, Any], sub: Any) -> bool:
+        """A lone object given where ``sub`` wants an array of objects, beside keys of
+        ``obj`` that ``obj``'s schema does not declare and the array's items do: the list's
+        next member spilled into ``obj`` when its brackets were lost
+        (``{"todos": {"content": "a", ...}, "content": "b", ...}``, opencode#12812 and
+        #24566). Wrapping the object into a one-item list would keep one member and leave
+        the other as junk beside it, so the object is left for validation to refuse."""
+        resolved = self.resolve(sub)
+        if resolved is None or "array" not in _types(resolved):
+            return False
+        items = resolved.get("items")
+        items = self.resolve(items) if isinstance(items, _MAPPING) else None
+        item_props = items.get("properties") if items is not None else None
+        if not isinstance(item_props, _MAPPING):
+            return False
+        return any(k not in props and k in item_props for k in obj)
 
     def _array(self, value: list[Any], schema: Mapping[str, Any], path: str, depth: int) -> Any:
         prefix = schema.get("prefixItems")
