@@ -129,8 +129,14 @@ _NULLS = frozenset({"null", "None"})
 #: the name written as the first argument element's name (``<parameter=edit>``, then the
 #: arguments as ``<parameter=...>`` elements: signalnine/q27 issues 24 and 38), and a
 #: client's display header (``[Tool Use: ask_followup_question]``: RooCodeInc/Roo-Code
-#: issues 10547 and 10459).
-_OPENER_BEFORE_NAME = re.compile(r"""(?:<(?:parameter|param)\s*=\s*["']?|\[Tool Use:\s*)$""")
+#: issues 10547 and 10459), and a call's own ``<function=`` opener that lost its ``>``
+#: (``<function=write_file\n<parameter=...>``: gemma3 in junjihashimoto/louter, xalgorix
+#: issue 243's scan logs): such a call ends at its wrapper's end tag, so an output cut
+#: before it (``</parameter>\n</``) is cut off, as the family reader says of the same
+#: call with its ``>`` (promise 9).
+_OPENER_BEFORE_NAME = re.compile(
+    r"""(?:<(?:parameter|param|function)\s*=\s*["']?|\[Tool Use:\s*)$"""
+)
 #: What closes a call written with no argument (``</function>``, ``</tool_call>``,
 #: ``</invoke>``, ``/>``, ``()``): its name, then only this.
 _WRAPPER_CLOSERS = frozenset({"function", "invoke", "tool_call"})
