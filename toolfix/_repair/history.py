@@ -1,0 +1,73 @@
+"""Records of calls already made, written back as text (issue 28's negative corpus).
+
+Clients that replay a conversation's past calls to a model as text wrap each one in a
+labelled record: ds2api writes ``[TOOL_CALL_HISTORY]`` (``status: already_called``,
+``function.name: …``, ``function.arguments: {…}``) up to ``[/TOOL_CALL_HISTORY]``, and
+the result as ``[TOOL_RESULT_HISTORY]``; Memoh wrote ``[Previous assistant tool use]``
+over ``Tool: exec`` and ``Input: {…}``. Models imitate the records they were shown and
+write them back as their message: a record of a call made before, not a call. Sources
+(each independent): CJackHwang/ds2api#77 (DeepSeek's web chat, the spent
+``fresh6cn-ds2api-77-deepseek-web-echoes-tool-history-records``) and felinics/Memoh#446
+("the model … started emitting the new [Previous assistant tool use] format in its
+visible response": ``prec7-memoh-446-previous-tool-use-record``).
+
+A record opens with a bracketed label whose words say it holds a past call: a word of
+the past as its first or last word (``history``, ``previous``, ``prior``, ``earlier``,
+``past``) and a word of a call (``tool``, ``call``, ``function``, ``action``), written
+with ``_``, ``-`` or blanks between them. Its span runs from the label to the record's closer (the same label with a
+``/``), else to the end of its block (a blank line or a fence line), else to the end of
+the text. It is decided by what precedes the call (the label), so a stream and a whole
+text agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+__all__ = ["history_spans"]
+
+Span = tuple[int, int]
+
+#: A bracketed label of at most 60 characters (read per label: :func:`_names_past_call`).
+_LABEL_RE = re.compile(r"\[([A-Za-z][\w \t-]{2,58}[A-Za-z])\]")
+#: The words of a label that say it is of the past, and that say it holds a call.
+_PAST = frozenset(("history", "previous", "prior", "earlier", "past"))
+_CALL = frozenset(("tool", "call", "function", "action", "tools", "calls", "functions"))
+#: Where a record without a closer ends: a blank line, or a fence line.
+_BLOCK_END_RE = re.compile(r"\n[ \t]*\n|\n[ \t]*(?:`{3,}|~{3,})")
+#: What every past-call label holds, as written (substring tests first).
+_HINTS = (
+    "HISTORY]", "History]", "history]", "[PREVIOUS", "[Previous", "[previous", "[PRIOR",
+    "[Prior", "[prior", "[EARLIER", "[Earlier", "[earlier", "[PAST", "[Past", "[past",
+)  # fmt: skip
+
+
+def history_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
+    """Sorted spans of the records of past calls in ``text``: each from its label to
+    its closer or the end of its block. ``has`` answers ``marker in text`` (the
+    scanner's indexed test for a long text)."""
+    test = text.__contains__ if has is None else has
+    if not test("[") or not any(map(test, _HINTS)):
+        return []
+    spans: list[Span] = []
+    pos = 0
+    while (m := _LABEL_RE.search(text, pos)) is not None:
+        pos = m.end()
+        if not _names_past_call(m.group(1)):
+            continue
+        closer = text.find(f"[/{m.group(1)}]", m.end())
+        if closer == -1:
+            block = _BLOCK_END_RE.search(text, m.end())
+            closer = len(text) if block is None else block.start()
+        if spans and m.start() < spans[-1][1]:
+            continue  # (a label inside a record already found)
+        spans.append((m.start(), closer))
+    return spans
+
+
+def _names_past_call(label: str) -> bool:
+    """Does ``label`` (``TOOL_CALL_HISTORY``, ``Previous assistant tool use``) open or
+    end with a word of the past, and hold a word of a call?"""
+    words = re.split(r"[\s_-]+", label.lower())
+    return (words[0] in _PAST or words[-1] in _PAST) and not _CALL.isdisjoint(words)
