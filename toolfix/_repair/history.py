@@ -14,10 +14,10 @@ visible response": ``prec7-memoh-446-previous-tool-use-record``).
 A record opens with a bracketed label whose words say it holds a past call: a word of
 the past as its first or last word (``history``, ``previous``, ``prior``, ``earlier``,
 ``past``) and a word of a call (``tool``, ``call``, ``function``, ``action``), written
-with ``_``, ``-`` or blanks between them. Its span runs from the label to the record's closer (the same label with a
-``/``), else to the end of its block (a blank line or a fence line), else to the end of
-the text. It is decided by what precedes the call (the label), so a stream and a whole
-text agree.
+with ``_``, ``-`` or blanks between them. Its span runs from the label to the record's
+closer (the same label with a ``/``), else to the end of its block (a blank line or a
+fence line), else to the end of the text. It is decided by what precedes the call (the
+label), so a stream and a whole text agree.
 """
 
 from __future__ import annotations

@@ -77,6 +77,7 @@ import re
 from collections.abc import Callable
 
 from .._errors import LimitExceededError
+from .history import history_spans
 from .leadins import (
     EQUIVALENT_RE,
     HYPOTHETICAL_RE,
@@ -85,7 +86,6 @@ from .leadins import (
     io_pair,
     label_names,
 )
-from .history import history_spans
 from .shelldata import command_data_spans
 from .text import find_bracket_end
 from .transcripts import labels_result, shown_spans
