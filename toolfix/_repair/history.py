@@ -16,7 +16,8 @@ the past as its first or last word (``history``, ``previous``, ``prior``, ``earl
 ``past``) and a word of a call (``tool``, ``call``, ``function``, ``action``), written
 with ``_``, ``-`` or blanks between them. Its span runs from the label to the record's
 closer (the same label with a ``/``), else to the end of its block (a blank line or a
-fence line), else to the end of the text. It is decided by what precedes the call (the
+fence line, past the line after the label, which may open a fence), else to the end of
+the text. It is decided by what precedes the call (the
 label), so a stream and a whole text agree.
 """
 
@@ -58,7 +59,8 @@ def history_spans(text: str, has: Callable[[str], bool] | None = None) -> list[S
             continue
         closer = text.find(f"[/{m.group(1)}]", m.end())
         if closer == -1:
-            block = _BLOCK_END_RE.search(text, m.end())
+            first = text.find("\n", m.end() + 1)  # (its first line may open a fence)
+            block = None if first == -1 else _BLOCK_END_RE.search(text, first)
             closer = len(text) if block is None else block.start()
         if spans and m.start() < spans[-1][1]:
             continue  # (a label inside a record already found)
