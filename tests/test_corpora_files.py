@@ -208,6 +208,7 @@ def test_corpora_stay_small() -> None:
     # The hand-collected corpora grow by a harvest each round (about 40 kB for 81
     # outputs in the third anchored harvest, about 30 kB for a fifth-harvest share, 40 kB
     # for the 25 prose negatives of the seventh, about 60 kB for a sixth-harvest share with
-    # recorded requests' tool lists); the bound catches a pasted dump, not growth.
+    # recorded requests' tool lists, 27 kB for prec7's 21 call-ish negatives); the bound
+    # catches a pasted dump, not growth.
     total = sum((CORPORA / name).stat().st_size for name in FILES)
-    assert total < 1_000_000
+    assert total < 1_100_000
