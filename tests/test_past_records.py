@@ -99,7 +99,14 @@ def test_a_call_after_a_closed_record_is_a_call(
 
 @pytest.mark.parametrize(
     "label",
-    ["[History of the project]", "[see previous answer]", "[TOOL_CALL]", "[Tool output]"],
+    [
+        "[History of the project]",
+        "[see previous answer]",
+        "[TOOL_CALL]",
+        "[Tool output]",
+        "[Previous tool call failed]",
+        "[Retrying the previous tool call with a longer timeout history]",
+    ],
 )
 def test_a_label_without_a_past_call_opens_no_record(label: str) -> None:
     text = f'{label}\n{{"name": "send_email", "arguments": {{"to": "x@y"}}}}'
@@ -123,7 +130,7 @@ def test_a_call_as_a_shell_commands_data_is_not_a_call(
 @given(st.sampled_from(FAMILIES), st.sampled_from(PROSE))
 def test_a_call_after_a_shell_command_is_a_call(family: str, prose: str) -> None:
     # the command's data is closed: the model's own call after it is a call
-    text = f"curl -d '{{\"ping\": 1}}' http://x\necho \"hello\"\n{prose}\n\n{inner_call(family, '')}"
+    text = f'curl -d \'{{"ping": 1}}\' http://x\necho "hello"\n{prose}\n\n{inner_call(family, "")}'
     assert _names(text) == ["send_email"], text
 
 
@@ -148,9 +155,7 @@ def test_a_shell_command_in_a_calls_own_value_stays_in_it() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(FAMILIES), st.sampled_from(["Example trace", "Example", "Sample run"]))
-def test_a_later_step_of_an_answered_example_trace_is_not_a_call(
-    family: str, heading: str
-) -> None:
+def test_a_later_step_of_an_answered_example_trace_is_not_a_call(family: str, heading: str) -> None:
     step = "Thought: find it.\nAction: note(text='a')\nObservation: found.\n\nThought: mail it.\n"
     text = f"{heading}\n\n{step}{inner_call(family, '')}"
     assert _names(text) == [], text

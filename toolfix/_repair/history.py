@@ -11,10 +11,12 @@ write them back as their message: a record of a call made before, not a call. So
 ("the model … started emitting the new [Previous assistant tool use] format in its
 visible response": ``prec7-memoh-446-previous-tool-use-record``).
 
-A record opens with a bracketed label whose words say it holds a past call: a word of
-the past as its first or last word (``history``, ``previous``, ``prior``, ``earlier``,
-``past``) and a word of a call (``tool``, ``call``, ``function``, ``action``), written
-with ``_``, ``-`` or blanks between them. Its span runs from the label to the record's
+A record opens with a bracketed label of at most five words that says it holds a past
+call: a word of a call (``tool``, ``call``, ``function``, ``action``) and a word of the
+past (``history``, ``previous``, ``prior``, ``earlier``, ``past``) as its last word, or
+as its first word when the last names what the record holds (``use``, ``call``,
+``result``, ``output``: not a sentence such as ``[Previous tool call failed]``), written
+with ``_``, ``-`` or blanks between the words. Its span runs from the label to the record's
 closer (the same label with a ``/``), else to the end of its block (a blank line or a
 fence line, past the line after the label, which may open a fence), else to the end of
 the text. It is decided by what precedes the call (the
@@ -35,6 +37,11 @@ _LABEL_RE = re.compile(r"\[([A-Za-z][\w \t-]{2,58}[A-Za-z])\]")
 #: The words of a label that say it is of the past, and that say it holds a call.
 _PAST = frozenset(("history", "previous", "prior", "earlier", "past"))
 _CALL = frozenset(("tool", "call", "function", "action", "tools", "calls", "functions"))
+#: The last word of a label that opens with a word of the past: it names the record
+#: (``Previous assistant tool use``), not a sentence (``[Previous tool call failed]``).
+_RECORD_ENDS = frozenset(("use", "uses", "call", "calls", "invocation", "result", "output"))
+#: The most words a label holds.
+_LABEL_WORDS = 5
 #: Where a record without a closer ends: a blank line, or a fence line.
 _BLOCK_END_RE = re.compile(r"\n[ \t]*\n|\n[ \t]*(?:`{3,}|~{3,})")
 #: What every past-call label holds, as written (substring tests first).
@@ -69,7 +76,10 @@ def history_spans(text: str, has: Callable[[str], bool] | None = None) -> list[S
 
 
 def _names_past_call(label: str) -> bool:
-    """Does ``label`` (``TOOL_CALL_HISTORY``, ``Previous assistant tool use``) open or
-    end with a word of the past, and hold a word of a call?"""
+    """Is ``label`` (at most :data:`_LABEL_WORDS` words, one of them a word of a call) a
+    record's: ending with a word of the past (``TOOL_CALL_HISTORY``), or opening with one
+    and ending with what the record holds (``Previous assistant tool use``)?"""
     words = re.split(r"[\s_-]+", label.lower())
-    return (words[0] in _PAST or words[-1] in _PAST) and not _CALL.isdisjoint(words)
+    if len(words) > _LABEL_WORDS or _CALL.isdisjoint(words):
+        return False
+    return words[-1] in _PAST or (words[0] in _PAST and words[-1] in _RECORD_ENDS)
