@@ -31,12 +31,15 @@ __all__ = ["command_data_spans"]
 
 Span = tuple[int, int]
 
-#: A command's quoted data argument: ``curl``'s request-body flags, or what ``echo`` and
-#: ``printf`` print (read with :data:`_CURL_BEFORE` for ``curl``'s flags).
+#: A command's quoted data argument, matched where one of :data:`_HEADS` is found:
+#: ``curl``'s request-body flags (read with :data:`_CURL_BEFORE`), or what ``echo`` and
+#: ``printf`` print; the quote must open a JSON document.
 _DATA_RE = re.compile(
-    r"(?:(?<![\w-])(?:-d|--data(?:-raw|-binary|-ascii)?|--json)(?:[ \t]+|=)"
-    r"|\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?)(['\"])(?=\s*[{\[])"
+    r"(?:(?:-d|--data(?:-raw|-binary|-ascii)?|--json)(?:[ \t]+|=)"
+    r"|(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?)(['\"])(?=\s*[{\[])"
 )
+#: Where a data argument's command or flag starts (each found with ``str.find``).
+_HEADS = ("-d", "--data", "--json", "echo", "printf")
 #: How far before a data flag its ``curl`` is looked for (continued lines included).
 _CURL_BEFORE = 600
 #: What every command data argument needs (substring tests first: most texts hold none).
@@ -51,19 +54,26 @@ def command_data_spans(text: str, has: Callable[[str], bool] | None = None) -> l
     if not any(map(test, _HINTS)):
         return []
     spans: list[Span] = []
-    pos = 0
-    while (m := _DATA_RE.search(text, pos)) is not None:
-        opener = m.start(1)
-        if (
-            text[m.start()] == "-"
-            and "curl" not in text[max(0, m.start() - _CURL_BEFORE) : m.start()]
-        ):
-            pos = m.end()
-            continue
-        close = _closing_quote(text, opener)
-        spans.append((opener + 1, close))
-        pos = close + 1
+    for head in _HEADS:
+        k = text.find(head)
+        while k != -1:
+            m = _DATA_RE.match(text, k) if _starts_word(text, k) else None
+            if m is not None and (head[0] != "-" or _after_curl(text, k)):
+                close = _closing_quote(text, m.start(1))
+                spans.append((m.start(1) + 1, close))
+            k = text.find(head, k + len(head))
+    spans.sort()
     return spans
+
+
+def _starts_word(text: str, at: int) -> bool:
+    """Does a word (or a flag) start at ``at``: no letter, digit, ``_`` or ``-`` before?"""
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_-")
+
+
+def _after_curl(text: str, flag: int) -> bool:
+    """Is there a ``curl`` command in the :data:`_CURL_BEFORE` characters before ``flag``?"""
+    return "curl" in text[max(0, flag - _CURL_BEFORE) : flag]
 
 
 def _closing_quote(text: str, opener: int) -> int:
