@@ -185,7 +185,7 @@ def test_a_slot_naming_its_own_parameter_is_no_value(family: str, form: str, nam
     result = repair(text, SLOT_TOOLS)
     assert result.tool_calls == [], text
     # never dropped: an invalid call with the raw text, or the text itself
-    assert result.invalid_tool_calls or slot in (result.content or ""), text
+    assert result.invalid_tool_calls or slot in (result.text or ""), text
 
 
 @settings(max_examples=200, deadline=None)
@@ -230,3 +230,33 @@ def test_the_spans_are_sorted_and_inside_the_text(text: str) -> None:
     for spans in (history_spans(text), command_data_spans(text)):
         assert spans == sorted(spans)
         assert all(0 <= s <= e <= len(text) for s, e in spans)
+
+
+class _Counting(str):
+    """A text that counts the ``find`` calls that found nothing: each one reads the
+    text to its end, so their number must not grow with the text."""
+
+    misses = 0
+
+    def find(self, *args: object) -> int:  # type: ignore[override]
+        at = str.find(self, *args)  # type: ignore[arg-type]
+        _Counting.misses += at == -1
+        return at
+
+
+def _misses(text: str) -> int:
+    _Counting.misses = 0
+    history_spans(_Counting(text))
+    command_data_spans(_Counting(text))
+    return _Counting.misses
+
+
+def test_the_span_work_is_linear_in_the_text() -> None:
+    # labels without their closer: a label's closer is looked for once, not once per
+    # label; a command inside an earlier command's open data is not read again
+    def text(n: int) -> str:
+        return "[TOOL_CALL_HISTORY]\nx\n\n" * n + "echo '{" + ' echo "{x' * n
+
+    assert len(history_spans(text(1000))) == 1000
+    assert len(command_data_spans(text(1000))) == 1
+    assert _misses(text(4000)) == _misses(text(40)) <= 32

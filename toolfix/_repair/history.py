@@ -40,6 +40,8 @@ _CALL = frozenset(("tool", "call", "function", "action", "tools", "calls", "func
 #: The last word of a label that opens with a word of the past: it names the record
 #: (``Previous assistant tool use``), not a sentence (``[Previous tool call failed]``).
 _RECORD_ENDS = frozenset(("use", "uses", "call", "calls", "invocation", "result", "output"))
+#: The most characters a label holds between its brackets.
+_LABEL_CHARS = 60
 #: The most words a label holds.
 _LABEL_WORDS = 5
 #: Where a record without a closer ends: a blank line, or a fence line.
@@ -56,23 +58,37 @@ def history_spans(text: str, has: Callable[[str], bool] | None = None) -> list[S
     its closer or the end of its block. ``has`` answers ``marker in text`` (the
     scanner's indexed test for a long text)."""
     test = text.__contains__ if has is None else has
-    if not test("[") or not any(map(test, _HINTS)):
+    if not test("["):
         return []
     spans: list[Span] = []
-    pos = 0
-    while (m := _LABEL_RE.search(text, pos)) is not None:
-        pos = m.end()
-        if not _names_past_call(m.group(1)):
-            continue
-        closer = text.find(f"[/{m.group(1)}]", m.end())
+    unclosed: set[str] = set()  # (labels whose closer is not in the rest of the text)
+    for m in _labels(text, [h for h in _HINTS if test(h)]):
+        if spans and m.start() < spans[-1][1]:
+            continue  # (a label inside a record already found)
+        closer = -1 if m.group(1) in unclosed else text.find(f"[/{m.group(1)}]", m.end())
         if closer == -1:
+            unclosed.add(m.group(1))
             first = text.find("\n", m.end() + 1)  # (its first line may open a fence)
             block = None if first == -1 else _BLOCK_END_RE.search(text, first)
             closer = len(text) if block is None else block.start()
-        if spans and m.start() < spans[-1][1]:
-            continue  # (a label inside a record already found)
         spans.append((m.start(), closer))
     return spans
+
+
+def _labels(text: str, hints: list[str]) -> list[re.Match[str]]:
+    """The past-call labels of ``text`` that hold one of ``hints``, in order: each hint
+    found with ``str.find``, its label matched where its ``[`` is (no pass of a regex
+    over the whole text)."""
+    found: dict[int, re.Match[str]] = {}
+    for hint in hints:
+        k = text.find(hint)
+        while k != -1:
+            start = k if hint[0] == "[" else text.rfind("[", max(0, k - _LABEL_CHARS), k)
+            m = None if start == -1 else _LABEL_RE.match(text, start)
+            if m is not None and _names_past_call(m.group(1)):
+                found[start] = m
+            k = text.find(hint, k + 1)
+    return [found[k] for k in sorted(found)]
 
 
 def _names_past_call(label: str) -> bool:

@@ -53,16 +53,20 @@ def command_data_spans(text: str, has: Callable[[str], bool] | None = None) -> l
     test = text.__contains__ if has is None else has
     if not any(map(test, _HINTS)):
         return []
-    spans: list[Span] = []
+    heads: list[re.Match[str]] = []
     for head in _HEADS:
         k = text.find(head)
         while k != -1:
             m = _DATA_RE.match(text, k) if _starts_word(text, k) else None
             if m is not None and (head[0] != "-" or _after_curl(text, k)):
-                close = _closing_quote(text, m.start(1))
-                spans.append((m.start(1) + 1, close))
+                heads.append(m)
             k = text.find(head, k + len(head))
-    spans.sort()
+    heads.sort(key=lambda m: m.start())
+    spans: list[Span] = []
+    for m in heads:
+        if spans and m.start() < spans[-1][1]:
+            continue  # (a command inside the data of one found already: its data)
+        spans.append((m.start(1) + 1, _closing_quote(text, m.start(1))))
     return spans
 
 
