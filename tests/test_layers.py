@@ -57,6 +57,8 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.elision": ENGINE,  # a bare ``...`` is a placeholder, not a value
     "toolfix._repair.leadins": ENGINE,  # what makes a text documentation of a call format
     "toolfix._repair.transcripts": ENGINE,  # calls displayed in a session transcript
+    "toolfix._repair.history": ENGINE,  # records of calls already made, written back
+    "toolfix._repair.shelldata": ENGINE,  # calls as the data of a shell command
     "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     "toolfix._repair.keymarks": ENGINE,  # quotes glued to argument keys
     "toolfix._repair.envkeys": ENGINE,  # damaged envelope keys

@@ -55,6 +55,18 @@ the value once parsed (a family that types its parameters, DSML ``string="false"
 parses the JSON before the gate sees it), so :func:`elided_value` refuses it whatever
 format carried it. One ellipsis beside a real item (``["a", "..."]`` parsed, ``{"title":
 "...", "content": "the body"}``) is data, as a lone ``"..."`` is.
+
+**Slots that name their own parameter.** A call template on a tool's page writes each
+value as a slot holding the parameter's own name, for the reader to replace:
+``"filePath": "<filePath>"`` (glama.ai's "Tool call template … Replace each placeholder
+with a value matching the input schema", ``prec7-glama-filemcp-tool-call-template``),
+``"path": "<path>"`` (the knowns-dev/knowns kn-research skill, which an agent is given as
+its prompt and may echo: ``prec7-knowns-kn-research-skill-slot-values``). The slot names
+what goes there; it is no value anyone wrote for the parameter, so the gate refuses the
+call as it refuses an elision mark (rule G5). Only the parameter's own name counts, as the
+tool declares it (case, ``_``, ``-``, ``.`` and blanks aside): a slot in a value is data
+otherwise, since a user may really give one (BFCL's ``simple_python_106`` asks for the
+dataset ``your_dataset_name``, and the corpora hold its call).
 """
 
 from __future__ import annotations
@@ -69,6 +81,7 @@ __all__ = [
     "elided_container",
     "elided_value",
     "is_placeholder",
+    "names_own_slot",
 ]
 
 #: The error a refused text carries.
@@ -154,14 +167,39 @@ def _all_elided(value: object, budget: list[int]) -> bool:
     return all(_all_elided(item, budget) for item in value)
 
 
+#: A template slot: a name in angle brackets, braces (one or two), square brackets or
+#: ``${…}``, and nothing else.
+_SLOT = re.compile(r"(?:<|\{\{?|\[|\$\{)[ \t]*([A-Za-z_][\w .-]{0,63}?)[ \t]*(?:>|\}\}?|\])")
+#: The shortest parameter name a slot is read for (``<b>``, ``<p>``, ``<br>`` are tags).
+_SLOT_NAME = 3
+#: What a parameter's name is compared without (case folded too).
+_NAME_MARKS = str.maketrans("", "", "_-. ")
+
+
+def names_own_slot(key: str, value: str) -> bool:
+    """Is ``value`` a template slot that names its own parameter ``key`` (``"<filePath>"``
+    for ``filePath``, ``"{{path}}"`` for ``path``; case, ``_``, ``-``, ``.`` and blanks
+    aside)? It names what goes there, not a value."""
+    if not value or value[0] not in "<{[$" or len(value) > 72:
+        return False
+    m = _SLOT.fullmatch(value)
+    return m is not None and len(_fold(key)) >= _SLOT_NAME and _fold(m.group(1)) == _fold(key)
+
+
+def _fold(name: str) -> str:
+    return name.translate(_NAME_MARKS).casefold()
+
+
 def elided_value(arguments: dict[str, object]) -> str | None:
     """The first key of ``arguments`` whose value is an elision mark (a raw text value:
-    :func:`_is_mark`) or a list or object whose every item is an ellipsis or a mark, at
-    every depth (``[{"q": "..."}]``, ``{"a": ["..."]}``: :func:`_all_elided`), or
-    ``None``."""
+    :func:`_is_mark`), a template slot naming the key itself (:func:`names_own_slot`) or
+    a list or object whose every item is an ellipsis or a mark, at every depth
+    (``[{"q": "..."}]``, ``{"a": ["..."]}``: :func:`_all_elided`), or ``None``."""
     for key, value in arguments.items():
         if isinstance(value, str):
             if ("." in value or "\u2026" in value) and _is_mark(value):
+                return key
+            if names_own_slot(key, value):
                 return key
         elif isinstance(value, (list, dict)) and _all_elided(value, [_LEAVES]):
             return key

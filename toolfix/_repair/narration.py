@@ -77,6 +77,7 @@ import re
 from collections.abc import Callable
 
 from .._errors import LimitExceededError
+from .history import history_spans
 from .leadins import (
     EQUIVALENT_RE,
     HYPOTHETICAL_RE,
@@ -85,8 +86,9 @@ from .leadins import (
     io_pair,
     label_names,
 )
+from .shelldata import command_data_spans
 from .text import find_bracket_end
-from .transcripts import shown_spans
+from .transcripts import labels_result, shown_spans
 
 __all__ = ["answered_spans", "narrated", "told_spans"]
 
@@ -245,10 +247,13 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
     The lines above it are read up to the nearest lead-in, which decides: a line ending
     with ``:`` (in the block, or the last line before the blank lines that open it: an
     "Expect output like:", "Example:", "Valid call format for X:" whose example runs
-    over several lines), a Markdown heading that names an example, or, past a blank line,
+    over several lines), a Markdown heading that names an example (or a heading as a page
+    renders it, a short plain line alone: :func:`_plain_heading`), or, past a blank line,
     a paragraph that names in inline code the markup the call (``text[start:end]``, when
-    ``end`` is known) uses (:func:`~toolfix._repair.leadins.documents_markup`). A
-    paragraph of other prose ends the search: the call is the text's own. At most
+    ``end`` is known) uses (:func:`~toolfix._repair.leadins.documents_markup`). A block
+    that ends with a result label (an ``Observation:`` line) is a step of the same trace,
+    answered: the search goes on past it, to the trace's lead-in. A paragraph of other
+    prose ends the search: the call is the text's own. At most
     :data:`_BLOCK_LINES` lines and :data:`_DOCUMENT_CHARS` characters are read."""
     lo = max(0, bol - _DOCUMENT_CHARS)
     eol = bol - 1
@@ -265,6 +270,10 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
             return _told_before(text, eol + 1)
         elif line[0] == "#":
             return heading_names_example(line)
+        elif blank and labels_result(line):
+            blank = False  # (a step of the same trace, answered: its lead-in decides)
+        elif blank and _plain_heading(text, lo, start, line):
+            return heading_names_example(line)
         elif blank:
             para = text.rfind("\n\n", lo, start)
             prose = text[lo if para == -1 else para : eol]
@@ -273,6 +282,25 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
             )
         eol = start - 1
     return False
+
+
+#: The most words a heading written as a plain line holds.
+_HEADING_WORDS = 5
+
+
+def _plain_heading(text: str, lo: int, bol: int, line: str) -> bool:
+    """Is ``line`` (stripped, starting at ``bol``) a heading as a page's text renders it,
+    without its ``#``: a short line with no closing punctuation, alone between blank
+    lines (or the text's start) and the block under it ("Example trace" over a ReAct
+    trace: jcamilomacias.github.io; "Example", "Concrete Example" over a worked example:
+    lkim0402.github.io, besthub.dev)?"""
+    line = line.rstrip("\u00b6 \t")
+    if not line or line[-1] in ".!?:;,)]}>\"'" or len(line.split()) > _HEADING_WORDS:
+        return False
+    if bol <= lo:
+        return True  # (the text's start)
+    above = text.rfind("\n", lo, bol - 1) + 1
+    return not text[above : bol - 1].strip()
 
 
 #: How far back the opener of a document holding a call is looked for, and how many
@@ -409,7 +437,8 @@ _RECORD_TRIES = 64
 def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
     labels of sequence-diagram message lines, literals assigned to a variable, the body
-    rows of Markdown tables, and assistant message records (substring tests first,
+    rows of Markdown tables, assistant message records, records of past calls
+    (:mod:`.history`) and the data of shell commands (:mod:`.shelldata`) (substring tests first,
     through ``has``: ``marker in text`` unless the caller knows a faster answer, as the
     scan's marker index does for a long text)."""
     has = text.__contains__ if has is None else has
@@ -440,6 +469,8 @@ def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span
         spans.extend(_table_rows(text))
     if has('"role"'):
         spans.extend(_records(text))
+    spans.extend(history_spans(text, has))
+    spans.extend(command_data_spans(text, has))
     spans.sort()
     return spans
 

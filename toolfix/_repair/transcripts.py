@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["result_spans", "shown_spans", "turn_spans"]
+__all__ = ["labels_result", "result_spans", "shown_spans", "turn_spans"]
 
 Span = tuple[int, int]
 
@@ -76,6 +76,12 @@ def result_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Sp
         end = text.find("\n", m.end())
         floor = len(text) if end == -1 else end + 1
     return spans
+
+
+def labels_result(line: str) -> bool:
+    """Does ``line`` (one line) open with a label of a tool's result (``Observation:``,
+    ``Result:``, ``⎿``)?"""
+    return _RESULT_RE.match(line) is not None
 
 
 def _block_above(text: str, label: int, floor: int) -> int:
