@@ -124,9 +124,18 @@ def _arguments(body: str) -> tuple[dict[str, Any], bool] | None:
 _UNESCAPED = (("invalid_json", "read a value escaped as XML text (&gt;, &amp;) unescaped"),)
 
 
-#: The five XML entities (and ``&#39;``, the HTML spelling of the apostrophe).
-_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#39);")
-_PLAIN = {"&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&apos;": "'", "&#39;": "'"}
+#: The five XML entities, and the apostrophe's numeric spellings (``&#39;``, and
+#: ``&#x27;``, which Python's ``html.escape`` writes).
+_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#39|#x27);")
+_PLAIN = {
+    "&lt;": "<",
+    "&gt;": ">",
+    "&amp;": "&",
+    "&quot;": '"',
+    "&apos;": "'",
+    "&#39;": "'",
+    "&#x27;": "'",
+}
 
 
 def _unescaped(value: Any) -> Any:
