@@ -210,6 +210,9 @@ class _Core:
         # one registry for the stream: the prefix repairs and the final one share it
         self.tools = ToolRegistry.of(tools)
         self.config = config
+        # one id seed for the whole stream (_repair/ids.py), passed with each repair: the
+        # configuration stays the caller's, so streams share its fixer (engine.fixer_for)
+        self.seed = stream_seed() if config.id_seed is None else config.id_seed
         self.hold = hold  # release nothing early (a processor that needs the whole text)
         self.text: list[str] = []  # every content piece, joined only when needed
         self.length = 0
@@ -323,8 +326,12 @@ class _Core:
         expected = whole[:start].strip()
         if start == end or not expected:
             return start == end == 0
-        tried = fix(self.message_for(whole[:end]), self.tools, self.config)
+        tried = self.repair(self.message_for(whole[:end]))
         return any(isinstance(p, ReasoningPart) and p.text == expected for p in tried.parts)
+
+    def repair(self, response: Response) -> Response:
+        """``response`` repaired as ``repair()`` does with this stream's id seed."""
+        return fix(response, self.tools, self.config, self.seed)
 
     def stop_releasing(self) -> None:
         """No more early release (the message took a shape the core cannot follow)."""
@@ -383,7 +390,7 @@ class _Core:
         self.text = [whole]
         if not self._may_release(whole, end):
             return []
-        tried = fix(message_for(whole[:end]), self.tools, self.config)
+        tried = self.repair(message_for(whole[:end]))
         calls = tried.tool_calls
         k = len(self.released)
         if not _same_calls(calls[:k], self.released):
@@ -495,8 +502,6 @@ class _StreamRepairerBase(ABC):
         release_calls: bool = True,
     ) -> None:
         self.config = config or FixConfig()
-        if self.config.id_seed is None:  # one id seed for the whole stream (_repair/ids.py)
-            self.config = self.config.model_copy(update={"id_seed": stream_seed()})
         self._core = _Core(tools, self.config, hold, release_calls)
         self._core.message_for = self._message_for
         self.tools = self._core.tools
@@ -521,7 +526,7 @@ class _StreamRepairerBase(ABC):
         """``fixed`` (a processor's answer), or else the whole message repaired; kept as
         :attr:`result`."""
         if fixed is None:
-            fixed = fix(self.whole_response(), self.tools, self.config)
+            fixed = self._core.repair(self.whole_response())
         self.result = fixed
         return fixed
 
