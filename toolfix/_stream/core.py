@@ -86,7 +86,7 @@ from .._repair.families import (
     text_value_markers,
 )
 from .._repair.ids import stream_seed
-from .._repair.nametable import NAME_LINE_REACH, name_line_start, name_table
+from .._repair.nametable import NAME_LINE_REACH, NameTable, name_line_start, name_table
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -109,6 +109,9 @@ _CLOSER_MAX = max(72, *(len(c) + 8 for f in families() for c in f.closers))
 _NEVER = 1 << 62
 #: After a ``]``: still inside JSON (an array in the arguments), not the end of a call.
 _IN_JSON = frozenset(',}]":{-0123456789')
+
+#: The configuration of a stream given none (frozen: one for every such stream).
+_DEFAULT_CONFIG = FixConfig()
 
 #: Early release spends up to this many times the text length on repairs of prefixes;
 #: past it, an attempt waits until the text has doubled since the last (linear time).
@@ -227,8 +230,9 @@ class _Core:
         self._tried = 0  # closers ending here or before were dealt with
         self._after = ""  # text after the closer waiting for a decision
         self._bracket_closer = False
-        # the offered names a line may start with, as the anchored reader reads them
-        self._line_names = name_table(tuple(self.tools)) if config.schema_anchored else None
+        # the offered names a line may start with, as the anchored reader reads them (built
+        # when content first flows: most streams hold it all until the reasoning settles)
+        self._line_names: NameTable | None = None
         self._payload = False  # a ``{`` was seen while held (arguments have begun)
         self._last_try = 0  # the text length at the last attempt
         self._brackets = False  # an opener whose closer is ``]`` was seen
@@ -272,7 +276,9 @@ class _Core:
         # a little before the last scan point: a keyword may straddle two chunks
         found = _MARKUP_START.search(pending, max(0, self._scanned - 16))
         limit = found.start() if found is not None else -1
-        if self._line_names is not None:  # (a line that starts with an offered name)
+        if self.config.schema_anchored:  # (a line that starts with an offered name)
+            if self._line_names is None:
+                self._line_names = name_table(tuple(self.tools))
             lo = max(0, self._scanned - 16 - NAME_LINE_REACH)
             line = name_line_start(pending, self._line_names, lo, not self.sent)
             if line != -1 and (limit == -1 or line < limit):
@@ -296,7 +302,10 @@ class _Core:
         ``piece`` while undecided). Only the tail is searched for reasoning tokens."""
         window = self._think_tail + piece
         self._think_tail = window[-THINK_TOKEN_MAX:]
-        if self.gate == _NEVER or not any(t in window for t in THINK_HINTS):
+        for hint in THINK_HINTS:  # (a plain loop: this runs on most chunks of a stream)
+            if hint in window:
+                break
+        else:
             return piece
         self._gate_spent += self.length
         if self._gate_spent > RELEASE_BUDGET * self.length + 4096:
@@ -501,7 +510,7 @@ class _StreamRepairerBase(ABC):
         hold: bool = False,
         release_calls: bool = True,
     ) -> None:
-        self.config = config or FixConfig()
+        self.config = config or _DEFAULT_CONFIG
         self._core = _Core(tools, self.config, hold, release_calls)
         self._core.message_for = self._message_for
         self.tools = self._core.tools
@@ -561,9 +570,11 @@ class StreamRepairer(_StreamRepairerBase):
 
     def feed(self, chunk: Any) -> list[dict[str, Any]]:
         """Take one input chunk (a dict or an SDK/litellm chunk object)."""
-        data = chunk if type(chunk) is dict else plain(chunk)
-        if not _is_map(data):
-            return []
+        data = chunk
+        if type(data) is not dict:
+            data = plain(chunk)
+            if not _is_map(data):
+                return []
         if not self._meta_done:
             for key in self._meta:
                 if self._meta[key] is None and data.get(key) is not None:
