@@ -133,9 +133,11 @@ class AnthropicStreamRepairer(_StreamRepairerBase):
 
     def feed(self, event: Any) -> list[dict[str, Any]]:
         """Take one stream event (a dict or an ``anthropic`` SDK event object)."""
-        data = event if type(event) is dict else plain(event)
-        if not _is_map(data):
-            return []
+        data = event
+        if type(data) is not dict:
+            data = plain(event)
+            if not _is_map(data):
+                return []
         kind = data.get("type")
         if kind == "content_block_delta":  # the common event first
             if self._started:

@@ -351,10 +351,12 @@ class _Core:
         calls of ``repair(message_for(content up to the closer))`` that came from native
         markup, in order, beyond those already released. Only the tail is searched for
         closers; the text is joined only for an attempt (within the budget)."""
+        if self._release_off:
+            return []  # (for good: the tail is not needed any more)
         piece = self.text[-1]
         window = self._tail + piece
         self._tail = window[-_CLOSER_MAX:]
-        if self._release_off or not self.held:
+        if not self.held:
             return []
         if not self._payload and "{" in piece:
             self._payload = True
@@ -587,13 +589,15 @@ class StreamRepairer(_StreamRepairerBase):
             self._usage = dict(usage)
         out: list[dict[str, Any]] = []
         choices = data.get("choices")
-        if not choices or type(choices) is not list or not _is_map(choices[0]):
+        if not choices or type(choices) is not list:
             return out
         choice = choices[0]
+        if type(choice) is not dict and not _is_map(choice):  # (a dict: no call)
+            return out
         if choice.get("finish_reason"):
             self._finish_reason = str(choice["finish_reason"])
         delta = choice.get("delta")
-        if not _is_map(delta):
+        if type(delta) is not dict and not _is_map(delta):
             return out
         content = delta.get("content")
         if len(delta) == 1 and content and type(content) is str:  # the common chunk
