@@ -28,8 +28,9 @@ CALL = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool
 
 def _chunks(text: str, size: int = 4) -> list[dict[str, Any]]:
     return [
-        {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": text[i : i + size]}}]}
+        {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": text[i:j]}}]}
         for i in range(0, len(text), size)
+        for j in [i + size]
     ]
 
 
@@ -100,7 +101,7 @@ def test_seed_given_or_made_streams_the_same(
     given_seed = list(
         repair_stream(chunks, TOOLS, config=FixConfig(reasoning_prefilled=prefilled, id_seed=seed))
     )
-    with mock.patch.object(core, "stream_seed", lambda: seed):
+    with mock.patch.object(core, "stream_seed", return_value=seed):
         made = list(repair_stream(chunks, TOOLS, config=FixConfig(reasoning_prefilled=prefilled)))
     for a, b in zip(given_seed, made, strict=True):
         a.pop("created", None)

@@ -213,7 +213,9 @@ class AnthropicStreamRepairer(_StreamRepairerBase):
         delta = data.get("delta")
         if type(delta) is not dict:
             delta = plain(delta)
-        if i is None or not _is_map(delta):
+            if not _is_map(delta):
+                return []
+        if i is None:
             return []
         block = self._blocks[i]
         kind = delta.get("type")
