@@ -57,11 +57,16 @@ K = FailureKind
 CallPart = ToolCallPart | InvalidToolCallPart
 
 
-def fix(response: Response, registry: ToolRegistry, config: FixConfig | None = None) -> Response:
+def fix(
+    response: Response,
+    registry: ToolRegistry,
+    config: FixConfig | None = None,
+    id_seed: int | None = None,
+) -> Response:
     """Repair ``response``'s tool calls against ``registry`` (the engine's one entry point).
 
-    Returns ``response`` itself when nothing changed."""
-    return fixer_for(config).fix(response, registry)
+    Returns ``response`` itself when nothing changed. ``id_seed``: see :meth:`Fixer.fix`."""
+    return fixer_for(config).fix(response, registry, id_seed)
 
 
 @functools.lru_cache(maxsize=32)
@@ -89,8 +94,13 @@ class Fixer:
         # registry even once the LRU has let it go: one registry's weight at most)
         self._last: tuple[ToolRegistry, Interpreter] | None = None
 
-    def fix(self, response: Response, registry: ToolRegistry) -> Response:
-        """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed."""
+    def fix(
+        self, response: Response, registry: ToolRegistry, id_seed: int | None = None
+    ) -> Response:
+        """Repair one response (sync, no I/O). Returns ``response`` itself when nothing changed.
+
+        ``id_seed``: the ids' seed in place of the configuration's (a stream's own seed:
+        streams share their configuration's fixer instead of building one each)."""
         given = response.parts
         # (a text part first: there is text to scan; the test is spared)
         if (not given or given[0].type != "text") and self._all_valid(response, registry):
@@ -101,7 +111,7 @@ class Fixer:
             # answer, not more reasoning (e.g. a hosted API the model table named)
             prefilled = None
         interp = self._interpreter(registry)
-        seed = id_basis(response.id, self.config.id_seed)
+        seed = id_basis(response.id, self.config.id_seed if id_seed is None else id_seed)
         new_parts: list[Part] = []
         extra_repairs: list[RepairRecord] = []
         changed = False

@@ -133,9 +133,11 @@ class AnthropicStreamRepairer(_StreamRepairerBase):
 
     def feed(self, event: Any) -> list[dict[str, Any]]:
         """Take one stream event (a dict or an ``anthropic`` SDK event object)."""
-        data = event if type(event) is dict else plain(event)
-        if not _is_map(data):
-            return []
+        data = event
+        if type(data) is not dict:
+            data = plain(event)
+            if not _is_map(data):
+                return []
         kind = data.get("type")
         if kind == "content_block_delta":  # the common event first
             if self._started:
@@ -211,7 +213,9 @@ class AnthropicStreamRepairer(_StreamRepairerBase):
         delta = data.get("delta")
         if type(delta) is not dict:
             delta = plain(delta)
-        if i is None or not _is_map(delta):
+            if not _is_map(delta):
+                return []
+        if i is None:
             return []
         block = self._blocks[i]
         kind = delta.get("type")

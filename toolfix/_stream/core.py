@@ -86,7 +86,7 @@ from .._repair.families import (
     text_value_markers,
 )
 from .._repair.ids import stream_seed
-from .._repair.nametable import NAME_LINE_REACH, name_line_start, name_table
+from .._repair.nametable import NAME_LINE_REACH, NameTable, name_line_start, name_table
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -109,6 +109,9 @@ _CLOSER_MAX = max(72, *(len(c) + 8 for f in families() for c in f.closers))
 _NEVER = 1 << 62
 #: After a ``]``: still inside JSON (an array in the arguments), not the end of a call.
 _IN_JSON = frozenset(',}]":{-0123456789')
+
+#: The configuration of a stream given none (frozen: one for every such stream).
+_DEFAULT_CONFIG = FixConfig()
 
 #: Early release spends up to this many times the text length on repairs of prefixes;
 #: past it, an attempt waits until the text has doubled since the last (linear time).
@@ -210,6 +213,9 @@ class _Core:
         # one registry for the stream: the prefix repairs and the final one share it
         self.tools = ToolRegistry.of(tools)
         self.config = config
+        # one id seed for the whole stream (_repair/ids.py), passed with each repair: the
+        # configuration stays the caller's, so streams share its fixer (engine.fixer_for)
+        self.seed = stream_seed() if config.id_seed is None else config.id_seed
         self.hold = hold  # release nothing early (a processor that needs the whole text)
         self.text: list[str] = []  # every content piece, joined only when needed
         self.length = 0
@@ -224,8 +230,9 @@ class _Core:
         self._tried = 0  # closers ending here or before were dealt with
         self._after = ""  # text after the closer waiting for a decision
         self._bracket_closer = False
-        # the offered names a line may start with, as the anchored reader reads them
-        self._line_names = name_table(tuple(self.tools)) if config.schema_anchored else None
+        # the offered names a line may start with, as the anchored reader reads them (built
+        # when content first flows: most streams hold it all until the reasoning settles)
+        self._line_names: NameTable | None = None
         self._payload = False  # a ``{`` was seen while held (arguments have begun)
         self._last_try = 0  # the text length at the last attempt
         self._brackets = False  # an opener whose closer is ``]`` was seen
@@ -269,7 +276,9 @@ class _Core:
         # a little before the last scan point: a keyword may straddle two chunks
         found = _MARKUP_START.search(pending, max(0, self._scanned - 16))
         limit = found.start() if found is not None else -1
-        if self._line_names is not None:  # (a line that starts with an offered name)
+        if self.config.schema_anchored:  # (a line that starts with an offered name)
+            if self._line_names is None:
+                self._line_names = name_table(tuple(self.tools))
             lo = max(0, self._scanned - 16 - NAME_LINE_REACH)
             line = name_line_start(pending, self._line_names, lo, not self.sent)
             if line != -1 and (limit == -1 or line < limit):
@@ -293,7 +302,10 @@ class _Core:
         ``piece`` while undecided). Only the tail is searched for reasoning tokens."""
         window = self._think_tail + piece
         self._think_tail = window[-THINK_TOKEN_MAX:]
-        if self.gate == _NEVER or not any(t in window for t in THINK_HINTS):
+        for hint in THINK_HINTS:  # (a plain loop: this runs on most chunks of a stream)
+            if hint in window:
+                break
+        else:
             return piece
         self._gate_spent += self.length
         if self._gate_spent > RELEASE_BUDGET * self.length + 4096:
@@ -323,8 +335,12 @@ class _Core:
         expected = whole[:start].strip()
         if start == end or not expected:
             return start == end == 0
-        tried = fix(self.message_for(whole[:end]), self.tools, self.config)
+        tried = self.repair(self.message_for(whole[:end]))
         return any(isinstance(p, ReasoningPart) and p.text == expected for p in tried.parts)
+
+    def repair(self, response: Response) -> Response:
+        """``response`` repaired as ``repair()`` does with this stream's id seed."""
+        return fix(response, self.tools, self.config, self.seed)
 
     def stop_releasing(self) -> None:
         """No more early release (the message took a shape the core cannot follow)."""
@@ -335,10 +351,12 @@ class _Core:
         calls of ``repair(message_for(content up to the closer))`` that came from native
         markup, in order, beyond those already released. Only the tail is searched for
         closers; the text is joined only for an attempt (within the budget)."""
+        if self._release_off:
+            return []  # (for good: the tail is not needed any more)
         piece = self.text[-1]
         window = self._tail + piece
         self._tail = window[-_CLOSER_MAX:]
-        if self._release_off or not self.held:
+        if not self.held:
             return []
         if not self._payload and "{" in piece:
             self._payload = True
@@ -383,7 +401,7 @@ class _Core:
         self.text = [whole]
         if not self._may_release(whole, end):
             return []
-        tried = fix(message_for(whole[:end]), self.tools, self.config)
+        tried = self.repair(message_for(whole[:end]))
         calls = tried.tool_calls
         k = len(self.released)
         if not _same_calls(calls[:k], self.released):
@@ -494,9 +512,7 @@ class _StreamRepairerBase(ABC):
         hold: bool = False,
         release_calls: bool = True,
     ) -> None:
-        self.config = config or FixConfig()
-        if self.config.id_seed is None:  # one id seed for the whole stream (_repair/ids.py)
-            self.config = self.config.model_copy(update={"id_seed": stream_seed()})
+        self.config = config or _DEFAULT_CONFIG
         self._core = _Core(tools, self.config, hold, release_calls)
         self._core.message_for = self._message_for
         self.tools = self._core.tools
@@ -521,7 +537,7 @@ class _StreamRepairerBase(ABC):
         """``fixed`` (a processor's answer), or else the whole message repaired; kept as
         :attr:`result`."""
         if fixed is None:
-            fixed = fix(self.whole_response(), self.tools, self.config)
+            fixed = self._core.repair(self.whole_response())
         self.result = fixed
         return fixed
 
@@ -556,9 +572,11 @@ class StreamRepairer(_StreamRepairerBase):
 
     def feed(self, chunk: Any) -> list[dict[str, Any]]:
         """Take one input chunk (a dict or an SDK/litellm chunk object)."""
-        data = chunk if type(chunk) is dict else plain(chunk)
-        if not _is_map(data):
-            return []
+        data = chunk
+        if type(data) is not dict:
+            data = plain(chunk)
+            if not _is_map(data):
+                return []
         if not self._meta_done:
             for key in self._meta:
                 if self._meta[key] is None and data.get(key) is not None:
@@ -571,13 +589,15 @@ class StreamRepairer(_StreamRepairerBase):
             self._usage = dict(usage)
         out: list[dict[str, Any]] = []
         choices = data.get("choices")
-        if not choices or type(choices) is not list or not _is_map(choices[0]):
+        if not choices or type(choices) is not list:
             return out
         choice = choices[0]
+        if type(choice) is not dict and not _is_map(choice):  # (a dict: no call)
+            return out
         if choice.get("finish_reason"):
             self._finish_reason = str(choice["finish_reason"])
         delta = choice.get("delta")
-        if not _is_map(delta):
+        if type(delta) is not dict and not _is_map(delta):
             return out
         content = delta.get("content")
         if len(delta) == 1 and content and type(content) is str:  # the common chunk
