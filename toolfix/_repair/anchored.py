@@ -159,6 +159,12 @@ _FENCE_TAGS = frozenset({"json", "JSON", "json5", "jsonc"})
 #: zeroclaw-labs/zeroclaw issue 4758).
 _FLAG_END = re.compile(r"\n|[ \t](?:--|[\u2013\u2014])[A-Za-z_]")
 _TAG_END = re.compile(r"<")
+#: A model's special token (``<|"|>``, ``<|tool_call>``, ``<tool_call|>``, Gemma's
+#: ``<escape>``): a bare value holding one is a family's syntax the anchored reader does
+#: not read. Gemma's string delimiters around an elided value (``<|"|>(...)<|"|>``),
+#: refused by Gemma's reader, were read as the value with its tokens (found by prec7's
+#: slot generator, on main too).
+_SPECIAL_TOKEN = re.compile(r"<\|[^\s<>|]{1,32}\|?>|<[^\s<>|]{1,32}\|>|<escape>")
 #: Where a bare ``key: value`` inside ``name(`` ends (Gemma's keyed body in round
 #: brackets: ``call:search(query: "x")``, toolfix/_repair/formats/gemma_shell.py).
 _KEYED_END = re.compile(r"[\n,)}]")
@@ -727,6 +733,8 @@ class AnchoredReader:
             return None  # ``f(city: string)``: a signature, not a call
         if mode != "tag" and is_placeholder(value):
             return None  # ``query: ...``: a placeholder, not a value (elision.py)
+        if mode != "tag" and "<" in value and _SPECIAL_TOKEN.search(value) is not None:
+            return None  # ``<|"|>(...)<|"|>``: a family's own string, which its reader judged
         return value, pos + len(raw.rstrip()), open_style
 
     def _before_marker(self, text: str, pos: int, end: int) -> int:
