@@ -10,6 +10,5 @@ by one of these quotes ends at its own closer, never at another pair's.
 
 from __future__ import annotations
 
-
 #: Each opening quote with its closer.
 QUOTE_PAIRS: dict[str, str] = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
