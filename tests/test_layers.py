@@ -69,6 +69,9 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.ending": ENGINE,  # a call closed by the end of an output the model ended
     "toolfix._repair.innerquotes": ENGINE,  # a string value's bare inner quotes
     "toolfix._repair.namekeyed": ENGINE,  # {"tool_name": {arguments}}
+    "toolfix._repair.quotes": ENGINE,  # the quote pairs a value may be written between
+    "toolfix._repair.actionlist": ENGINE,  # name-keyed calls listed inside a wrapper object
+    "toolfix._repair.catalogue": ENGINE,  # example calls under a list of the tools one has
     "toolfix._repair.formats.kimi_ids": ENGINE,  # Kimi ids written without separators
     "toolfix._repair.formats.gemma_shell": ENGINE,  # Gemma 4 calls with a damaged shell
     "toolfix._repair.stripped": ENGINE,  # tagged calls whose angle brackets were stripped

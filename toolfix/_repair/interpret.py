@@ -18,6 +18,7 @@ from .._config import FixConfig
 from .._errors import LimitExceededError, MalformedToolCallError
 from .._messages import FailureKind, InvalidToolCallPart, RepairRecord, ToolCallPart
 from .._tools import ToolRegistry
+from .actionlist import listed_actions
 from .finish import (
     CallFinisher,
     CallShape,
@@ -187,7 +188,7 @@ class Interpreter:
             kind = K.LIMIT_EXCEEDED if over else K.INVALID_JSON
             return [_candidate_invalid(cand, seed, str(exc), kind)]
         twice = duplicate_keys(cand.payload, parsed.value)
-        values, extra = self._payload_calls(parsed, reads)
+        values, extra = self._payload_calls(parsed, reads, alone=alone)
         shapes = [self.shape(v, canonical_args=cand.args_key) for v in values]
         if not cand.explicit and (
             not shapes or any(s is None or not self._call_shaped(s) for s in shapes)
@@ -215,16 +216,24 @@ class Interpreter:
         return out
 
     def _payload_calls(
-        self, parsed: ParsedJson, reads: ScanReads | None
+        self, parsed: ParsedJson, reads: ScanReads | None, *, alone: bool = False
     ) -> tuple[list[Any], list[RepairRecord]]:
         """The call objects of a parsed payload (a list of calls, a ``tool_calls`` wrapper,
-        JSON objects glued together) and the records of what that took."""
+        JSON objects glued together, a message that is one object listing name-keyed
+        calls: :mod:`.actionlist`) and the records of what that took."""
         extra: list[RepairRecord] = []
         if parsed.repaired:
             extra.append(rec(K.INVALID_JSON, parsed.note))
         # (truncation of a span is the format's call: a missing brace inside a closed
         # <tool_call> tag is broken JSON, not a cut-off output)
         values: list[Any] = self._call_list(parsed.value)
+        if alone and not parsed.trailing.strip() and _is_mapping(parsed.value):
+            listed = listed_actions(
+                parsed.value, self.registry, self.resolve, self._name_keys, self._argument_keys
+            )
+            if listed is not None:
+                extra.append(rec(K.WRAPPER, f"read the calls listed under {listed[0]!r}"))
+                return list(listed[1]), extra
         if parsed.trailing.lstrip().startswith(("{", "[")):
             try:
                 more = parse_lenient(parsed.trailing, self.config.limits, reads=reads)

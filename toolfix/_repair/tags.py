@@ -24,6 +24,7 @@ from typing import Any
 from .formats._base import Candidate, ScanContext, make_candidate
 from .gate import ReadArguments
 from .names import edit_distance
+from .quotes import QUOTE_PAIRS
 from .spec import TaggedCalls, TagSyntax
 from .text import NOT_JSON, find_bracket_end, skip_ws, whole_json
 
@@ -211,9 +212,8 @@ class _Tags:
             if ch.isalpha() or ch == "_":
                 k = _KEY_RUN.match(text, j, n).end()  # type: ignore[union-attr]
                 key = text[j:k]
-                if k < n and text[k] == "=" and k + 1 < n and text[k + 1] in "\"'":
-                    q = text[k + 1]
-                    close = text.find(q, k + 2, n)
+                if k < n and text[k] == "=" and k + 1 < n and text[k + 1] in QUOTE_PAIRS:
+                    close = text.find(QUOTE_PAIRS[text[k + 1]], k + 2, n)
                     if close == -1:
                         return None
                     value = text[k + 2 : close]
