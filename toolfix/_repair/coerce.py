@@ -57,8 +57,10 @@ looks like JSON or a number (``anyOf: [string, integer]`` keeps ``"3"``).
 
 from __future__ import annotations
 
+import html
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -154,6 +156,8 @@ def decode_double_encoded(value: Any, limits: Limits = _DEFAULT_LIMITS) -> tuple
     except (ValueError, RecursionError):
         if len(text) > limits.max_repair_chars or _nesting(text) > limits.max_depth:
             return value, False
+        if '"' not in text and _ENTITY_START.search(text) is not None:
+            return _entity_escaped(value, text)
         try:
             decoded = json_repair.loads(text)
         except (ValueError, RecursionError, TypeError):
@@ -165,6 +169,22 @@ def decode_double_encoded(value: Any, limits: Limits = _DEFAULT_LIMITS) -> tuple
     if isinstance(decoded, _DICT_OR_LIST):
         return decoded, True
     return value, False
+
+
+#: An entity's start (``&quot``, ``&#34``): text with one and no quote is entity-escaped.
+_ENTITY_START = re.compile(r"&[#A-Za-z]")
+
+
+def _entity_escaped(value: str, text: str) -> tuple[Any, bool]:
+    """JSON written with its quotes as HTML/XML entities (``[&quot;ui&quot;]``: Seed-OSS
+    36B in LM Studio, workunit-benchmarks; the class ``formats/tool_tags.py`` reads in
+    XML values) read through the entities once, strictly; never handed to json-repair,
+    which reads ``&quot;`` as text and keeps pieces of it (``['quot;ui&quot;']``)."""
+    try:
+        decoded = json.loads(html.unescape(text))
+    except (ValueError, RecursionError):
+        return value, False
+    return (decoded, True) if isinstance(decoded, _DICT_OR_LIST) else (value, False)
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
