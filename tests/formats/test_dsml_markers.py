@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from op_count import assert_linear
 from streamcheck import assert_stream_adds_up
 from tooldefs import openai_tool
 
@@ -23,7 +24,7 @@ MARKERS = [m for m in PREFIXES if m]
 
 def _call(m: str, name: str, q: str, n: int, section: str = "tool_calls") -> str:
     return (
-        f"<{m}{section}>\n<{m}invoke name=\"{name}\">\n"
+        f'<{m}{section}>\n<{m}invoke name="{name}">\n'
         f'<{m}parameter name="q" string="true">{q}</{m}parameter>\n'
         f'<{m}parameter name="n" string="false">{n}</{m}parameter>\n'
         f"</{m}invoke>\n</{m}{section}>"
@@ -121,3 +122,19 @@ def test_stream_agrees(m: str) -> None:
     text = "Let me look.\n" + _call(m, "search", "a b", 3)
     for step in (1, 3, 7):
         assert_stream_adds_up(text, TOOLS, list(range(step, len(text), step)))
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        '<DSML｜invoke name="search"><DSML｜parameter name="q">x',
+        "<｜｜<｜｜invoke <| DSML |",
+        "</DSML></｜｜parameter</ | DSML | invoke",
+        '<｜DSML｜ tool_calls><DSMLinvoke name="search">',
+    ],
+)
+def test_damaged_openers_take_linear_work(unit: str) -> None:
+    def run(n: int) -> None:
+        repair(unit * n, TOOLS)
+
+    assert_linear(run, small=200)
