@@ -8,8 +8,9 @@
     </｜DSML｜function_calls>
 
 V4 names the section ``tool_calls``; V4.1 writes a space after the prefix
-(``<｜DSML｜ invoke name="f">``) and a zero-argument invoke self-closing. Engines print
-the prefix in several ways (``｜DSML｜``, ``｜｜DSML｜｜``, ASCII ``|DSML|``) or drop it
+(``<｜DSML｜ invoke name="f">``) and a zero-argument invoke self-closing. Engines and
+web bridges print the prefix damaged in many ways (``｜｜DSML｜｜``, ASCII ``|DSML|``,
+``DSML｜``, ``DSML``, `` | DSML | ``, ``｜｜``: see :func:`_markers`) or drop it
 (Claude-style ``<function_calls><invoke name="f">``), and mix them in one call.
 ``string="true"`` marks text, kept as written (white space included, as the engines
 keep it); ``string="false"`` a JSON value. The body of an invoke may also be a JSON
@@ -20,8 +21,31 @@ from __future__ import annotations
 
 from ..spec import FormatSpec, TaggedCalls, TagSyntax
 
-_PREFIXES = ("｜DSML｜", "｜｜DSML｜｜", "|DSML|", "||DSML||")
-PREFIXES = (*_PREFIXES, *(p + " " for p in _PREFIXES), "")
+#: The bar runs written around the word DSML: the tokenizer's full-width bar and the
+#: ASCII one, single or doubled (engines and web bridges print the special token both
+#: ways).
+_BARS = ("｜", "｜｜", "|", "||")
+
+
+def _markers() -> tuple[str, ...]:
+    """The damaged spellings of the ``｜DSML｜`` marker, from a few rules over the bar
+    runs (each the corpora show): the bars on both sides (``｜DSML｜``); the opening bar
+    dropped (``<DSML｜invoke``); no bar at all (``<DSMLinvoke``); blanks around the word
+    and the bars (``< | DSML | invoke``); the word dropped between doubled full-width
+    bars (``<｜｜invoke``, DeepSeek V4.1 Flash). Each may be followed by a space
+    (V4.1's ``<｜DSML｜ invoke``). A bar run is one of :data:`_BARS` on both sides: the
+    corpora show no mixed pair."""
+    marks = [
+        *(f"{b}DSML{b}" for b in _BARS),
+        *(f"DSML{b}" for b in _BARS),
+        "DSML",
+        *(f" {b} DSML {b}" for b in _BARS),
+        "｜｜",
+    ]
+    return (*marks, *(m + " " for m in marks if not m.endswith(" ")))
+
+
+PREFIXES = (*_markers(), "")
 _SECTIONS = ("function_calls", "tool_calls", "calls")
 
 DSML = FormatSpec(
