@@ -16,22 +16,11 @@ import re
 from hostile import WRITERS, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tooldefs import openai_tool
 
 from toolfix import repair
 
-_TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "read_file",
-            "parameters": {
-                "type": "object",
-                "properties": {"file_path": {"type": "string"}},
-                "required": ["file_path"],
-            },
-        },
-    }
-]
+_TOOLS = [openai_tool("read_file", {"file_path": {"type": "string"}}, ["file_path"])]
 _MARKS = st.sampled_from(["(...)", "{...}", "[...]", "<...>", "…", "[…]"])
 _TOKEN = re.compile(r"<\|[^\s<>|]{1,32}\|?>|<[^\s<>|]{1,32}\|>|<escape>")
 

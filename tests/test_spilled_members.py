@@ -36,15 +36,16 @@ def _members(item_keys: list[str]) -> st.SearchStrategy[list[dict[str, str]]]:
     return st.lists(member, min_size=2, max_size=2)
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    _KEY.flatmap(
-        lambda list_key: st.lists(
-            _KEY.filter(lambda k: k != list_key), min_size=1, max_size=4, unique=True
-        ).flatmap(lambda keys: st.tuples(st.just(list_key), st.just(keys), _members(keys)))
-    ),
-    st.booleans(),
+#: A list parameter's key, its items' keys, and two members drawn for them.
+_DRAWN = _KEY.flatmap(
+    lambda list_key: st.lists(
+        _KEY.filter(lambda k: k != list_key), min_size=1, max_size=4, unique=True
+    ).flatmap(lambda keys: st.tuples(st.just(list_key), st.just(keys), _members(keys)))
 )
+
+
+@settings(max_examples=150, deadline=None)
+@given(_DRAWN, st.booleans())
 def test_a_spilled_member_is_no_call(drawn: tuple[str, list[str], Any], closed: bool) -> None:
     list_key, item_keys, (first, second) = drawn
     extra = {"additionalProperties": False} if closed else {}
@@ -57,13 +58,7 @@ def test_a_spilled_member_is_no_call(drawn: tuple[str, list[str], Any], closed: 
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    _KEY.flatmap(
-        lambda list_key: st.lists(
-            _KEY.filter(lambda k: k != list_key), min_size=1, max_size=4, unique=True
-        ).flatmap(lambda keys: st.tuples(st.just(list_key), st.just(keys), _members(keys)))
-    )
-)
+@given(_DRAWN)
 def test_a_lone_member_is_still_wrapped(drawn: tuple[str, list[str], Any]) -> None:
     list_key, item_keys, (first, _) = drawn
     text = json.dumps({"name": "todo", "arguments": {list_key: first}})
