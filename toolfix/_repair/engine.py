@@ -48,7 +48,11 @@ from .notools import no_tools_note
 from .reasoning import THINK_TOKENS
 from .textscan import TextScanner
 
-__all__ = ["Fixer", "fix", "fixer_for"]
+__all__ = ["DEFAULT_CONFIG", "Fixer", "fix", "fixer_for"]
+
+#: The configuration of a repair given none (frozen: ``repair()`` and default streams
+#: share it, so one fixer and one interpreter cache serve both).
+DEFAULT_CONFIG = FixConfig()
 
 #: Memory budget (estimated bytes) of the registries one fixer keeps interpreters for.
 INTERPRETER_CACHE_BUDGET = 32 * 1024 * 1024
@@ -66,11 +70,13 @@ def fix(
     """Repair ``response``'s tool calls against ``registry`` (the engine's one entry point).
 
     Returns ``response`` itself when nothing changed. ``id_seed``: see :meth:`Fixer.fix`."""
-    return fixer_for(config).fix(response, registry, id_seed)
+    return fixer_for(DEFAULT_CONFIG if config is None else config).fix(
+        response, registry, id_seed
+    )
 
 
 @functools.lru_cache(maxsize=32)
-def fixer_for(config: FixConfig | None) -> Fixer:
+def fixer_for(config: FixConfig) -> Fixer:
     """One fixer per configuration, kept between calls: its formats and its interpreters
     (name caches per registry, bounded by memory) are built once."""
     return Fixer(config)

@@ -74,7 +74,7 @@ from .._messages import (
     Usage,
 )
 from .._pipeline.processor import ToolsLike
-from .._repair.engine import fix
+from .._repair.engine import DEFAULT_CONFIG, fix
 from .._repair.families import (
     THINK_HINTS,
     THINK_TOKEN_MAX,
@@ -109,9 +109,6 @@ _CLOSER_MAX = max(72, *(len(c) + 8 for f in families() for c in f.closers))
 _NEVER = 1 << 62
 #: After a ``]``: still inside JSON (an array in the arguments), not the end of a call.
 _IN_JSON = frozenset(',}]":{-0123456789')
-
-#: The configuration of a stream given none (frozen: one for every such stream).
-_DEFAULT_CONFIG = FixConfig()
 
 #: Early release spends up to this many times the text length on repairs of prefixes;
 #: past it, an attempt waits until the text has doubled since the last (linear time).
@@ -512,7 +509,7 @@ class _StreamRepairerBase(ABC):
         hold: bool = False,
         release_calls: bool = True,
     ) -> None:
-        self.config = config or _DEFAULT_CONFIG
+        self.config = config or DEFAULT_CONFIG  # (repair()'s: one fixer)
         self._core = _Core(tools, self.config, hold, release_calls)
         self._core.message_for = self._message_for
         self.tools = self._core.tools
