@@ -222,7 +222,9 @@ class _Core:
         self.sent: list[str] = []  # content already sent
         # early release of calls
         self.released: list[ToolCallPart] = []
-        self._tail = ""  # the last characters of the content (a closer may straddle chunks)
+        # the last characters of the content (a closer may straddle chunks), kept from
+        # when the content is first held (``None`` until then)
+        self._tail: str | None = None
         self._closer_end = -1  # end of the last closer seen, not yet tried
         self._tried = 0  # closers ending here or before were dealt with
         self._after = ""  # text after the closer waiting for a decision
@@ -350,11 +352,16 @@ class _Core:
         closers; the text is joined only for an attempt (within the budget)."""
         if self._release_off:
             return []  # (for good: the tail is not needed any more)
+        if not self.held:
+            return []  # (nothing goes early before markup: the tail is not kept yet)
         piece = self.text[-1]
+        if self._tail is None:  # markup has just begun: the tail from the text so far
+            whole = "".join(self.text)
+            self.text = [whole]
+            cut = len(whole) - len(piece)
+            self._tail = whole[max(0, cut - _CLOSER_MAX) : cut]
         window = self._tail + piece
         self._tail = window[-_CLOSER_MAX:]
-        if not self.held:
-            return []
         if not self._payload and "{" in piece:
             self._payload = True
         if self._closer_end < 0 and ">" not in piece and "]" not in piece:
