@@ -70,9 +70,7 @@ def fix(
     """Repair ``response``'s tool calls against ``registry`` (the engine's one entry point).
 
     Returns ``response`` itself when nothing changed. ``id_seed``: see :meth:`Fixer.fix`."""
-    return fixer_for(DEFAULT_CONFIG if config is None else config).fix(
-        response, registry, id_seed
-    )
+    return fixer_for(DEFAULT_CONFIG if config is None else config).fix(response, registry, id_seed)
 
 
 @functools.lru_cache(maxsize=32)
