@@ -137,7 +137,8 @@ def cost(prepared: list[Any], repeat: int, chunk: int) -> dict[str, Any]:
     for r in range(repeat):
         for k, (response, tools, chunks, events) in enumerate(prepared):
             jobs = _jobs(response, tools, chunks, events, (whole, openai, anthropic, held))
-            # rotate which goes first, so none gets the others' warm caches
+            # rotate which goes first: all four share one fixer, and the first of them
+            # warms its caches for the other three, so each job is first as often
             shift = (r + k) % 4
             for sink, job in jobs[shift:] + jobs[:shift]:
                 sink.append(_time(job))
