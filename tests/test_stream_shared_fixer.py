@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_stream_cost import CALL, TOOLS, _chunks
 
-from toolfix import FixConfig, ToolRegistry, accumulate, repair, repair_stream
+from toolfix import ToolRegistry, accumulate, repair, repair_stream
 from toolfix._repair import engine
 
 
@@ -13,7 +13,7 @@ def test_repair_and_default_streams_share_one_fixer() -> None:
     registry = ToolRegistry.of(TOOLS)
     message = {"role": "assistant", "content": "call " + CALL}
     engine.fixer_for.cache_clear()  # (a cache only: the next repairs rebuild it)
-    for config in (None, FixConfig()):  # an equal configuration is the same entry
+    for config in (None, engine.DEFAULT_CONFIG):  # a stream given none holds the default
         assert repair(message, registry, config=config).tool_calls[0].name == "get_weather"
         out = list(repair_stream(_chunks("call " + CALL), registry, config=config))
         assert [c.name for c in accumulate(out).tool_calls] == ["get_weather"]
