@@ -52,6 +52,7 @@ from .names import normalise_name
 from .nametable import MAX_NAME, NameTable, name_table, names_in
 from .narration import narrated
 from .posread import by_position
+from .quotes import QUOTE_PAIRS
 from .text import find_bracket_end, find_fences, remove_spans
 
 __all__ = ["AnchoredReader"]
@@ -105,7 +106,6 @@ _GROUP = re.compile(r"<[^<>\n]{0,80}>|\[[^\[\]\n]{0,40}\]")
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|True|False|None|null")
 _ABSENT = object()  # an empty element: no value written
 _MAX_TABLES = 64  # names' tables kept (by their tuple of names)
-_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
 #: An argument anchor at a position (``re.match``): a tag naming the argument, a flag,
 #: or a key (quoted or bare) with its separator.
 _KEY = re.compile(
@@ -699,8 +699,8 @@ class AnchoredReader:
             if text.startswith("\n", pos):
                 pos += 1
         ch = text[pos] if pos < stop else ""
-        if ch in _QUOTES and mode != "tag":
-            q = _quoted(text, pos, stop, _QUOTES[ch])
+        if ch in QUOTE_PAIRS and mode != "tag":
+            q = _quoted(text, pos, stop, QUOTE_PAIRS[ch])
             return None if q is None else (q[0], q[1], open_style)
         if ch and ch in "{[":
             try:
@@ -862,7 +862,7 @@ def _plain_pairs(
 def _bare(text: str, at: int) -> bool:
     """The value at ``at`` is bare: not opened by a quote or a bracket."""
     opener = text[at : at + 1]
-    return not opener or not (opener in _QUOTES or opener in "{[")
+    return not opener or not (opener in QUOTE_PAIRS or opener in "{[")
 
 
 def _takes_null(schema: Any) -> bool:

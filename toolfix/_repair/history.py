@@ -46,16 +46,12 @@ _LABEL_CHARS = 60
 _LABEL_WORDS = 5
 #: Where a record without a closer ends: a blank line, or a fence line.
 _BLOCK_END_RE = re.compile(r"\n[ \t]*\n|\n[ \t]*(?:`{3,}|~{3,})")
-#: What every past-call label holds, as written: a word of the past closing it, or
-#: opening it (each found with ``str.find`` once known to be in the text).
-_CLOSING_HINTS = ("HISTORY]", "History]", "history]")
-_OPENING_HINTS = (
-    "[PREVIOUS", "[Previous", "[previous", "[PRIOR", "[Prior", "[prior", "[EARLIER",
-    "[Earlier", "[earlier", "[PAST", "[Past", "[past",
-)  # fmt: skip
-#: Any opening hint, in one search: its literal ``[`` lets the search skip at ``str.find``
-#: speed, where twelve substring tests were twelve passes over a long text.
+#: A label opening with a word of the past (``[Previous``, ``[PRIOR``...), found in one
+#: pass: its literal ``[`` lets the search skip at ``str.find`` speed.
 _OPENING_RE = re.compile(r"\[(?i:previous|prior|earlier|past)")
+#: A label closing with one, as written (each found with ``str.find``, its ``[`` then
+#: looked for before it).
+_CLOSING_HINTS = ("HISTORY]", "History]", "history]")
 
 
 def history_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
@@ -67,12 +63,7 @@ def history_spans(text: str, has: Callable[[str], bool] | None = None) -> list[S
         return []
     spans: list[Span] = []
     unclosed: set[str] = set()  # (labels whose closer is not in the rest of the text)
-    hints: list[str] = []
-    if _OPENING_RE.search(text) is not None:
-        hints.extend(h for h in _OPENING_HINTS if test(h))
-    if test("ISTORY]") or test("istory]"):
-        hints.extend(h for h in _CLOSING_HINTS if test(h))
-    for m in _labels(text, hints):
+    for m in _labels(text, test):
         if spans and m.start() < spans[-1][1]:
             continue  # (a label inside a record already found)
         closer = -1 if m.group(1) in unclosed else text.find(f"[/{m.group(1)}]", m.end())
@@ -85,19 +76,22 @@ def history_spans(text: str, has: Callable[[str], bool] | None = None) -> list[S
     return spans
 
 
-def _labels(text: str, hints: list[str]) -> list[re.Match[str]]:
-    """The past-call labels of ``text`` that hold one of ``hints``, in order: each hint
-    found with ``str.find``, its label matched where its ``[`` is (no pass of a regex
-    over the whole text)."""
+def _labels(text: str, test: Callable[[str], bool]) -> list[re.Match[str]]:
+    """The past-call labels of ``text``, in order: the ``[`` of each opening word of the
+    past (one search), and of each closing one (``str.find``, asked of ``test`` first),
+    the label matched there (no pass of a general regex over the whole text)."""
+    starts = [m.start() for m in _OPENING_RE.finditer(text)]
+    if test("ISTORY]") or test("istory]"):
+        for hint in _CLOSING_HINTS:
+            k = text.find(hint)
+            while k != -1:
+                starts.append(text.rfind("[", max(0, k - _LABEL_CHARS), k))
+                k = text.find(hint, k + 1)
     found: dict[int, re.Match[str]] = {}
-    for hint in hints:
-        k = text.find(hint)
-        while k != -1:
-            start = k if hint[0] == "[" else text.rfind("[", max(0, k - _LABEL_CHARS), k)
-            m = None if start == -1 else _LABEL_RE.match(text, start)
-            if m is not None and _names_past_call(m.group(1)):
-                found[start] = m
-            k = text.find(hint, k + 1)
+    for start in starts:
+        m = None if start == -1 else _LABEL_RE.match(text, start)
+        if m is not None and _names_past_call(m.group(1)):
+            found[start] = m
     return [found[k] for k in sorted(found)]
 
 

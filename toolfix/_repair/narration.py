@@ -77,6 +77,7 @@ import re
 from collections.abc import Callable
 
 from .._errors import LimitExceededError
+from .catalogue import in_catalogue
 from .history import history_spans
 from .leadins import (
     EQUIVALENT_RE,
@@ -213,7 +214,9 @@ def narrated(text: str, start: int, end: int | None = None) -> bool:
     opens that line (``Action: get_weather``: the name is not where the call starts), or
     the lead-in of the block the call is in (:func:`_block_told`; the call's own text,
     up to ``end`` when the caller knows it, for the markup that prose names: never what
-    follows the call, so a stream decides it when the call is complete)."""
+    follows the call, so a stream decides it when the call is complete), or an example
+    under an item of a list of the tools the writer has (:func:`.catalogue.in_catalogue`)."""
+    at = start
     fence = _FENCE_OPENER_RE.search(text, max(0, start - _LABEL_CHARS), start)
     if fence is not None and fence.end() == start:
         start = fence.start()  # (a call opening a fence: the lead-in is before the fence)
@@ -235,7 +238,7 @@ def narrated(text: str, start: int, end: int | None = None) -> bool:
         )
     ):
         return True
-    return _block_told(text, bol, start, end)
+    return _block_told(text, bol, start, end) or in_catalogue(text, at)
 
 
 #: How many lines above a call its block's lead-in is looked for.

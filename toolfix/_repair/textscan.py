@@ -29,7 +29,6 @@ from .._messages import (
     text_part,
 )
 from .anchored import AnchoredReader, merge_anchored
-from .catalogue import in_catalogue
 from .ending import closed_by_end
 from .families import noise_markers, release_closers
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
@@ -253,11 +252,7 @@ class TextScanner:
         found = self._anchored.read(
             content, interp, seed, quoted, used, valid, quotes.spans, reads=ctx.reads
         )
-        found = [  # (told, not made; an example in a catalogue of tools)
-            f
-            for f in found
-            if not narrated(content, f[0], f[1]) and not in_catalogue(content, f[0])
-        ]
+        found = [f for f in found if not narrated(content, f[0], f[1])]  # (told, not made)
         return merge_anchored(content, calls, remaining, used, found)
 
     def _scan(
@@ -683,14 +678,13 @@ def _shown(
     blockquote or an HTML comment, or after a placeholder of documentation of the call
     format (:data:`_FORMAT_PLACEHOLDER_RE`); or a call told about, not made
     (``narration.py``: narrated, in a diagram or a table, assigned in code, recorded,
-    answered; ``catalogue.py``: an example under an item of a list of tools)."""
+    answered, or an example under an item of a list of tools)."""
     return (
         _in_inline_code(text, c)
         or (c.explicit and bool(fences) and _in_example_fence(text, c, fences or [], starts))
         or quotes.holds(c.start)
         or quotes.shows(c.start, c.end)
         or narrated(text, c.start, c.end)
-        or in_catalogue(text, c.start)
         or (quotes.answers(c.start) and _CLOSER.search(text, c.start, c.end) is None)
     )
 
