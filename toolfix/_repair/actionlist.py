@@ -49,23 +49,12 @@ def listed_actions(
     for key, value in obj.items():
         if not isinstance(value, list) or not value:
             continue
-        if not all(_is_call(v, registry, resolve, argument_keys) for v in value):
-            continue
+        if not all(
+            isinstance(v, Mapping) and name_keyed(v, registry, resolve, argument_keys) is not None
+            for v in value
+        ):
+            continue  # (name_keyed: one key, an offered name, declared parameters only)
         if found is not None:
             return None  # two lists of calls: which are the actions is not said
         found = (key, value)
     return found
-
-
-def _is_call(
-    value: Any,
-    registry: ToolRegistry,
-    resolve: Callable[[str], NameMatch],
-    argument_keys: tuple[str, ...],
-) -> bool:
-    """Is ``value`` one ``{tool_name: {arguments}}`` call?"""
-    return (
-        isinstance(value, Mapping)
-        and len(value) == 1
-        and name_keyed(value, registry, resolve, argument_keys) is not None
-    )

@@ -88,7 +88,7 @@ from .leadins import (
     label_names,
 )
 from .shelldata import command_data_spans
-from .text import find_bracket_end
+from .text import escaped, find_bracket_end
 from .transcripts import labels_result, shown_spans
 
 __all__ = ["answered_spans", "narrated", "told_spans"]
@@ -513,7 +513,7 @@ def _object_opener(text: str, at: int, reach: int) -> int:
         ch = text[i]
         if ch == '"':  # (a string, read back to its opening quote)
             i = text.rfind('"', lo, i)
-            while i > lo and _escaped(text, i, lo):
+            while i > lo and escaped(text, i, lo):
                 i = text.rfind('"', lo, i)
             if i == -1:
                 return -1
@@ -525,15 +525,6 @@ def _object_opener(text: str, at: int, reach: int) -> int:
             depth -= 1
         i -= 1
     return -1
-
-
-def _escaped(text: str, at: int, lo: int) -> bool:
-    """Is the character at ``at`` escaped (an odd run of backslashes before it, read
-    down to ``lo``)?"""
-    k = at
-    while k > lo and text[k - 1] == "\\":
-        k -= 1
-    return (at - k) % 2 == 1
 
 
 def _table_rows(text: str) -> list[Span]:

@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .text import escaped
+
 __all__ = ["command_data_spans"]
 
 Span = tuple[int, int]
@@ -86,14 +88,6 @@ def _closing_quote(text: str, opener: int) -> int:
     text's length when none is there yet."""
     quote = text[opener]
     k = text.find(quote, opener + 1)
-    while quote == '"' and k != -1 and _escaped(text, k, opener):
+    while quote == '"' and k != -1 and escaped(text, k, opener):
         k = text.find(quote, k + 1)
     return len(text) if k == -1 else k
-
-
-def _escaped(text: str, at: int, lo: int) -> bool:
-    """Is the character at ``at`` escaped by an odd run of backslashes (down to ``lo``)?"""
-    k = at
-    while k > lo and text[k - 1] == "\\":
-        k -= 1
-    return (at - k) % 2 == 1

@@ -24,6 +24,7 @@ __all__ = [
     "ExtendBudget",
     "Fence",
     "MarkerFinder",
+    "escaped",
     "escaped_json_end",
     "find_bracket_end",
     "find_fences",
@@ -379,6 +380,15 @@ def skip_ws(text: str, i: int) -> int:
         return i  # (most often no blank is there: one test, not a regex match)
     m = _BLANK_RUN.match(text, i)
     return i if m is None else m.end()
+
+
+def escaped(text: str, at: int, lo: int = 0) -> bool:
+    """Is the character at ``at`` escaped: an odd run of backslashes before it, read down
+    to ``lo``?"""
+    k = at
+    while k > lo and text[k - 1] == "\\":
+        k -= 1
+    return (at - k) % 2 == 1
 
 
 def occurrences(text: str, sub: str, most: int) -> list[int]:
