@@ -830,7 +830,7 @@ class AnchoredReader:
 def _glyph_delimited(text: str, start: int, end: int) -> bool:
     """The name ``text[start:end]`` is set off by invented symbol delimiters on both
     sides, its object right after them (``⇬get_weather⇬{``: :mod:`.delimiters`)."""
-    return glyph_led(text, start) and past_glyphs(text, end, len(text)) != end
+    return glyph_led(text, start) != -1 and past_glyphs(text, end, len(text)) != end
 
 
 def _without(text: str, marker: str) -> str:
@@ -930,8 +930,11 @@ def _to_read(
     for s, _, _ in hits:  # (in order: only those before the markup hold matter)
         if 0 <= held <= s:
             break
-        if s == 0 or text[s - 1] == "\n" or glyph_led(text, s):
+        if s == 0 or text[s - 1] == "\n":
             held = s
+            break
+        if (lead := glyph_led(text, s)) != -1:  # (``⇬name``: from the line's start)
+            held = lead
             break
     if held < 0:
         return [], held, quoted, hits, markup

@@ -103,11 +103,12 @@ def lead_glyphs_end(text: str, pos: int, stop: int) -> int:
     return i
 
 
-def glyph_led(text: str, start: int) -> bool:
-    """The name at ``start`` is glued to a symbol run that starts its line
-    (``⇬get_weather``): the run is the call's delimiter, the name's line starts the call
-    (the stream holds there too: :func:`~toolfix._repair.nametable.name_line_start`)."""
+def glyph_led(text: str, start: int) -> int:
+    """Where the line starts when the name at ``start`` is glued to a symbol run that
+    starts its line (``⇬get_weather``): the run is the call's delimiter, the line starts
+    the call (the stream holds there too:
+    :func:`~toolfix._repair.nametable.name_line_start`); -1 when it is not."""
     i = start
     while i > 0 and start - i < _MAX_GLYPHS and _glyph(text[i - 1]):
         i -= 1
-    return i < start and (i == 0 or text[i - 1] == "\n")
+    return i if i < start and (i == 0 or text[i - 1] == "\n") else -1
