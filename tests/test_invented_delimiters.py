@@ -22,7 +22,7 @@ from tests.streamcheck import assert_stream_adds_up
 from tests.tooldefs import openai_tool
 from toolfix import repair
 from toolfix._messages import InvalidToolCallPart, ToolCallPart
-from toolfix._repair.delimiters import brace_delta, past_closing, past_glyphs
+from toolfix._repair.delimiters import brace_depth, past_closing, past_glyphs
 from toolfix._repair.elision import is_placeholder
 
 WEATHER = openai_tool(
@@ -135,11 +135,22 @@ def test_a_symbol_run_needs_a_glyph_before_the_name_too() -> None:
     assert _calls('⇬get_weather⇬{"city":"London"}⇬') == [("get_weather", {"city": "London"})]
 
 
-def test_an_object_still_open_after_its_last_value_is_a_cut() -> None:
-    content = '{{#tool_call}}get_weather{"args": {"city":"Sydney"}'
-    parts = repair({"content": content, "tool_calls": []}, TOOLS).parts
-    assert not any(isinstance(p, ToolCallPart) for p in parts)
-    assert not any(isinstance(p, InvalidToolCallPart) and p.arguments for p in parts)
+@settings(max_examples=40, deadline=None)
+@given(city=_VALUE)
+def test_an_object_still_open_after_its_last_value_is_a_cut(city: str) -> None:
+    """Braces a delimiter closes before the object opens are the delimiter's: the
+    object cut after its last value is still open (promise 9; ``{{name}}{{…`` was read
+    as a valid call on main)."""
+    for content in (
+        f'{{{{#tool_call}}}}get_weather{{"args": {{"city":"{city}"}}',
+        f'{{{{get_weather}}}}{{{{"city":"{city}"',
+        f'{{{{get_weather}}}}{{{{"city":"{city}"}}',
+    ):
+        parts = repair({"content": content, "tool_calls": []}, TOOLS).parts
+        assert not any(isinstance(p, ToolCallPart) for p in parts), content
+        assert not any(isinstance(p, InvalidToolCallPart) and p.arguments for p in parts)
+    whole = f'{{{{get_weather}}}}{{{{"city":"{city}"}}}}'
+    assert _calls(whole) == [("get_weather", {"city": city})]
 
 
 # ---- the pieces -------------------------------------------------------------------------
@@ -151,7 +162,8 @@ def test_the_pieces_read_only_their_spelling() -> None:
     assert past_glyphs("get_weather = {", 11, 15) == 11  # (ASCII: the reader's own syntax)
     assert past_glyphs("get_weather§{", 11, 13) == 11  # (punctuation, not a symbol)
     assert past_glyphs("get_weather⇬ city", 11, 17) == 11  # (no object after the run)
-    assert brace_delta("}{{/tool_call}}", 0, 15, more=False) == -1
-    assert brace_delta("}{{", 0, 3, more=True) == 1
+    assert brace_depth("}{{/tool_call}}", 0, 15, 1, more=False) == 0
+    assert brace_depth("}{{", 0, 3, 1, more=True) == 2
+    assert brace_depth("}}{{", 0, 4, 0, more=True) == 2  # (``{{name}}{{``: the name's own)
     s = "}{{/tool_call}}⇬ rest"
     assert past_closing(s, 1, len(s)) == s.index(" ")

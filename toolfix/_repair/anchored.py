@@ -40,7 +40,7 @@ from .._config import DEFAULT_ARGUMENT_KEYS, FixConfig, Limits
 from .._errors import LimitExceededError, MalformedToolCallError
 from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart
 from .._tools import ToolRegistry
-from .delimiters import brace_delta, glyph_led, past_closing, past_glyphs
+from .delimiters import brace_depth, glyph_led, past_closing, past_glyphs
 from .elision import is_placeholder
 from .families import markup_start
 from .formats import Candidate
@@ -580,14 +580,14 @@ class AnchoredReader:
         last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
         first, pythonic = True, False
-        braces = 0  # ``{`` the run was opened in (skipped as markup) minus their ``}``
+        braces = 0  # ``{`` the run was opened in (skipped as markup) and not closed yet
         modes: set[str] = set()  # how the arguments' values were joined to their keys
         value_at = pos  # where the last argument's value starts
         for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
             skipped = pos
             pos = self._skip_noise(text, pos, stop)
             m = _KEY.match(text, pos, stop) if pos < stop else None
-            braces += brace_delta(text, skipped, pos, more=m is not None)
+            braces = brace_depth(text, skipped, pos, braces, more=m is not None)
             if m is None:
                 break
             key, mode = _key_of(m)

@@ -14,11 +14,12 @@ spellings of such delimiters it needs told apart from the arguments:
   :data:`_MAX_GLYPHS` non-ASCII symbol characters (Unicode categories ``So``, ``Sm``,
   ``Sk``: ``⇬``, ``→``, ``✦``), blanks around them, then the ``{``. ASCII punctuation is
   left to the reader's own noise rules (``=``, ``:`` and ``(`` are syntax there);
-- **a delimiter that opens braces after the arguments' last value**
-  (:func:`brace_delta`): ``}{{/tool_call}}``. The braces such a run opens are the
-  delimiter's, not an object opened around the arguments and never closed (which the
-  reader takes as a cut: promise 9), so only the ``}`` before the run's first ``{``
-  count there.
+- **braces that belong to the delimiters, not to the arguments' object**
+  (:func:`brace_depth`): a delimiter after the last value that opens braces
+  (``}{{/tool_call}}``) is no object opened around the arguments and never closed
+  (which the reader takes as a cut: promise 9), and the ``}}`` that close a delimiter
+  written before the name (``{{name}}{{"city": …``) close nothing the arguments opened,
+  so a cut object after them (``{{name}}{{"city": "x"``) is still seen open.
 
 Sources: deepseek-v3.1:671b on Ollama Cloud in adityonugrohoid/ollama-tool-calling-research
 (``{{#tool_call}}…{{/tool_call}}``, ``⇬…⇬``, ``{{name}}{{…}}``), bayes-platform PR 731
@@ -31,7 +32,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["brace_delta", "glyph_led", "lead_glyphs_end", "past_closing", "past_glyphs"]
+__all__ = ["brace_depth", "glyph_led", "lead_glyphs_end", "past_closing", "past_glyphs"]
 
 #: The longest symbol run taken as a delimiter between a name and its object.
 _MAX_GLYPHS = 4
@@ -65,15 +66,24 @@ def past_glyphs(text: str, pos: int, stop: int) -> int:
     return i if text.startswith("{", i) and i < stop else pos
 
 
-def brace_delta(text: str, start: int, end: int, *, more: bool) -> int:
-    """The braces ``text[start:end]`` (a run of markup between arguments) opens, minus
-    those it closes. ``more``: an argument follows the run; when none does, the run is
-    what follows the last value, and a ``{`` in it opens a delimiter
-    (``}{{/tool_call}}``), not the arguments' object: only the ``}`` before it count."""
-    if more:
-        return text.count("{", start, end) - text.count("}", start, end)
-    first = text.find("{", start, end)
-    return -text.count("}", start, end if first == -1 else first)
+def brace_depth(text: str, start: int, end: int, depth: int, *, more: bool) -> int:
+    """The depth of braces opened around the arguments after ``text[start:end]`` (a
+    run of markup between arguments), from ``depth`` before it. A ``}`` with none open
+    closes a delimiter written before the name (``{{name}}{{…``), not the arguments'
+    object, so the depth never falls below zero. ``more``: an argument follows the
+    run; when none does, the run is what follows the last value, and a ``{`` in it
+    opens a delimiter (``}{{/tool_call}}``), not the arguments' object: the run counts
+    up to its first ``{``."""
+    if not more:
+        first = text.find("{", start, end)
+        end = end if first == -1 else first
+    for k in range(start, end):  # (the run was skipped anyway: one more look at it)
+        ch = text[k]
+        if ch == "{":
+            depth += 1
+        elif ch == "}" and depth > 0:
+            depth -= 1
+    return depth
 
 
 def past_closing(text: str, pos: int, stop: int) -> int:
