@@ -7,8 +7,14 @@ a template's section tags around them (``{{#tool_call}}get_weather{...}{{/tool_c
 doubled brackets (``[[name]]{...}``, ``{{name}}{{...}}``), a garbled token glued in front
 (``Lie:default_api:mandatory_tool{...}``: bayesimpact/bayes-platform PR 731). The
 schema-anchored reader (:mod:`.anchored`) reads the name where it is placed by structure
-and the object's keys as the tool's declared parameters; this module holds the two
-spellings of such delimiters it needs told apart from the arguments:
+and the object's keys as the tool's declared parameters; this module holds the
+spellings of such delimiters it needs told apart from the name and the arguments:
+
+- **a symbol run that starts the name's line** (:func:`glyph_led`,
+  :func:`lead_glyphs_end`): ``⇬get_weather``. The line starts the call, and the stream
+  holds from there as from a line that starts with a name
+  (:func:`~toolfix._repair.nametable.name_line_start`), so a stream never sends what
+  ``repair()`` takes as a call;
 
 - **a symbol run between the name and its object** (:func:`past_glyphs`): one to
   :data:`_MAX_GLYPHS` non-ASCII symbol characters (Unicode categories ``So``, ``Sm``,
@@ -19,7 +25,9 @@ spellings of such delimiters it needs told apart from the arguments:
   (``}{{/tool_call}}``) is no object opened around the arguments and never closed
   (which the reader takes as a cut: promise 9), and the ``}}`` that close a delimiter
   written before the name (``{{name}}{{"city": …``) close nothing the arguments opened,
-  so a cut object after them (``{{name}}{{"city": "x"``) is still seen open.
+  so a cut object after them (``{{name}}{{"city": "x"``) is still seen open;
+- **what closes the call** (:func:`past_closing`): closing section tags and symbol
+  runs right after the call's closers go with the call when text follows on its line.
 
 Sources: deepseek-v3.1:671b on Ollama Cloud in adityonugrohoid/ollama-tool-calling-research
 (``{{#tool_call}}…{{/tool_call}}``, ``⇬…⇬``, ``{{name}}{{…}}``), bayes-platform PR 731
