@@ -125,6 +125,12 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     ),
     "anchored_unclosed_openers": lambda n: _rep("<parameter=get_weather>\n<parameter=city>\n", n),
     "anchored_tool_use_headers": lambda n: _rep("[Tool Use: get_weather]\n", n),
+    # invented delimiters (toolfix/_repair/delimiters.py): glyph-led names whose objects
+    # never close, and template sections that open braces after every value
+    "anchored_glyph_lines": lambda n: _rep('\u21ecget_weather\u21ec{"city": "a", \n', n),
+    "anchored_template_sections": lambda n: _rep(
+        '{{#tool_call}}get_weather{"city": "a"}{{/tool_call}}{{', n
+    ),
     # many calls shown in an ```xml example block, with prose outside it
     "calls_in_xml_fence": lambda n: (
         "Example:\n```xml\n"

@@ -77,6 +77,7 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.stripped": ENGINE,  # tagged calls whose angle brackets were stripped
     "toolfix._repair.positional": ENGINE,  # a value written by position, bound by the schema
     "toolfix._repair.posread": ENGINE,  # the schema-anchored reader's call by position
+    "toolfix._repair.delimiters": ENGINE,  # delimiters a model invented around name{json}
     # above the engine: the LLM fixer's parts, the stream
     "toolfix._llm": LLM_STREAM,
     "toolfix._stream": LLM_STREAM,

@@ -40,6 +40,7 @@ from .._config import DEFAULT_ARGUMENT_KEYS, FixConfig, Limits
 from .._errors import LimitExceededError, MalformedToolCallError
 from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart
 from .._tools import ToolRegistry
+from .delimiters import brace_depth, glyph_led, past_closing, past_glyphs
 from .elision import is_placeholder
 from .families import markup_start
 from .formats import Candidate
@@ -278,7 +279,8 @@ class AnchoredReader:
                 continue
             stop = self._run_stop(content, anchors, i, fences, taken_end)
             stop = _next_start(quoted, start, stop)  # (a quote ends the run)
-            plain = markup < 0 or end < markup  # (placed by its line's start alone)
+            # (placed by its line's start alone; ``⇬name⇬{``: by its delimiters)
+            plain = (markup < 0 or end < markup) and not _glyph_delimited(content, start, end)
             if plain and _PLAIN_AFTER.match(content, end) is None:
                 continue  # (neither ``key=`` nor the line's end after it: prose)
             read = self._call_at(content, start, end, stop, name, tools, interp, reads, plain)
@@ -358,7 +360,14 @@ class AnchoredReader:
         bracket = _bracket_opened(text, start)
         keyed = self._keyed_body(text, start, end)
         found = self._arguments(
-            text, end, stop, params, reads, nullable, spaced=bracket, keyed=keyed
+            text,
+            past_glyphs(text, end, stop),  # (``name⇬{``: an invented delimiter skipped)
+            stop,
+            params,
+            reads,
+            nullable,
+            spaced=bracket,
+            keyed=keyed,
         )
         if found is None:
             return None
@@ -571,14 +580,14 @@ class AnchoredReader:
         last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
         first, pythonic = True, False
-        braces = 0  # ``{`` the run was opened in (skipped as markup) minus their ``}``
+        braces = 0  # ``{`` the run was opened in (skipped as markup) and not closed yet
         modes: set[str] = set()  # how the arguments' values were joined to their keys
         value_at = pos  # where the last argument's value starts
         for _ in range(_MAX_ANCHORS):  # (each turn moves ``pos`` on; counted, not timed)
             skipped = pos
             pos = self._skip_noise(text, pos, stop)
-            braces += text.count("{", skipped, pos) - text.count("}", skipped, pos)
             m = _KEY.match(text, pos, stop) if pos < stop else None
+            braces = brace_depth(text, skipped, pos, braces, more=m is not None)
             if m is None:
                 break
             key, mode = _key_of(m)
@@ -780,6 +789,8 @@ class AnchoredReader:
                 return _closers_end(text, e, stop)  # (the next call's line: its closers only)
             line_end = stop if nl == -1 else nl
             if not _noise_only(text[e:line_end]):
+                # (text follows on the line: the call's closers and delimiters go with it)
+                e = past_closing(text, _closers_end(text, e, line_end), line_end)
                 break
             e = line_end
             if nl == -1:
@@ -814,6 +825,12 @@ class AnchoredReader:
         if isinstance(part, ToolCallPart) or part.kind == FailureKind.DUPLICATE_ARGUMENT:
             return part
         return None  # not a valid call: the text stays text
+
+
+def _glyph_delimited(text: str, start: int, end: int) -> bool:
+    """The name ``text[start:end]`` is set off by invented symbol delimiters on both
+    sides, its object right after them (``⇬get_weather⇬{``: :mod:`.delimiters`)."""
+    return glyph_led(text, start) != -1 and past_glyphs(text, end, len(text)) != end
 
 
 def _without(text: str, marker: str) -> str:
@@ -915,6 +932,9 @@ def _to_read(
             break
         if s == 0 or text[s - 1] == "\n":
             held = s
+            break
+        if (lead := glyph_led(text, s)) != -1:  # (``⇬name``: from the line's start)
+            held = lead
             break
     if held < 0:
         return [], held, quoted, hits, markup

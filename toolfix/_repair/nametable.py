@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .delimiters import lead_glyphs_end
 from .names import lower_keeping_offsets, normalise_name
 
 __all__ = [
@@ -150,10 +151,11 @@ def name_line_start(text: str, names: NameTable, start: int, at_start: bool) -> 
     for _ in range(len(text) + 1):  # (each turn moves ``i`` to a later line)
         if i == -1 or i >= len(text):
             return -1
-        m = NAME_RUN.match(text, i, min(len(text), i + MAX_NAME + 1))
-        e = m.end() if m is not None else i
-        if i < e < len(text) and e - i <= MAX_NAME:
-            word = text[i:e].rstrip(".:-")
+        w = lead_glyphs_end(text, i, len(text))  # (``⇬name``: an invented delimiter)
+        m = NAME_RUN.match(text, w, min(len(text), w + MAX_NAME + 1))
+        e = m.end() if m is not None else w
+        if w < e < len(text) and e - w <= MAX_NAME:
+            word = text[w:e].rstrip(".:-")
             if word and names.lookup(word) is not None:
                 return i
         nl = text.find("\n", e)
