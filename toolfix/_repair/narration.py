@@ -80,6 +80,7 @@ from .._errors import LimitExceededError
 from .catalogue import in_catalogue
 from .history import history_spans
 from .leadins import (
+    CONDITIONAL_RE,
     EQUIVALENT_RE,
     HYPOTHETICAL_RE,
     documents_markup,
@@ -108,7 +109,7 @@ _HINTS = (
     "dumps", "spits", "espons", "bserved", "ctual ", "aw ", "xemp", "jemp", "eispiel",
     "sempi", "\u5982\u4e0b", "\u4f8b", "user", "User", "ormat", "emplate", "yntax",
     "sage", "quivalent", "same ", "orrespond", "ranslate", "uppose", "magine", "say ",
-    "would", "nput", "uery", "rompt", "uestion",
+    "would", "nput", "uery", "rompt", "uestion", " if ", "If ",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -358,6 +359,8 @@ def _told_before(text: str, start: int) -> bool:
         return True
     if HYPOTHETICAL_RE.match(low.lstrip()) is not None:
         return True  # (a case supposed: its "we" is the writer's, not a model's)
+    if CONDITIONAL_RE.search(tail) is not None:
+        return True  # (a call under a condition not met: its "i could" is an offer)
     if '"' in lead or "\u201c" in lead or "\u00ab" in lead:
         lead = _CLOSED_QUOTE_RE.sub(" ", lead)  # (a quotation: someone else's first person)
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
