@@ -48,6 +48,13 @@ _HAS_TOOLS_RE = re.compile(
     r"|\b(?:can|could) use (?:several|these|the following|many|some|a few)\b[^\n]{0,20}"
     r"\b(?:tools|functions)\b"
     r"|\b(?:my|the|available) (?:available )?(?:tools|functions) (?:are|include)\b"
+    r"|^[#*\s]*(?:(?:my|the|available|offered) )?(?:tools|functions)[*\s]*:?[*\s]*$"
+    r"|\b(?:here|these|those|below) (?:are|is)\b[^\n]{0,20}?\b(?:my|the|all|available)\b"
+    r"[^\n]{0,20}?\b(?:tools|functions)\b"
+    r"|\b(?:tools|functions) (?:i was given|i(?: can)? (?:call|use)|you can (?:call|use)"
+    r"|(?:i|you) (?:have|get))\b"
+    r"|\bi have (?:\d{1,2}|two|three|four|five|six|a few|several|some) (?:tools|functions)\b"
+    r"|\b(?:can|could) (?:help|assist)(?: you)? with (?:these|the following|my) (?:tools|functions)\b"
 )
 #: An introduction that makes calls itself: the model saying what it will do now.
 _ACTS_RE = re.compile(
@@ -61,9 +68,7 @@ def in_catalogue(text: str, start: int) -> bool:
     lo = max(0, start - _CHARS)
     bol = max(lo, text.rfind("\n", lo, start) + 1)
     item = _item_above(text, lo, bol, start)
-    if item is None:
-        return False
-    intro = _list_intro(text, lo, item)
+    intro = _line_intro(text, lo, bol) if item is None else _list_intro(text, lo, item)
     return (
         intro is not None
         and _HAS_TOOLS_RE.search(intro) is not None
@@ -93,6 +98,38 @@ def _item_above(text: str, lo: int, bol: int, start: int) -> int | None:
             return None  # (a paragraph of its own: the item ended above it)
         eol = k - 1
     return None
+
+
+def _line_intro(text: str, lo: int, bol: int) -> str | None:
+    """The introduction of a catalogue written without bullets, one tool per line
+    (``send_email {"to": …}`` under "Available tools:"): the line ending with ``:`` that
+    opens the paragraph holding the call's line at ``bol``, over lines that are tools'
+    lines too (:func:`_tool_line`, or indented), or the last line of the
+    paragraph above it, past one blank line (lower case); ``None`` when neither is
+    within :data:`_ITEM_LINES` lines."""
+    eol = bol - 1
+    blank = False
+    for _ in range(_ITEM_LINES):
+        if eol < lo:
+            return None
+        k = max(lo, text.rfind("\n", lo, eol) + 1)
+        line = text[k:eol].strip()
+        if not line:
+            if blank:
+                return None
+            blank = True
+        elif blank or line.endswith(":"):
+            return line.lower()
+        elif not _tool_line(line) and text[k : k + 1] not in (" ", "\t"):
+            return None  # (a line of prose between: no tool's line)
+        eol = k - 1
+    return None
+
+
+def _tool_line(line: str) -> bool:
+    """Is the stripped ``line`` a tool's line of a catalogue: one word (its name), or a
+    line holding an object or a signature (``{``, ``(``)?"""
+    return "{" in line or "(" in line or len(line.split()) == 1
 
 
 def _list_intro(text: str, lo: int, item: int) -> str | None:

@@ -440,13 +440,18 @@ _RECORD_CHARS = 600
 _RECORD_TRIES = 64
 
 
-def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
+def told_spans(
+    text: str,
+    has: Callable[[str], bool] | None = None,
+    positions: Callable[[str], list[int] | None] | None = None,
+) -> list[Span]:
     """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
     labels of sequence-diagram message lines, literals assigned to a variable, the body
     rows of Markdown tables, assistant message records, records of past calls
     (:mod:`.history`) and the data of shell commands (:mod:`.shelldata`) (substring tests first,
     through ``has``: ``marker in text`` unless the caller knows a faster answer, as the
-    scan's marker index does for a long text)."""
+    scan's marker index does for a long text; ``positions``, that index's every index of
+    a character, lets the shell commands be looked for only where a quote opens JSON)."""
     has = text.__contains__ if has is None else has
     spans: list[Span] = []
     if has("->>"):
@@ -476,7 +481,7 @@ def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span
     if has('"role"'):
         spans.extend(_records(text))
     spans.extend(history_spans(text, has))
-    spans.extend(command_data_spans(text, has))
+    spans.extend(command_data_spans(text, has, positions))
     spans.sort()
     return spans
 
