@@ -25,6 +25,15 @@ fifth prose harvest, each from two public pages or more:
   get the current weather for 'London', you would use:": smollm3's recording in
   MikeVeerman/tool-calling-benchmark); its "we" is the writer and the reader, not a
   model making a call: :data:`HYPOTHETICAL_RE`;
+- **a conditional**: the lead-in puts the call under a condition on the reader's or the
+  query's need ("In the meantime, if this query requires a tool call, here's how you can
+  proceed:": smollm3 in MikeVeerman/tool-calling-benchmark, held out in the seventh
+  round; "Here is a call to a hypothetical tool if you needed real-time data:", the same
+  benchmark's Round 3 runs; "If you choose to call a function ONLY reply in the following
+  format": an echoed prompt in QwenLM/Qwen3-Coder#475; "if the LLM wants to check the
+  weather …, it returns something like:": agent-frameworks-report.meaningfool.net), or
+  a case the writer does not hold ("if I had access to …"); a condition on the world
+  ("if the file exists, …") is not one: :data:`CONDITIONAL_RE`;
 - **the same call in another format**: the lead-in says what follows is equivalent to a
   call shown before ("This is equivalent to the JSON:": roshangrewal/gemma4-e4b-toolcall
   -v02-gguf; "the same call … in OpenAI format"): :data:`EQUIVALENT_RE`;
