@@ -74,4 +74,4 @@ def test_a_long_text_with_an_indexed_brace_is_not_read_whole() -> None:
     assert _Counting.reads == 0
     assert spans == command_data_spans(body)
     assert len(spans) == 1
-    assert shelldata._HEAD_WORD >= len("--data-binary=")
+    assert len("--data-binary=") <= shelldata._HEAD_WORD

@@ -80,7 +80,8 @@ def test_a_template_slot_is_no_value(family: str, slot: str) -> None:
 def test_a_bare_slot_phrase_is_no_value(value: str) -> None:
     text = f'<tool_call>{{"name": "get_weather", "arguments": {{"city": "{value}"}}}}</tool_call>'
     result = repair(text, CITY_TOOLS)
-    assert result.tool_calls == [] and result.invalid_tool_calls, text
+    assert result.tool_calls == [], text
+    assert result.invalid_tool_calls, text
 
 
 # values that look slot-ish and are data: one word, markup, a generic, a glob, a bare
@@ -156,9 +157,7 @@ def _names(text: str) -> list[str]:
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(FAMILIES), st.sampled_from(CONDITIONAL), st.sampled_from(["\n\n", "\n"]))
-def test_a_call_under_a_conditional_lead_in_is_not_a_call(
-    family: str, lead: str, gap: str
-) -> None:
+def test_a_call_under_a_conditional_lead_in_is_not_a_call(family: str, lead: str, gap: str) -> None:
     text = f"Which address should I use?\n\n{lead}{gap}{inner_call(family, '')}"
     assert _names(text) == [], text
     assert _streamed(text) == [], text

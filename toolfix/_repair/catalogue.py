@@ -54,7 +54,8 @@ _HAS_TOOLS_RE = re.compile(
     r"|\b(?:tools|functions) (?:i was given|i(?: can)? (?:call|use)|you can (?:call|use)"
     r"|(?:i|you) (?:have|get))\b"
     r"|\bi have (?:\d{1,2}|two|three|four|five|six|a few|several|some) (?:tools|functions)\b"
-    r"|\b(?:can|could) (?:help|assist)(?: you)? with (?:these|the following|my) (?:tools|functions)\b"
+    r"|\b(?:can|could) (?:help|assist)(?: you)? with (?:these|the following|my)"
+    r" (?:tools|functions)\b"
 )
 #: An introduction that makes calls itself: the model saying what it will do now.
 _ACTS_RE = re.compile(

@@ -98,9 +98,7 @@ def _heads(text: str) -> list[re.Match[str]]:
     return heads
 
 
-def _json_quotes(
-    text: str, positions: Callable[[str], list[int] | None]
-) -> list[int] | None:
+def _json_quotes(text: str, positions: Callable[[str], list[int] | None]) -> list[int] | None:
     """The quotes of ``text`` that open a JSON document (a quote, blanks, then ``{`` or
     ``[``), sorted, found from the indexed positions of ``{`` and ``[``; ``None`` when
     either is not indexed (a short text, or too many of them)."""

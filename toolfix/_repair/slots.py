@@ -33,7 +33,9 @@ __all__ = ["template_slot"]
 
 #: A wrapped phrase: the opener, then words (letters, digits, ``_``, ``-``, ``&``,
 #: blanks), then the closer that matches it (checked by :data:`_CLOSERS`).
-_WRAPPED = re.compile(r"(<|\{\{|\{|\[|\$\{|\*\*)[ \t]*([A-Za-z][\w &-]{0,62}?)[ \t]*(>|\}\}|\}|\]|\*\*)")
+_WRAPPED = re.compile(
+    r"(<|\{\{|\{|\[|\$\{|\*\*)[ \t]*([A-Za-z][\w &-]{0,62}?)[ \t]*(>|\}\}|\}|\]|\*\*)"
+)
 _CLOSERS = {"<": ">", "{{": "}}", "{": "}", "[": "]", "${": "}", "**": "**"}
 #: A bare snake or kebab phrase (no blanks).
 _BARE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+){2,7}")
