@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolfix import accumulate, repair, repair_stream
+from toolfix._repair.elision import names_own_slot
 from toolfix._repair.slots import template_slot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,3 +185,18 @@ def _corpus(path: str, prefix: str) -> list[dict[str, object]]:
 )
 def test_the_sources_are_no_call(case: dict[str, object]) -> None:
     assert repair(case["response"], case["tools"]).tool_calls == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(st.sampled_from("abcity_ -<>[]*{}yourhe"), min_size=1, max_size=30).filter(
+        lambda v: v.strip() == v and v.strip("._-") != ""
+    )
+)
+def test_a_value_the_rule_does_not_take_is_read_back_exactly(value: str) -> None:
+    text = json.dumps({"name": "get_weather", "arguments": {"city": value}})
+    calls = repair(text, CITY_TOOLS).tool_calls
+    if template_slot("city", value):
+        assert calls == [], text
+    elif not names_own_slot("city", value):
+        assert [c.arguments for c in calls] == [{"city": value}], text
