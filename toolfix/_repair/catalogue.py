@@ -69,7 +69,12 @@ def in_catalogue(text: str, start: int) -> bool:
     lo = max(0, start - _CHARS)
     bol = max(lo, text.rfind("\n", lo, start) + 1)
     item = _item_above(text, lo, bol, start)
-    intro = _line_intro(text, lo, bol) if item is None else _list_intro(text, lo, item)
+    if item is not None:
+        intro = _list_intro(text, lo, item)
+    elif _object_line(text, start):
+        intro = _line_intro(text, lo, bol)
+    else:
+        return False
     return (
         intro is not None
         and _HAS_TOOLS_RE.search(intro) is not None
@@ -99,6 +104,15 @@ def _item_above(text: str, lo: int, bol: int, start: int) -> int | None:
             return None  # (a paragraph of its own: the item ended above it)
         eol = k - 1
     return None
+
+
+def _object_line(text: str, start: int) -> bool:
+    """Does the call at ``start`` hold an object on its line or the next (a tool's name
+    and its argument object, as a catalogue without bullets writes it)? A signature
+    line (``send_email(to: string)``) is read as it was: no object, no catalogue line."""
+    eol = text.find("\n", start)
+    eol = len(text) if eol == -1 else text.find("\n", eol + 1)
+    return text.find("{", start, len(text) if eol == -1 else eol) != -1
 
 
 def _line_intro(text: str, lo: int, bol: int) -> str | None:
