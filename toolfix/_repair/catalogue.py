@@ -24,6 +24,15 @@ words "tools" or "functions" with "have", "access", "available", "at my disposal
 "include", "can use" …) and makes no call itself (no "I'll", "let me", "I will", "now").
 A call under a list item of any other list ("1. Check the weather:", a plan of
 steps after "Here is my plan:") is the model's own.
+
+Written without bullets, one tool a line (``send_email {"to": …}``, ``note({"text":
+…})``, or the name on a line and its object below it), a catalogue line is one that
+holds an object, under the introduction: the line ending with ``:`` that opens its
+paragraph over other tools' lines, or the paragraph above it ("Available tools:",
+``## Tools``). The introductions a catalogue writes include a bare label ("Tools:",
+"Available tools:", a ``## Tools`` heading), "here are my tools", "the tools I was
+given", "tools you can call", "I have 2 tools" (``tests/test_catalogue_anchored.py``
+draws them over the schema-anchored reader's name-then-object shapes).
 """
 
 from __future__ import annotations
