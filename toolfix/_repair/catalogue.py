@@ -24,6 +24,15 @@ words "tools" or "functions" with "have", "access", "available", "at my disposal
 "include", "can use" …) and makes no call itself (no "I'll", "let me", "I will", "now").
 A call under a list item of any other list ("1. Check the weather:", a plan of
 steps after "Here is my plan:") is the model's own.
+
+Written without bullets, one tool a line (``send_email {"to": …}``, ``note({"text":
+…})``, or the name on a line and its object below it), a catalogue line is one that
+holds an object, under the introduction: the line ending with ``:`` that opens its
+paragraph over other tools' lines, or the paragraph above it ("Available tools:",
+``## Tools``). The introductions a catalogue writes include a bare label ("Tools:",
+"Available tools:", a ``## Tools`` heading), "here are my tools", "the tools I was
+given", "tools you can call", "I have 2 tools" (``tests/test_catalogue_anchored.py``
+draws them over the schema-anchored reader's name-then-object shapes).
 """
 
 from __future__ import annotations
@@ -48,6 +57,14 @@ _HAS_TOOLS_RE = re.compile(
     r"|\b(?:can|could) use (?:several|these|the following|many|some|a few)\b[^\n]{0,20}"
     r"\b(?:tools|functions)\b"
     r"|\b(?:my|the|available) (?:available )?(?:tools|functions) (?:are|include)\b"
+    r"|^[#*\s]*(?:(?:my|the|available|offered) )?(?:tools|functions)[*\s]*:?[*\s]*$"
+    r"|\b(?:here|these|those|below) (?:are|is)\b[^\n]{0,20}?\b(?:my|the|all|available)\b"
+    r"[^\n]{0,20}?\b(?:tools|functions)\b"
+    r"|\b(?:tools|functions) (?:i was given|i(?: can)? (?:call|use)|you can (?:call|use)"
+    r"|(?:i|you) (?:have|get))\b"
+    r"|\bi have (?:\d{1,2}|two|three|four|five|six|a few|several|some) (?:tools|functions)\b"
+    r"|\b(?:can|could) (?:help|assist)(?: you)? with (?:these|the following|my)"
+    r" (?:tools|functions)\b"
 )
 #: An introduction that makes calls itself: the model saying what it will do now.
 _ACTS_RE = re.compile(
@@ -61,9 +78,12 @@ def in_catalogue(text: str, start: int) -> bool:
     lo = max(0, start - _CHARS)
     bol = max(lo, text.rfind("\n", lo, start) + 1)
     item = _item_above(text, lo, bol, start)
-    if item is None:
+    if item is not None:
+        intro = _list_intro(text, lo, item)
+    elif _object_line(text, start):
+        intro = _line_intro(text, lo, bol)
+    else:
         return False
-    intro = _list_intro(text, lo, item)
     return (
         intro is not None
         and _HAS_TOOLS_RE.search(intro) is not None
@@ -93,6 +113,47 @@ def _item_above(text: str, lo: int, bol: int, start: int) -> int | None:
             return None  # (a paragraph of its own: the item ended above it)
         eol = k - 1
     return None
+
+
+def _object_line(text: str, start: int) -> bool:
+    """Does the call at ``start`` hold an object on its line or the next (a tool's name
+    and its argument object, as a catalogue without bullets writes it)? A signature
+    line (``send_email(to: string)``) is read as it was: no object, no catalogue line."""
+    eol = text.find("\n", start)
+    eol = len(text) if eol == -1 else text.find("\n", eol + 1)
+    return text.find("{", start, len(text) if eol == -1 else eol) != -1
+
+
+def _line_intro(text: str, lo: int, bol: int) -> str | None:
+    """The introduction of a catalogue written without bullets, one tool per line
+    (``send_email {"to": …}`` under "Available tools:"): the line ending with ``:`` that
+    opens the paragraph holding the call's line at ``bol``, over lines that are tools'
+    lines too (:func:`_tool_line`, or indented), or the last line of the
+    paragraph above it, past one blank line (lower case); ``None`` when neither is
+    within :data:`_ITEM_LINES` lines."""
+    eol = bol - 1
+    blank = False
+    for _ in range(_ITEM_LINES):
+        if eol < lo:
+            return None
+        k = max(lo, text.rfind("\n", lo, eol) + 1)
+        line = text[k:eol].strip()
+        if not line:
+            if blank:
+                return None
+            blank = True
+        elif blank or line.endswith(":"):
+            return line.lower()
+        elif not _tool_line(line) and text[k : k + 1] not in (" ", "\t"):
+            return None  # (a line of prose between: no tool's line)
+        eol = k - 1
+    return None
+
+
+def _tool_line(line: str) -> bool:
+    """Is the stripped ``line`` a tool's line of a catalogue: one word (its name), or a
+    line holding an object or a signature (``{``, ``(``)?"""
+    return "{" in line or "(" in line or len(line.split()) == 1
 
 
 def _list_intro(text: str, lo: int, item: int) -> str | None:

@@ -73,6 +73,8 @@ from __future__ import annotations
 
 import re
 
+from .slots import template_slot
+
 __all__ = [
     "COMPOSED",
     "ELIDED",
@@ -193,13 +195,14 @@ def _fold(name: str) -> str:
 def elided_value(arguments: dict[str, object]) -> str | None:
     """The first key of ``arguments`` whose value is an elision mark (a raw text value:
     :func:`_is_mark`), a template slot naming the key itself (:func:`names_own_slot`) or
+    a placeholder (:func:`~toolfix._repair.slots.template_slot`), or
     a list or object whose every item is an ellipsis or a mark, at every depth
     (``[{"q": "..."}]``, ``{"a": ["..."]}``: :func:`_all_elided`), or ``None``."""
     for key, value in arguments.items():
         if isinstance(value, str):
             if ("." in value or "\u2026" in value) and _is_mark(value):
                 return key
-            if names_own_slot(key, value):
+            if names_own_slot(key, value) or template_slot(key, value):
                 return key
         elif isinstance(value, (list, dict)) and _all_elided(value, [_LEAVES]):
             return key

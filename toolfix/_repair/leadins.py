@@ -25,6 +25,15 @@ fifth prose harvest, each from two public pages or more:
   get the current weather for 'London', you would use:": smollm3's recording in
   MikeVeerman/tool-calling-benchmark); its "we" is the writer and the reader, not a
   model making a call: :data:`HYPOTHETICAL_RE`;
+- **a conditional**: the lead-in puts the call under a condition on the reader's or the
+  query's need ("In the meantime, if this query requires a tool call, here's how you can
+  proceed:": smollm3 in MikeVeerman/tool-calling-benchmark, held out in the seventh
+  round; "Here is a call to a hypothetical tool if you needed real-time data:", the same
+  benchmark's Round 3 runs; "If you choose to call a function ONLY reply in the following
+  format": an echoed prompt in QwenLM/Qwen3-Coder#475; "if the LLM wants to check the
+  weather …, it returns something like:": agent-frameworks-report.meaningfool.net), or
+  a case the writer does not hold ("if I had access to …"); a condition on the world
+  ("if the file exists, …") is not one: :data:`CONDITIONAL_RE`;
 - **the same call in another format**: the lead-in says what follows is equivalent to a
   call shown before ("This is equivalent to the JSON:": roshangrewal/gemma4-e4b-toolcall
   -v02-gguf; "the same call … in OpenAI format"): :data:`EQUIVALENT_RE`;
@@ -40,6 +49,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "CONDITIONAL_RE",
     "EQUIVALENT_RE",
     "HYPOTHETICAL_RE",
     "documents_markup",
@@ -66,6 +76,26 @@ HYPOTHETICAL_RE = re.compile(
     r"^(?:[-*]\s*)?(?:(?:let'?s say|let us say|suppose|imagine|say)(?: that)?"
     r" (?:we|you|the|a|an|our|your|i|someone|somebody)\b|(?:we|you|one) would\b"
     r"|for (?:example|instance),[^\n]{0,160}:\s*$)"
+)
+#: The condition of a conditional lead-in: the reader's or the query's need or wish, or a
+#: case the writer does not hold ("if this query requires a tool call", "if you needed
+#: real-time data", "if you choose to call a function", "if i had access"), read in lower
+#: case. A condition on the world ("if the file exists") is not one.
+_CONDITION = (
+    r"if (?:(?:you|we|one)(?:'d| would)? (?:need|needed|want|wanted|wish|like|choose|chose"
+    r"|decide|require|prefer)|(?:this|the|your) (?:query|request|question|task|case)"
+    r" (?:requires|needs|calls for)|(?:i|we) had\b|(?:we|you) assume)"
+)
+#: A conditional lead-in (read in lower case, on the lead-in's tail: the call follows):
+#: the condition, then a clause that shows how ("…, here's how you can proceed", "…, you
+#: would call", "…, i could call", "…, reply in the following format"), or a clause that
+#: shows, then the condition ("here is a call to a hypothetical tool if you needed
+#: real-time data", "use the following command if i had access to …").
+CONDITIONAL_RE = re.compile(
+    rf"\b{_CONDITION}[^.!?\n]{{0,140}}?(?:,|\bthen\b)[ \t]*(?:here'?s|here is|this is|that is"
+    r"|you (?:can|could|would|should|may)|i (?:could|would|might)"
+    r"|(?:just |only )?(?:follow|reply|respond|proceed|use|call))\b[^.!?\n]{0,100}$"
+    rf"|\b(?:here'?s|here is|this is|use)\b[^.!?\n]{{0,80}}\b{_CONDITION}[^.!?\n]{{0,80}}$"
 )
 #: A lead-in naming what follows as the same call in another format (lower case).
 EQUIVALENT_RE = re.compile(

@@ -80,6 +80,7 @@ from .._errors import LimitExceededError
 from .catalogue import in_catalogue
 from .history import history_spans
 from .leadins import (
+    CONDITIONAL_RE,
     EQUIVALENT_RE,
     HYPOTHETICAL_RE,
     documents_markup,
@@ -108,7 +109,7 @@ _HINTS = (
     "dumps", "spits", "espons", "bserved", "ctual ", "aw ", "xemp", "jemp", "eispiel",
     "sempi", "\u5982\u4e0b", "\u4f8b", "user", "User", "ormat", "emplate", "yntax",
     "sage", "quivalent", "same ", "orrespond", "ranslate", "uppose", "magine", "say ",
-    "would", "nput", "uery", "rompt", "uestion",
+    "would", "nput", "uery", "rompt", "uestion", " if ", "If ",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -358,6 +359,8 @@ def _told_before(text: str, start: int) -> bool:
         return True
     if HYPOTHETICAL_RE.match(low.lstrip()) is not None:
         return True  # (a case supposed: its "we" is the writer's, not a model's)
+    if CONDITIONAL_RE.search(tail) is not None:
+        return True  # (a call under a condition not met: its "i could" is an offer)
     if '"' in lead or "\u201c" in lead or "\u00ab" in lead:
         lead = _CLOSED_QUOTE_RE.sub(" ", lead)  # (a quotation: someone else's first person)
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
@@ -437,13 +440,18 @@ _RECORD_CHARS = 600
 _RECORD_TRIES = 64
 
 
-def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
+def told_spans(
+    text: str,
+    has: Callable[[str], bool] | None = None,
+    positions: Callable[[str], list[int] | None] | None = None,
+) -> list[Span]:
     """Sorted spans of ``text`` where a call is shown, decided by what precedes it: the
     labels of sequence-diagram message lines, literals assigned to a variable, the body
     rows of Markdown tables, assistant message records, records of past calls
     (:mod:`.history`) and the data of shell commands (:mod:`.shelldata`) (substring tests first,
     through ``has``: ``marker in text`` unless the caller knows a faster answer, as the
-    scan's marker index does for a long text)."""
+    scan's marker index does for a long text; ``positions``, that index's every index of
+    a character, lets the shell commands be looked for only where a quote opens JSON)."""
     has = text.__contains__ if has is None else has
     spans: list[Span] = []
     if has("->>"):
@@ -473,7 +481,7 @@ def told_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span
     if has('"role"'):
         spans.extend(_records(text))
     spans.extend(history_spans(text, has))
-    spans.extend(command_data_spans(text, has))
+    spans.extend(command_data_spans(text, has, positions))
     spans.sort()
     return spans
 

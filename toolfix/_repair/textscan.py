@@ -625,7 +625,7 @@ class _Quotes:
                 docs.append((doc.start(), len(text)))  # documentation from here on
         # calls shown in a diagram, a table row or a message record, or assigned in code
         # (toolfix/_repair/narration.py)
-        return lines, comments, docs, told_spans(text, has)
+        return lines, comments, docs, told_spans(text, has, markers.positions)
 
     def spans(self) -> list[tuple[int, int]]:
         """Every quoted region (blockquote lines, comments, documentation of the call
