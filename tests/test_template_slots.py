@@ -75,6 +75,25 @@ def test_a_template_slot_is_no_value(family: str, slot: str) -> None:
     assert result.invalid_tool_calls or slot in (result.text or ""), text
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(FAMILIES),
+    st.sampled_from(["next Thursday at", "in", "near", "Dear"]),
+    st.sampled_from(["[{}]", "<{}>", "{{{{{}}}}}", "${{{}}}"]),
+    st.sampled_from(["specific time", "Your Name", "insert date", "placeholder city"]),
+)
+def test_a_placeholder_phrase_inside_a_short_value_is_no_value(
+    family: str, before: str, wrap: str, phrase: str
+) -> None:
+    if wrap == "<{}>" and "<" in WRITERS[family]("n", "k", "", "", True):
+        return  # (markup inside markup: what a tag family reads there is its own grammar)
+    value = f"{before} {wrap.format(phrase)}"
+    text = write(family, "get_weather", "city", value, "")
+    result = repair(text, CITY_TOOLS)
+    assert result.tool_calls == [], text
+    assert result.invalid_tool_calls or value in (result.text or ""), text
+
+
 @pytest.mark.parametrize(
     "value", ["your_city_here", "YOUR_CITY_HERE", "insert-city-here", "city_placeholder_value"]
 )
@@ -105,6 +124,10 @@ DATA = [
     "[Draft notes]",
     "{not json",
     "here_and_there_now",
+    "check **your order** now",
+    "See [your account](https://example.com)",
+    "a {your thing} b",
+    "Dear [Recipient], hi",
 ]
 
 
@@ -180,7 +203,8 @@ def _corpus(path: str, prefix: str) -> list[dict[str, object]]:
     "case",
     _corpus("benchmarks/corpora/prose_negatives.jsonl", "prec8-")
     + _corpus("benchmarks/corpora/verbatim_anchored.jsonl", "fresh5fw-llamaindex-19187")
-    + _corpus("benchmarks/heldout/verbatim_fresh7_rec.jsonl", "fresh7rec-mvbench-smollm3-asks"),
+    + _corpus("benchmarks/heldout/verbatim_fresh7_rec.jsonl", "fresh7rec-mvbench-smollm3-asks")
+    + _corpus("benchmarks/corpora/prose_negatives.jsonl", "fresh8rec-chimera-lfm25-thinking-p10"),
     ids=lambda c: str(c["id"]),
 )
 def test_the_sources_are_no_call(case: dict[str, object]) -> None:

@@ -13,6 +13,10 @@ replace, and it names the parameter or says it is a placeholder:
   hold ``<CITY_NAME>``, ``<City Name>``, ``[MEETING_TIME]``, ``[Insert Date & Time
   Here]``, ``<your_pattern>`` from other models too), ``"reason":
   "**insert_any_reason_here**"`` (run-llama/llama_index#19187, a reporter's placeholder);
+- **a bracketed placeholder phrase inside a short value** (``<…>``, ``[…]``, ``{{…}}``,
+  ``${…}`` holding a placeholder word): ``"time": "next Thursday at [specific time]"``
+  (lfm2.5-thinking in chimera-defi/Etc-mono-repo's benchmark cache, after "Let me know
+  the title and time!"), the same slot words as the whole-value spellings above;
 - **bare snake or kebab phrases** that open with ``your``/``insert`` and end with
   ``here``, or hold the word ``placeholder``: ``"city": "your_city_here"`` (phi4-mini in
   the same benchmark: "Replace `your_city_here` with the actual city name").
@@ -53,23 +57,39 @@ def _words(phrase: str) -> list[str]:
     return [w.casefold() for w in _SPLIT.split(phrase) if w]
 
 
+def _slot_words(m: re.Match[str]) -> list[str]:
+    """The words of a wrapped phrase whose closer matches its opener (else none)."""
+    return _words(m.group(2)) if _CLOSERS[m.group(1)] == m.group(3) else []
+
+
+def _holds_slot(value: str) -> bool:
+    """Does a short value hold a bracketed placeholder phrase among other words
+    (``"next Thursday at [specific time]"``)? Emphasis and single braces are left out
+    (``"check **your order**"`` is markup), and so is a link's text (``[your account](…)``)."""
+    for m in _WRAPPED.finditer(value):
+        if m.group(1) in ("**", "{") or value.startswith("(", m.end()):
+            continue
+        words = _slot_words(m)
+        if len(words) >= 2 and not _SLOT_WORDS.isdisjoint(words):
+            return True
+    return False
+
+
 def template_slot(key: str, value: str) -> bool:
     """Is ``value``, the value of the parameter ``key``, a template slot: a wrapped
-    phrase of two words or more naming ``key`` or a placeholder, or a bare
-    ``your_…_here`` / ``…placeholder…`` phrase (the module docs)?"""
+    phrase of two words or more naming ``key`` or a placeholder, a short value holding
+    a bracketed placeholder phrase, or a bare ``your_…_here`` / ``…placeholder…``
+    phrase (the module docs)?"""
     if len(value) > _MOST or len(value) < 5:
         return False
-    if value[0] in "<{[$*":
-        m = _WRAPPED.fullmatch(value)
-        if m is None or _CLOSERS[m.group(1)] != m.group(3):
-            return False
-        words = _words(m.group(2))
-        if len(words) < 2:
-            return False
+    m = _WRAPPED.fullmatch(value) if value[0] in "<{[$*" else None
+    if m is not None and len(words := _slot_words(m)) >= 2:
         if not _SLOT_WORDS.isdisjoint(words):
             return True
         own = _words(key)
         return len("".join(own)) >= _NAME_CHARS and set(own) <= set(words)
+    if _holds_slot(value):
+        return True
     if _BARE.fullmatch(value) is None:
         return False
     words = _words(value)
