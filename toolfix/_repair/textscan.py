@@ -269,7 +269,8 @@ class TextScanner:
         """Reasoning that no family call ends: the anchored reader's calls that end it
         (its last element, as for the families' calls: :func:`_tail_start`), never one
         that text follows (a plan, an example, a refused quote)."""
-        assert self._anchored is not None
+        if self._anchored is None:
+            return []
         found = self._anchored.read(
             content, interp, seed, quoted, [], False, quotes.spans, reads=ctx.reads
         )
