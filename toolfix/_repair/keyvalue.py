@@ -66,7 +66,8 @@ def read_key_value_call(
         return _glued_key(text, at, j, k, g, ctx, fmt)
     elif g.name_end_required and not text.startswith(closer, p):
         return None
-    if not text.startswith(g.key[0], p) and sep is None:
+    keyed = text.startswith(g.key[0], p) or wrapped_at(text, p, g.key[0]) != -1
+    if not keyed and sep is None:
         # no argument: a bare tool name closed (or cut off right after it)
         bare = text.startswith(closer, p) or p >= n
         if not bare or (g.bare_name_is_tool and not ctx.is_tool(name)):

@@ -35,7 +35,13 @@ from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
 from .jsonparse import ScanReads
 from .narration import answered_spans, narrated, told_spans
-from .reasoning import OTHER_THINK_TOKENS, THINK_CLOSE, THINK_OPEN, split_reasoning
+from .reasoning import (
+    OTHER_THINK_TOKENS,
+    THINK_CLOSE,
+    THINK_OPEN,
+    closes_its_wrapper,
+    split_reasoning,
+)
 from .scanner import SpecScanner
 from .text import Fence, find_fences, occurrences, remove_spans
 
@@ -278,7 +284,7 @@ class TextScanner:
         if not found:
             return []
         tail = _tail_start(content, [x for s, e, _ in found for x in (s, e)])
-        return [c for _, e, c in found if e > tail]
+        return [c for s, e, c in found if e > tail and closes_its_wrapper(content[s:e])]
 
     def _scan(
         self,
