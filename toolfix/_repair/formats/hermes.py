@@ -176,8 +176,10 @@ class HermesFormat(ToolCallFormat):
             # the name in a <function> tag, the arguments as JSON after it (mlx-omni #126)
             name = named.group(1)
             return self._named_json(text, start, name, named.end(), body_end, end, closed, ctx)
-        if text[first] == "<" or (
-            text[first] not in "{[" and text.find("<arg_key>", first, body_end) != -1
+        if (
+            text[first] == "<"
+            or text.startswith("function=", first)  # (its ``<`` lost: qwen_xml reads it)
+            or (text[first] not in "{[" and text.find("<arg_key>", first, body_end) != -1)
         ):
             return None  # Qwen3-Coder XML or GLM: not ours
         if (

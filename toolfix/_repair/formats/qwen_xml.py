@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from typing import ClassVar
 
 from ..gate import ReadArguments
+from ..stripped import restore_equals_tags
 from ..text import MarkerFinder, find_bracket_end
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, respan
 
 __all__ = ["QwenXmlFormat"]
 
@@ -49,6 +51,8 @@ FUNC_CLOSE = "</function>"
 FUNC_SPACED = "<function "
 PARAM = "<parameter="
 PARAM_CLOSE = "</parameter>"
+#: A ``function=`` tag that lost its ``<``, on a line of its own.
+_BARE_FUNC = "\nfunction="
 _MAX_TAG_NAME = 256
 # what ends a parameter value when its </parameter> is missing
 _VALUE_ENDS = (PARAM_CLOSE, PARAM, FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC)
@@ -251,7 +255,28 @@ class QwenXmlFormat(ToolCallFormat):
         "main/vllm/entrypoints/openai/tool_parsers/seed_oss_tool_parser.py"
     )
 
+    def detect(self, has: Callable[[str], bool]) -> bool:
+        """Its markers, or a ``<tool_call>`` wrapper whose ``function=`` tag lost its
+        ``<`` (:func:`~toolfix._repair.stripped.restore_equals_tags`)."""
+        return super().detect(has) or (has(WRAP_OPEN) and has(_BARE_FUNC))
+
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
+        """One candidate per ``<function=...>`` block, in order; with none, the calls
+        whose tags lost their ``<`` (read as written back, offsets mapped by line)."""
+        out = self._extract(text, ctx)
+        if out or _BARE_FUNC not in text:
+            return out
+        restored = restore_equals_tags(text, ctx.is_tool)
+        if restored is None:
+            return out
+        for c in self._extract(restored.text, ctx):
+            s, e = restored.original(c.start, False), restored.original(c.end, True)
+            found = respan(c, s, e, text[s:e])
+            found.notes = (*found.notes, ("native_markup", restored.note))
+            out.append(found)
+        return out
+
+    def _extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         """One candidate per ``<function=...>`` block, in order."""
         out: list[Candidate] = []
         finder = MarkerFinder(text)
