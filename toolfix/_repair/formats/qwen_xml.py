@@ -346,19 +346,20 @@ class QwenXmlFormat(ToolCallFormat):
         if first < n and text[first] in "{[":
             # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
             stop, closer = finder.first((FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC), first, n)
-            span = find_bracket_end(text, first, ctx.limits, stop=stop, reads=ctx.reads)
-            end = self._close_tags(text, span.end)
-            # unbalanced JSON before </function> is broken JSON, not a cut-off output
-            cut = span.truncated and closer == ""
-            return self._make(
-                text,
-                start,
-                end,
-                cut,
-                name=name,
-                arguments=text[first : span.end],
-                string_values=False,
-            )
+            if not self._bare_value(text, name, first, stop, ctx):
+                span = find_bracket_end(text, first, ctx.limits, stop=stop, reads=ctx.reads)
+                end = self._close_tags(text, span.end)
+                # unbalanced JSON before </function> is broken JSON, not a cut-off output
+                cut = span.truncated and closer == ""
+                return self._make(
+                    text,
+                    start,
+                    end,
+                    cut,
+                    name=name,
+                    arguments=text[first : span.end],
+                    string_values=False,
+                )
         args: dict[str, str] = ReadArguments()  # (a key written twice: noted, gate G3)
         p = body
         truncated = False
@@ -407,6 +408,13 @@ class QwenXmlFormat(ToolCallFormat):
         return self._make(
             text, start, end, truncated, name=name, arguments=args, string_values=True
         )
+
+    @staticmethod
+    def _bare_value(text: str, name: str, first: int, stop: int, ctx: ScanContext) -> bool:
+        """The body is a one-string tool's value written without its parameter opener and
+        closed by ``</parameter>`` before the call's end (``stop``): a value that starts
+        with a bracket is text there, not Functionary's JSON body."""
+        return ctx.sole_string(name) is not None and text.find(PARAM_CLOSE, first, stop) != -1
 
     @staticmethod
     def _close_tags(text: str, i: int) -> int:
