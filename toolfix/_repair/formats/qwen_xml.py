@@ -260,6 +260,13 @@ class QwenXmlFormat(ToolCallFormat):
         ``<`` (:func:`~toolfix._repair.stripped.restore_equals_tags`)."""
         return super().detect(has) or (has(WRAP_OPEN) and has(_BARE_FUNC))
 
+    def may_open_before(self, text: str, pos: int) -> bool:
+        """Its markers' rule, or a ``<tool_call>`` wrapper before ``pos`` in a text whose
+        ``function=`` tag lost its ``<`` (that call's span starts at the wrapper)."""
+        if super().may_open_before(text, pos):
+            return True
+        return text.find(WRAP_OPEN, 0, pos) != -1 and _BARE_FUNC in text
+
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         """One candidate per ``<function=...>`` block, in order; with none, the calls
         whose tags lost their ``<`` (read as written back, offsets mapped by line)."""
