@@ -71,6 +71,7 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.innerquotes": ENGINE,  # a string value's bare inner quotes
     "toolfix._repair.namekeyed": ENGINE,  # {"tool_name": {arguments}}
     "toolfix._repair.quotes": ENGINE,  # the quote pairs a value may be written between
+    "toolfix._repair.termwrap": ENGINE,  # tags broken by a terminal's line wrap
     "toolfix._repair.actionlist": ENGINE,  # name-keyed calls listed inside a wrapper object
     "toolfix._repair.catalogue": ENGINE,  # example calls under a list of the tools one has
     "toolfix._repair.formats.kimi_ids": ENGINE,  # Kimi ids written without separators

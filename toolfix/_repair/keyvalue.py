@@ -20,6 +20,7 @@ from .elision import is_placeholder
 from .formats._base import Candidate, ScanContext, make_candidate, respan
 from .gate import ReadArguments
 from .spec import KeyValueCalls
+from .termwrap import breaks_a_tag, wrapped_at
 from .text import skip_ws
 
 __all__ = ["NO_NAME", "read_key_value_call"]
@@ -65,7 +66,8 @@ def read_key_value_call(
         return _glued_key(text, at, j, k, g, ctx, fmt)
     elif g.name_end_required and not text.startswith(closer, p):
         return None
-    if not text.startswith(g.key[0], p) and sep is None:
+    keyed = text.startswith(g.key[0], p) or wrapped_at(text, p, g.key[0]) != -1
+    if not keyed and sep is None:
         # no argument: a bare tool name closed (or cut off right after it)
         bare = text.startswith(closer, p) or p >= n
         if not bare or (g.bare_name_is_tool and not ctx.is_tool(name)):
@@ -113,30 +115,31 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
     args: dict[str, str] = ReadArguments()  # (a key written twice: noted, gate G3)
     while True:
         if text.startswith(closer, p):
-            return _candidate(text, at, p + len(closer), fmt, name, args, cut=False)
+            return _candidate(text, at, p + len(closer), fmt, name, args, cut=False, g=g)
         if p >= n:
-            return _candidate(text, at, n, fmt, name, args, cut=True)
+            return _candidate(text, at, n, fmt, name, args, cut=True, g=g)
         if text.startswith(g.call[0], p) and args:
             # the next call's opener where the next key would go: this call's closer was
             # left out (two GLM calls in a row, the first unclosed)
-            return _candidate(text, at, p, fmt, name, args, cut=False)
-        if not text.startswith(kopen, p):
+            return _candidate(text, at, p, fmt, name, args, cut=False, g=g)
+        ks = p + len(kopen) if text.startswith(kopen, p) else wrapped_at(text, p, kopen)
+        if ks == -1:
             # stray text before the closer: the closer ends the call, if there is one
             c = text.find(closer, p)
             if c == -1:
-                return _candidate(text, at, n, fmt, name, args, cut=True)
-            return _candidate(text, at, c + len(closer), fmt, name, args, cut=False)
-        ks = p + len(kopen)
-        ke = text.find(kclose, ks, min(n, ks + _MAX_NAME))
+                return _candidate(text, at, n, fmt, name, args, cut=True, g=g)
+            return _candidate(text, at, c + len(closer), fmt, name, args, cut=False, g=g)
+        ke, kend = _key_end(text, ks, kclose)
         if ke == -1:
-            return _candidate(text, at, n, fmt, name, args, cut=True)
+            return _candidate(text, at, n, fmt, name, args, cut=True, g=g)
         key = text[ks:ke].strip()
-        p = _BLANKS(text, ke + len(kclose)).end()  # type: ignore[union-attr]  # (kclose is there)
+        p = _BLANKS(text, kend).end()  # type: ignore[union-attr]  # (kclose is there)
         while text.startswith(kclose, p):  # the key's closer written twice (vllm #54971)
             p = _BLANKS(text, p + len(kclose)).end()  # type: ignore[union-attr]
-        if not text.startswith(vopen, p):
+        vs = p + len(vopen) if text.startswith(vopen, p) else wrapped_at(text, p, vopen)
+        if vs == -1:
             if p >= n:
-                return _candidate(text, at, n, fmt, name, args, cut=True)
+                return _candidate(text, at, n, fmt, name, args, cut=True, g=g)
             ve = _unopened_value_end(text, p, g)
             if ve == -1:
                 args[key] = ""  # a key without a value: kept, so validation sees it
@@ -144,16 +147,15 @@ def _pairs(text: str, at: int, p: int, name: str, g: KeyValueCalls, fmt: str) ->
             args[key] = text[p:ve]  # (its opener left out: GLM-5.2, vllm issue 49248)
             p = _BLANKS(text, ve + len(vclose)).end()  # type: ignore[union-attr]
             continue
-        vs = p + len(vopen)
         ve = _value_end(text, vs, g)
         if ve == -1:
             # unterminated value: it runs to the call's closer, or it was cut off
             c = text.find(closer, vs)
             if c == -1:
                 args[key] = text[vs:]
-                return _candidate(text, at, n, fmt, name, args, cut=True)
+                return _candidate(text, at, n, fmt, name, args, cut=True, g=g)
             args[key] = text[vs:c]
-            return _candidate(text, at, c + len(closer), fmt, name, args, cut=False)
+            return _candidate(text, at, c + len(closer), fmt, name, args, cut=False, g=g)
         args[key] = text[vs:ve]
         p = ve + len(vclose) if text.startswith(vclose, ve) else ve
         p = _BLANKS(text, p).end()  # type: ignore[union-attr]  # (ve is in the text)
@@ -220,9 +222,47 @@ def _past_doubled(text: str, p: int, k: int, vclose: str) -> int:
     return k
 
 
+def _key_end(text: str, ks: int, kclose: str) -> tuple[int, int]:
+    """Where the key starting at ``ks`` ends: its closer's (start, end), the closer maybe
+    broken by a terminal's line wrap (``</arg_k\n  ey>``: :mod:`.termwrap`); (-1, -1)
+    when none comes within a key's length."""
+    lim = min(len(text), ks + _MAX_NAME)
+    ke = text.find(kclose, ks, lim)
+    lt = text.find(kclose[0], ks, lim if ke == -1 else ke)
+    if lt != -1 and (w := wrapped_at(text, lt, kclose)) != -1:
+        return lt, w
+    return (-1, -1) if ke == -1 else (ke, ke + len(kclose))
+
+
+#: The record of a call read through tags broken by a terminal's line wrap.
+_UNWRAPPED = ("native_markup", "read tags broken by a terminal's line wrap")
+#: Why a call holding a tag broken by a line wrap in a value is not read.
+_WRAPPED = "a value holds one of the call's tags broken by a line wrap: its text is not the model's"
+
+
 def _candidate(
-    text: str, start: int, end: int, fmt: str, name: str, args: dict[str, str], *, cut: bool
+    text: str,
+    start: int,
+    end: int,
+    fmt: str,
+    name: str,
+    args: dict[str, str],
+    *,
+    cut: bool,
+    g: KeyValueCalls,
 ) -> Candidate:
+    tags = (*g.key, *g.value, g.call[1])
+    wrapped = any(breaks_a_tag(v, tags) for v in args.values())
+    unwrapped = not wrapped and breaks_a_tag(text[start:end], tags)
     return make_candidate(
-        text, start, end, fmt, truncated=cut, name=name, arguments=args, string_values=True
+        text,
+        start,
+        end,
+        fmt,
+        truncated=cut,
+        name=name,
+        arguments=text[start:end] if wrapped else args,
+        string_values=not wrapped,
+        error=_WRAPPED if wrapped else None,
+        notes=(_UNWRAPPED,) if unwrapped else (),
     )

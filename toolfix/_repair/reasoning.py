@@ -27,10 +27,13 @@ gives ``None``. One pass with ``str.find``: linear time.
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "THINK_CLOSE",
     "THINK_OPEN",
     "THINK_TOKENS",
+    "closes_its_wrapper",
     "first_markup",
     "prompt_block",
     "split_reasoning",
@@ -181,3 +184,22 @@ def _split(text: str, opener: str, closer: str) -> tuple[str | None, str]:
     blocks = [r.strip() for r in reasoning]
     joined = "\n\n".join(b for b in blocks if b)
     return (joined or None), "".join(content)
+
+
+#: A call wrapper's opening tag at the head of a call (maybe behind a family's prefix,
+#: ``<｜DSML｜invoke``), its word in group 1.
+_WRAPPER_HEAD = re.compile(r"<[^\s<>=/]{0,12}?(invoke|function|tool_call)[\s=>]")
+_HEAD_SPAN = 32  # how far into a call its wrapper's opener is looked for
+_TAIL_SPAN = 48  # how far from a call's end its wrapper's end tag is looked for
+
+
+def closes_its_wrapper(raw: str) -> bool:
+    """A call read from reasoning (``raw``: its text) that opens with a call wrapper's
+    tag (``<invoke name="bash">``) ends with that wrapper's end tag (``</invoke>``,
+    maybe prefixed): reasoning that stops before it was cut off, and a call taken from
+    reasoning is a finished one (promise 9). A call opened otherwise: ``True``."""
+    head = _WRAPPER_HEAD.search(raw, 0, _HEAD_SPAN)
+    if head is None:
+        return True
+    tail = raw[max(head.end(), len(raw) - _TAIL_SPAN) :]
+    return re.search(rf"</[^\s<>=/]{{0,12}}?{head.group(1)}>", tail) is not None

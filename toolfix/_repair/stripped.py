@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from .spec import FormatSpec, KeyValueCalls, TaggedCalls
 
-__all__ = ["Restorer"]
+__all__ = ["Restorer", "restore_equals_tags"]
 
 #: The record of a key/value call read with its call tokens written back.
 _NO_TOKENS = "read a key/value call whose call tokens were gone"
@@ -296,3 +296,47 @@ def _pairs_end(text: str, k: int, g: KeyValueCalls) -> int:
             return -1
         k = end = ve + len(g.value[1])
     return end
+
+
+#: A line that is one of Qwen3-Coder's tags written without its ``<`` (and a closer
+#: without its ``</``): ``function=terminal>``, ``parameter=command>``, ``parameter>``,
+#: ``function>`` (Qwen3.5 through exo: exo-explore/exo issue 1876). Group ``word`` and
+#: ``arg`` for an opener, ``end`` for a closer.
+_EQUALS_LINE = re.compile(
+    r"[ \t]*(?:(?P<word>function|parameter)=(?P<arg>[^<>=\n]{1,256})>"
+    r"|(?P<end>function|parameter)>)[ \t]*"
+)
+_WRAPPER_LINE = "<tool_call>"
+
+
+def restore_equals_tags(text: str, is_tool: Callable[[str], bool]) -> Restored | None:
+    """Qwen3-Coder's ``=``-style tags written back where each lost its ``<`` (and each
+    closer its ``</``), one tag a line, as the template writes them: from a line
+    ``function=NAME>`` right after a ``<tool_call>`` line, ``NAME`` an offered tool, to
+    that call's ``function>`` line. ``None``: no such call. The same class as the tagged
+    families' stripped tags (:class:`Restorer`, exo issue 1882), for the family whose
+    tags carry their name after ``=``."""
+    lines = text.split("\n")
+    if len(lines) > _MAX_LINES:
+        return None
+    pieces = list(lines)
+    inside = False
+    found = False
+    for i, line in enumerate(lines):
+        m = _EQUALS_LINE.fullmatch(line)
+        if m is None:
+            continue
+        word, arg, end = m.group("word", "arg", "end")
+        if word == "function" and not inside:
+            before = next((x.strip() for x in reversed(lines[:i]) if x.strip()), "")
+            if before != _WRAPPER_LINE or not is_tool(arg.strip()):
+                continue
+            inside = found = True
+        elif not inside:
+            continue
+        pieces[i] = f"<{word}={arg}>" if word else f"</{end}>"
+        inside = end != "function"
+    if not found:
+        return None
+    done = _assemble(text, lines, pieces, ["\n"] * len(lines))
+    return Restored(done.text, done.starts, done.rebuilt, done.length)

@@ -851,10 +851,16 @@ _CDATA_OPEN, _CDATA_CLOSE = "<![CDATA[", "]]>"
 
 def _typed(raw: str, attrs: dict[str, str], g: TaggedCalls) -> tuple[Any, bool]:
     """A value and whether its type is known (else the schema types it). A value in a
-    CDATA section is its literal text (MiniCPM5: vLLM's ``test_cdata_multiline``)."""
+    CDATA section is its literal text (MiniCPM5: vLLM's ``test_cdata_multiline``); one
+    whose ``]]>`` was left out ends at the element's closer, and its opener is markup,
+    never the value's text (a live DeepSeek leak through ds2api: its test
+    ``TestUnclosedCDATADoesNotSwallowNextParameter``)."""
     body = raw.strip()
-    if body.startswith(_CDATA_OPEN) and body.endswith(_CDATA_CLOSE):
-        return body[len(_CDATA_OPEN) : -len(_CDATA_CLOSE)], False
+    if body.startswith(_CDATA_OPEN):
+        if body.endswith(_CDATA_CLOSE):
+            return body[len(_CDATA_OPEN) : -len(_CDATA_CLOSE)], False
+        if _CDATA_CLOSE not in body:
+            return body[len(_CDATA_OPEN) :], False
     if g.typing == "string_flag":
         flag = attrs.get("string")
         if flag == "false":

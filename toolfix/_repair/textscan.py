@@ -35,7 +35,13 @@ from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
 from .interpret import Interpreter, derive_id
 from .jsonparse import ScanReads
 from .narration import answered_spans, narrated, told_spans
-from .reasoning import OTHER_THINK_TOKENS, THINK_CLOSE, THINK_OPEN, split_reasoning
+from .reasoning import (
+    OTHER_THINK_TOKENS,
+    THINK_CLOSE,
+    THINK_OPEN,
+    closes_its_wrapper,
+    split_reasoning,
+)
 from .scanner import SpecScanner
 from .text import Fence, find_fences, occurrences, remove_spans
 
@@ -240,8 +246,10 @@ class TextScanner:
         calls, remaining, used = self._scan(
             content, interp, ctx, seed, quoted, found_by, markers, quotes, last_only
         )
-        if self._anchored is None or last_only:  # (reasoning: only its last element counts)
+        if self._anchored is None:
             return calls, remaining
+        if last_only:  # (reasoning: only its last element counts)
+            return calls or self._last_anchored(content, interp, ctx, seed, quoted, quotes), content
         valid = any(p.type == "tool_call" for p in calls)
         if valid and _blank_outside(content, used):
             # the anchored reader reads only outside valid family calls: nothing is there
@@ -254,6 +262,29 @@ class TextScanner:
         )
         found = [f for f in found if not narrated(content, f[0], f[1])]  # (told, not made)
         return merge_anchored(content, calls, remaining, used, found)
+
+    def _last_anchored(
+        self,
+        content: str,
+        interp: Interpreter,
+        ctx: ScanContext,
+        seed: str,
+        quoted: list[tuple[int, int]],
+        quotes: _Quotes,
+    ) -> list[CallPart]:
+        """Reasoning that no family call ends: the anchored reader's calls that end it
+        (its last element, as for the families' calls: :func:`_tail_start`), never one
+        that text follows (a plan, an example, a refused quote)."""
+        if self._anchored is None:
+            return []
+        found = self._anchored.read(
+            content, interp, seed, quoted, [], False, quotes.spans, reads=ctx.reads
+        )
+        found = [f for f in found if not narrated(content, f[0], f[1])]  # (told, not made)
+        if not found:
+            return []
+        tail = _tail_start(content, [x for s, e, _ in found for x in (s, e)])
+        return [c for s, e, c in found if e > tail and closes_its_wrapper(content[s:e])]
 
     def _scan(
         self,

@@ -54,6 +54,9 @@ _LONE_CLOSE_TRIES = 8
 #: ``<function>NAME</function>`` and the white space after it.
 #: White space (:func:`~toolfix._repair.text.skip_ws` as one match).
 _BLANKS = re.compile(r"\s*").match
+#: What starts a body another format reads: a tag (Qwen3-Coder's ``<function=``), or
+#: Qwen3-Coder's ``function=`` that lost its ``<`` (qwen_xml reads it written back).
+_OTHER_MARKUP = ("<", "function=")
 _FUNCTION_TAG = re.compile(r"<function>[ \t]*([A-Za-z_][\w.\-]{0,127})[ \t]*</function>\s*")
 
 
@@ -176,7 +179,7 @@ class HermesFormat(ToolCallFormat):
             # the name in a <function> tag, the arguments as JSON after it (mlx-omni #126)
             name = named.group(1)
             return self._named_json(text, start, name, named.end(), body_end, end, closed, ctx)
-        if text[first] == "<" or (
+        if text.startswith(_OTHER_MARKUP, first) or (
             text[first] not in "{[" and text.find("<arg_key>", first, body_end) != -1
         ):
             return None  # Qwen3-Coder XML or GLM: not ours

@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from typing import ClassVar
 
 from ..gate import ReadArguments
+from ..stripped import restore_equals_tags
 from ..text import MarkerFinder, find_bracket_end
-from ._base import Candidate, ScanContext, ToolCallFormat
+from ._base import Candidate, ScanContext, ToolCallFormat, respan
 
 __all__ = ["QwenXmlFormat"]
 
@@ -49,6 +51,8 @@ FUNC_CLOSE = "</function>"
 FUNC_SPACED = "<function "
 PARAM = "<parameter="
 PARAM_CLOSE = "</parameter>"
+#: A ``function=`` tag that lost its ``<``, on a line of its own.
+_BARE_FUNC = "\nfunction="
 _MAX_TAG_NAME = 256
 # what ends a parameter value when its </parameter> is missing
 _VALUE_ENDS = (PARAM_CLOSE, PARAM, FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC)
@@ -251,7 +255,35 @@ class QwenXmlFormat(ToolCallFormat):
         "main/vllm/entrypoints/openai/tool_parsers/seed_oss_tool_parser.py"
     )
 
+    def detect(self, has: Callable[[str], bool]) -> bool:
+        """Its markers, or a ``<tool_call>`` wrapper whose ``function=`` tag lost its
+        ``<`` (:func:`~toolfix._repair.stripped.restore_equals_tags`)."""
+        return super().detect(has) or (has(WRAP_OPEN) and has(_BARE_FUNC))
+
+    def may_open_before(self, text: str, pos: int) -> bool:
+        """Its markers' rule, or a ``<tool_call>`` wrapper before ``pos`` in a text whose
+        ``function=`` tag lost its ``<`` (that call's span starts at the wrapper)."""
+        if super().may_open_before(text, pos):
+            return True
+        return text.find(WRAP_OPEN, 0, pos) != -1 and _BARE_FUNC in text
+
     def extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
+        """One candidate per ``<function=...>`` block, in order; with none, the calls
+        whose tags lost their ``<`` (read as written back, offsets mapped by line)."""
+        out = self._extract(text, ctx)
+        if out or _BARE_FUNC not in text:
+            return out
+        restored = restore_equals_tags(text, ctx.is_tool)
+        if restored is None:
+            return out
+        for c in self._extract(restored.text, ctx):
+            s, e = restored.original(c.start, False), restored.original(c.end, True)
+            found = respan(c, s, e, text[s:e])
+            found.notes = (*found.notes, ("native_markup", restored.note))
+            out.append(found)
+        return out
+
+    def _extract(self, text: str, ctx: ScanContext) -> list[Candidate]:
         """One candidate per ``<function=...>`` block, in order."""
         out: list[Candidate] = []
         finder = MarkerFinder(text)
@@ -321,19 +353,20 @@ class QwenXmlFormat(ToolCallFormat):
         if first < n and text[first] in "{[":
             # <function=name>{json}</function>: Functionary v3.1 / Llama 3.1 style
             stop, closer = finder.first((FUNC_CLOSE, WRAP_CLOSE, SEED_CLOSE, FUNC), first, n)
-            span = find_bracket_end(text, first, ctx.limits, stop=stop, reads=ctx.reads)
-            end = self._close_tags(text, span.end)
-            # unbalanced JSON before </function> is broken JSON, not a cut-off output
-            cut = span.truncated and closer == ""
-            return self._make(
-                text,
-                start,
-                end,
-                cut,
-                name=name,
-                arguments=text[first : span.end],
-                string_values=False,
-            )
+            if not self._bare_value(text, name, first, stop, ctx):
+                span = find_bracket_end(text, first, ctx.limits, stop=stop, reads=ctx.reads)
+                end = self._close_tags(text, span.end)
+                # unbalanced JSON before </function> is broken JSON, not a cut-off output
+                cut = span.truncated and closer == ""
+                return self._make(
+                    text,
+                    start,
+                    end,
+                    cut,
+                    name=name,
+                    arguments=text[first : span.end],
+                    string_values=False,
+                )
         args: dict[str, str] = ReadArguments()  # (a key written twice: noted, gate G3)
         p = body
         truncated = False
@@ -382,6 +415,13 @@ class QwenXmlFormat(ToolCallFormat):
         return self._make(
             text, start, end, truncated, name=name, arguments=args, string_values=True
         )
+
+    @staticmethod
+    def _bare_value(text: str, name: str, first: int, stop: int, ctx: ScanContext) -> bool:
+        """The body is a one-string tool's value written without its parameter opener and
+        closed by ``</parameter>`` before the call's end (``stop``): a value that starts
+        with a bracket is text there, not Functionary's JSON body."""
+        return ctx.sole_string(name) is not None and text.find(PARAM_CLOSE, first, stop) != -1
 
     @staticmethod
     def _close_tags(text: str, i: int) -> int:

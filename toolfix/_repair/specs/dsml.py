@@ -11,7 +11,9 @@ V4 names the section ``tool_calls``; V4.1 writes a space after the prefix
 (``<｜DSML｜ invoke name="f">``) and a zero-argument invoke self-closing. Engines and
 web bridges print the prefix damaged in many ways (``｜｜DSML｜｜``, ASCII ``|DSML|``,
 ``DSML｜``, ``DSML``, `` | DSML | ``, ``｜｜``: see :func:`_markers`) or drop it
-(Claude-style ``<function_calls><invoke name="f">``), and mix them in one call.
+(Claude-style ``<function_calls><invoke name="f">``), and mix them in one call. A web
+bridge may prompt the model for the same markup under a marker word of its own, and the
+model then mixes the bridge's word with its trained one (:data:`BRIDGE_WORDS`).
 ``string="true"`` marks text, kept as written (white space included, as the engines
 keep it); ``string="false"`` a JSON value. The body of an invoke may also be a JSON
 object.
@@ -26,6 +28,12 @@ from ..spec import FormatSpec, TaggedCalls, TagSyntax
 #: ways).
 _BARS = ("｜", "｜｜", "|", "||")
 
+#: Marker words web bridges prompt DeepSeek for in place of ``DSML``, written between
+#: single bars of either width: ds2api's ``<|EPSE|tool_calls>`` (its prompt's format
+#: spec, ``FormatToolCallsForPrompt``; its leak samples open with the trained
+#: ``<｜｜DSML｜｜`` and go on in ``|EPSE|``).
+BRIDGE_WORDS = ("EPSE",)
+
 
 def _markers() -> tuple[str, ...]:
     """The damaged spellings of the ``｜DSML｜`` marker, from a few rules over the bar
@@ -34,13 +42,15 @@ def _markers() -> tuple[str, ...]:
     and the bars (``< | DSML | invoke``); the word dropped between doubled full-width
     bars (``<｜｜invoke``, DeepSeek V4.1 Flash). Each may be followed by a space
     (V4.1's ``<｜DSML｜ invoke``). A bar run is one of :data:`_BARS` on both sides: the
-    corpora show no mixed pair."""
+    corpora show no mixed pair. A bridge's word (:data:`BRIDGE_WORDS`) is read between
+    single bars only, the spelling its prompt asks for."""
     marks = [
         *(f"{b}DSML{b}" for b in _BARS),
         *(f"DSML{b}" for b in _BARS),
         "DSML",
         *(f" {b} DSML {b}" for b in _BARS),
         "｜｜",
+        *(f"{b}{w}{b}" for w in BRIDGE_WORDS for b in ("｜", "|")),
     ]
     return (*marks, *(m + " " for m in marks if not m.endswith(" ")))
 
