@@ -136,7 +136,8 @@ _NULLS = frozenset({"null", "None"})
 #: before it (``</parameter>\n</``) is cut off, as the family reader says of the same
 #: call with its ``>`` (promise 9).
 _OPENER_BEFORE_NAME = re.compile(
-    r"""(?:<(?:parameter|param|function)\s*=\s*["']?|\[Tool Use:\s*)$"""
+    r"""(?:<(?:parameter|param|function)\s*=\s*["']?|\[Tool Use:\s*"""
+    r"""|<(?:[\w-]+:)?(?:invoke|function|tool_call)\s+name\s*=\s*["']?)$"""
 )
 #: What closes a call written with no argument (``</function>``, ``</tool_call>``,
 #: ``</invoke>``, ``/>``, ``()``): its name, then only this.
@@ -393,6 +394,7 @@ class AnchoredReader:
             _tag_opened(text, start),
             paren,
             self._wrapped(text, start),
+            self._past_markers,
         ):
             return None
         return args, args_end, _NOTE
@@ -483,7 +485,7 @@ class AnchoredReader:
         """An opener stands right before the name (:data:`_OPENER_BEFORE_NAME`), or the
         name opens the element a call wrapper opened (:func:`_wrapper_element`): the call
         ends at a call wrapper's end tag."""
-        if _OPENER_BEFORE_NAME.search(text, max(0, start - 16), start) is not None:
+        if _OPENER_BEFORE_NAME.search(text, max(0, start - 40), start) is not None:
             return True
         return _wrapper_element(text, start)
 
@@ -677,6 +679,21 @@ class AnchoredReader:
                         pos = w.end()  # a connector word (``with arguments``): skipped
                         continue
                 return pos
+        return pos
+
+    def _past_markers(self, text: str, pos: int, stop: int) -> int:
+        """``pos`` moved past blanks, stray brackets and the registry's noise tokens
+        (MiniMax's garbled ``]<]minimax[>[`` before its ``</invoke>``), never past an end
+        tag: what :func:`_closed` looks for comes next."""
+        while pos < stop:
+            for m in self._by_first.get(text[pos], ()):
+                if not m.startswith("</") and text.startswith(m, pos):
+                    pos += len(m)
+                    break
+            else:
+                if text[pos] not in " \t\r\n]":
+                    return pos
+                pos += 1
         return pos
 
     @staticmethod
@@ -1118,18 +1135,28 @@ _PREFIX_HEAD = re.compile(r"^[^\s<>=/]{0,12}[｜|:]")
 
 
 def _closed(
-    text: str, name: str, pos: int, stop: int, tag: bool, paren: bool, wrapped: bool = False
+    text: str,
+    name: str,
+    pos: int,
+    stop: int,
+    tag: bool,
+    paren: bool,
+    wrapped: bool = False,
+    past: Callable[[str, int, int], int] | None = None,
 ) -> bool:
     """The construct the arguments were opened in is closed after the last one (``pos``):
     ``)`` for ``name(``, ``/>`` or ``</name>`` for ``<name``, a call wrapper's end tag
     (``</function>``, ``</invoke>``, ``</tool_call>``) for a name an opener put before
     (``wrapped``: ``<parameter=name>``, ``[Tool Use: name]``); other end tags between
-    are the arguments' own. Anything else there means the call was cut off: not taken."""
+    are the arguments' own; ``past`` skips the registry's noise tokens. Anything else
+    there means the call was cut off: not taken."""
     if not (tag or paren or wrapped):
         return True
     for _ in range(_MAX_ANCHORS):
+        pos = pos if past is None else past(text, pos, stop)
         while pos < stop and text[pos] in " \t\r\n,;\"'}]":
             pos += 1
+        pos = pos if past is None else past(text, pos, stop)
         if paren and text.startswith(")", pos):
             return True
         if tag and text.startswith("/>", pos):
