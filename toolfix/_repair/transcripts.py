@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .restated import restated_spans
+
 __all__ = ["labels_result", "result_spans", "shown_spans", "turn_spans"]
 
 Span = tuple[int, int]
@@ -53,10 +55,11 @@ _BLOCK_LINES = 24
 
 
 def shown_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
-    """Sorted spans of calls displayed in a transcript (:func:`result_spans` and
-    :func:`turn_spans`), each after asking ``has`` (``marker in text``; the scanner's
+    """Sorted spans of calls displayed in a transcript (:func:`result_spans`,
+    :func:`turn_spans` and a call answered by a result record that the text after it
+    restates: :mod:`.restated`), each after asking ``has`` (``marker in text``; the scanner's
     indexed test for a long text) for the hints it needs (most texts hold none)."""
-    spans = result_spans(text, has) + turn_spans(text, has)
+    spans = result_spans(text, has) + turn_spans(text, has) + restated_spans(text, has)
     spans.sort()
     return spans
 
