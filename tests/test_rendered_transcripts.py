@@ -29,7 +29,7 @@ MARKERS = [marker for marker, _ in USER_TURNS]
 AFTERS = (
     "",
     "[/INST]\nThe mail went out to x@y.",
-    "<|START_TOOL_RESULT|>[{\"results\": {\"0\": \"sent\"}}]<|END_TOOL_RESULT|>",
+    '<|START_TOOL_RESULT|>[{"results": {"0": "sent"}}]<|END_TOOL_RESULT|>',
     "<|im_end|>\n<|im_start|>tool\n<tool_response>sent</tool_response><|im_end|>",
 )
 _words = st.text(st.sampled_from("abcdefghij ?"), min_size=1, max_size=20).map(str.strip)
@@ -101,7 +101,9 @@ def test_a_call_answered_by_a_record_it_restates_is_not_a_call(
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_value, min_size=1, max_size=3), _words)
-def test_a_call_with_a_made_up_record_and_no_answer_is_a_call(values: list[str], words: str) -> None:
+def test_a_call_with_a_made_up_record_and_no_answer_is_a_call(
+    values: list[str], words: str
+) -> None:
     # (NextChat#6373: the model's call then a result it made up, nothing after)
     call = '{"name": "send_email", "arguments": {"to": "x@y"}}'
     text = f"I'll send it {words}.\n{call}\n\n{_record(values)}"
@@ -116,6 +118,54 @@ def test_a_second_call_after_the_first_is_no_record() -> None:
     second = '{"name": "send_email", "arguments": {"to": "Paris Office"}}'
     text = f"{first}\n{second}\nI mailed x@y and Paris Office."
     assert restated_spans(text) == []
+
+
+#: The harvest's sources (branch h8hf, prose_negatives.jsonl), verbatim: the Devstral
+#: blog's rendered exchange, Cohere melody's Command A rendering, Agentic Academy's flow.
+SOURCES = {
+    "devstral-blog": (
+        ["get_weather"],
+        "[INST]What's the weather like in Paris?[/INST]I'll help you check the weather in "
+        'Paris. Let me get that information for you.\n[TOOL_CALLS][{"name": "get_weather", '
+        '"arguments": {"location": "Paris"}}][/INST]\nBased on the weather information for '
+        "Paris:\n- **Temperature**: 18\u00b0C\n- **Condition**: Partly cloudy\n- **Humidity**: "
+        "65%\n- **Wind**: 12 km/h from the west\nThe weather in Paris is quite pleasant today "
+        "with partly cloudy skies and mild temperatures.[/INST]",
+    ),
+    "cohere-melody": (
+        ["calculator"],
+        "<BOS_TOKEN><|START_OF_TURN_TOKEN|><|USER_TOKEN|>What is 2 + 2?<|END_OF_TURN_TOKEN|>"
+        "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will use the Calculator "
+        'tool to calculate 2 + 2.<|END_THINKING|><|START_ACTION|>[\n    {"tool_call_id": '
+        '"0", "tool_name": "calculator", "parameters": {"expression": "2 + 2"}}\n]'
+        "<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"
+        '<|START_TOOL_RESULT|>[\n    {\n        "tool_call_id": "0",\n        "results": {\n'
+        '            "0": {"type": "text", "text": "some_text", "some_key": "some_value", '
+        '"another_key": "another_value"}\n        },\n        "is_error": null\n    }\n]'
+        "<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
+    ),
+    "agentic-academy": (
+        ["get_order_status"],
+        '1\nThe user asks a concrete question that requires real data.\n"Where is my order '
+        '#ORD-4829? When will it arrive?"\n2\nThe model recognizes it needs external data and '
+        'emits a structured tool-use request instead of generating text.\n{\n"tool": '
+        '"get_order_status",\n"input": {\n"order_id": "ORD-4829"\n}\n}\n3\nThe host '
+        "application intercepts the request, validates parameters, enforces auth, applies "
+        "rate limits, and executes the call.\n\u2713 Schema valid \u2713 Auth OK \u2713 Rate "
+        "limit OK \u2192 Execute\n4\nThe fulfillment system returns real-time order data.\n{\n"
+        '"status": "in_transit",\n"carrier": "FedEx",\n"tracking": "7749 2810 3344",\n"eta": '
+        '"2026-02-16"\n}\n5\nThe model incorporates the real data into a natural, helpful '
+        'response.\n"Your order #ORD-4829 is in transit via FedEx\n(tracking: 7749 2810 3344). '
+        'Expected delivery:\nFebruary 16, 2026."',
+    ),
+}
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_the_transcripts_of_the_sources_are_text(source: str) -> None:
+    names, text = SOURCES[source]
+    tools = [{"type": "function", "function": {"name": n, "parameters": {}}} for n in names]
+    assert repair(text, tools).tool_calls == []
 
 
 def _corpus(path: str, ids: tuple[str, ...]) -> list[dict[str, object]]:

@@ -7,14 +7,15 @@ call is one the walkthrough tells of, answered, not one the message makes. Sourc
 independent): Agentic Academy's tool-use flow (numbered steps: the call, the order data
 returned, then the reply quoting its carrier and tracking number:
 ``ev8hf-agentic-academy-tool-use-flow-call-result-answer``), and the corpus's answered
-JSON transcripts (see ``tests/test_restated.py``).
+JSON transcripts (``tests/test_rendered_transcripts.py``: one source so far).
 
 A model's own call followed by a result it made up and nothing after it (NextChat#6373:
 ``fresh5cn-nextchat-6373-deepseek-reasoner-jsonrpc-write-file``) stays a call: no
 answer restates the record. A record is a JSON object opening a line that is not a call
 (none of :data:`_CALL_KEYS`); its call is the JSON object opening a line right before
-it, with a tool's name and its arguments (:func:`_is_call`). Decided by what follows the call, so only calls that wait for the end of a stream are
-refused (``textscan._shown``).
+it, with a tool's name and its arguments (:func:`_is_call`). Decided by what follows
+the call, so only calls that wait for the end of a stream are refused
+(``textscan._shown``).
 """
 
 from __future__ import annotations
