@@ -40,6 +40,8 @@ _NAME_KEYS = frozenset(("name", "tool", "tool_name", "function", "action", "reci
 _ARGUMENT_KEYS = frozenset(("arguments", "parameters", "input", "args", "action_input"))
 #: The most line-opening objects read in one text.
 _MAX_OBJECTS = 32
+#: The most characters of an object parsed.
+_MAX_CHARS = 20_000
 #: The shortest value of a record that an answer's restating of is telling.
 _MIN_CHARS = 4
 
@@ -47,22 +49,37 @@ _MIN_CHARS = 4
 def restated_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of the calls answered by a result record whose values the text after
     it restates: each from the call object's start to the record's. ``has`` answers
-    ``marker in text`` (the scanner's indexed test for a long text)."""
+    ``marker in text`` (the scanner's indexed test for a long text). An object is parsed
+    only when text follows it and the object before it: a lone call is never decoded
+    here (its value is decoded once, by the reader)."""
     if not (text.__contains__ if has is None else has)("{"):
         return []
     spans: list[Span] = []
-    previous: tuple[int, object] | None = None
-    for start, end, value in _line_objects(text):
-        if (
-            previous is not None
-            and _is_call(previous[1])
-            and isinstance(value, dict)
-            and _CALL_KEYS.isdisjoint(value)
-            and _restated(text, start, end, value)
-        ):
-            spans.append((previous[0], start))
-        previous = (start, value)
+    previous: Span | None = None
+    for start, end in _line_objects(text):
+        if previous is not None and text[end:].strip():
+            record = _parsed(text, start, end)
+            if (
+                isinstance(record, dict)
+                and _CALL_KEYS.isdisjoint(record)
+                and _restated(text, start, end, record)
+                and _is_call(_parsed(text, *previous))
+            ):
+                spans.append((previous[0], start))
+        previous = (start, end)
     return spans
+
+
+def _parsed(text: str, start: int, end: int) -> object:
+    """The JSON value of ``text[start:end]``; ``None`` when it does not parse or holds
+    more than :data:`_MAX_CHARS` characters (a record shown in a walkthrough is short)."""
+    if end - start > _MAX_CHARS:
+        return None
+    try:
+        value: object = json.loads(text[start:end])
+    except ValueError:
+        return None
+    return value
 
 
 def _is_call(value: object) -> bool:
@@ -76,9 +93,9 @@ def _is_call(value: object) -> bool:
     return not _NAME_KEYS.isdisjoint(value) and not _ARGUMENT_KEYS.isdisjoint(value)
 
 
-def _line_objects(text: str) -> Iterator[tuple[int, int, object]]:
-    """The JSON objects that open a line of ``text`` (after blanks), in order, each
-    parsed (``None`` when it does not parse), at most :data:`_MAX_OBJECTS`."""
+def _line_objects(text: str) -> Iterator[Span]:
+    """The spans of the JSON objects that open a line of ``text`` (after blanks), in
+    order, among its first :data:`_MAX_OBJECTS` ``{`` read."""
     k = text.find("{")
     for _ in range(_MAX_OBJECTS):
         if k == -1:
@@ -91,11 +108,7 @@ def _line_objects(text: str) -> Iterator[tuple[int, int, object]]:
             end = find_bracket_end(text, k).end
         except LimitExceededError:
             return
-        try:
-            value: object = json.loads(text[k:end])
-        except ValueError:
-            value = None
-        yield k, end, value
+        yield k, end
         k = text.find("{", end)
 
 
