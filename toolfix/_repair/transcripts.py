@@ -18,7 +18,12 @@ prose_negatives.jsonl`` ids ``prec6-``, the spent ``fresh5`` split):
   README's demo on docs.rs). The span runs from the end of the first user turn to the
   start of the last prose line (:func:`turn_spans`).
 
-Both are decided by what follows the call, so they refuse only calls that wait for the
+- **restated**: a JSON call answered by a result record whose values the text after it
+  restates (:mod:`.restated`).
+
+A conversation rendered in a chat template's markup (a user's turn before the call) is
+read by :mod:`.rendered`, through :mod:`.history`: decided by what precedes the call.
+The classes here are decided by what follows the call, so they refuse only calls that wait for the
 end of a stream: a call holding a family's closer may leave a stream at it
 (``textscan._shown``), and the schema-anchored reader reads the whole text.
 """
