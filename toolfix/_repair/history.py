@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .rendered import rendered_spans
+
 __all__ = ["history_spans"]
 
 Span = tuple[int, int]
@@ -56,11 +58,21 @@ _CLOSING_HINTS = ("HISTORY]", "History]", "history]")
 
 def history_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of the records of past calls in ``text``: each from its label to
-    its closer or the end of its block. ``has`` answers ``marker in text`` (the
-    scanner's indexed test for a long text)."""
+    its closer or the end of its block, and a rendered conversation from its first user
+    turn on (:mod:`.rendered`). ``has`` answers ``marker in text`` (the scanner's
+    indexed test for a long text)."""
     test = text.__contains__ if has is None else has
+    rendered = rendered_spans(text, test)
     if not test("["):
-        return []
+        return rendered
+    spans = _record_spans(text, test)
+    if rendered:  # (the records inside the rendered conversation are in its span)
+        spans = [s for s in spans if s[0] < rendered[0][0]] + rendered
+    return spans
+
+
+def _record_spans(text: str, test: Callable[[str], bool]) -> list[Span]:
+    """Sorted spans of the labelled records of past calls (:func:`history_spans`)."""
     spans: list[Span] = []
     unclosed: set[str] = set()  # (labels whose closer is not in the rest of the text)
     for m in _labels(text, test):

@@ -656,7 +656,7 @@ class _Quotes:
                 docs.append((doc.start(), len(text)))  # documentation from here on
         # calls shown in a diagram, a table row or a message record, or assigned in code
         # (toolfix/_repair/narration.py)
-        return lines, comments, docs, told_spans(text, has, markers.positions)
+        return lines, comments, docs, _merged(told_spans(text, has, markers.positions))
 
     def spans(self) -> list[tuple[int, int]]:
         """Every quoted region (blockquote lines, comments, documentation of the call
@@ -694,6 +694,17 @@ class _Quotes:
             return False
         first = _NON_SPACE.search(self._markers.text, at)  # a call told about: from its
         return _in_span(told, at if first is None else first.start())  # first character
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sorted ``spans`` with each one inside an earlier one dropped (a rendered
+    conversation runs to the end: a span in it must not hide it from :func:`_in_span`)."""
+    out: list[tuple[int, int]] = []
+    for span in spans:
+        if out and span[1] <= out[-1][1]:
+            continue
+        out.append(span)
+    return out
 
 
 def _in_span(spans: list[tuple[int, int]], at: int) -> bool:
