@@ -60,7 +60,6 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.transcripts": ENGINE,  # calls displayed in a session transcript
     "toolfix._repair.history": ENGINE,  # records of calls already made, written back
     "toolfix._repair.rendered": ENGINE,  # calls in a rendered conversation (user turn)
-    "toolfix._repair.restated": ENGINE,  # a call, its result record, the answer from it
     "toolfix._repair.shelldata": ENGINE,  # calls as the data of a shell command
     "toolfix._repair.keyalias": ENGINE,  # FixConfig.argument_aliases
     "toolfix._repair.keymarks": ENGINE,  # quotes glued to argument keys

@@ -18,9 +18,6 @@ prose_negatives.jsonl`` ids ``prec6-``, the spent ``fresh5`` split):
   README's demo on docs.rs). The span runs from the end of the first user turn to the
   start of the last prose line (:func:`turn_spans`).
 
-- **restated**: a JSON call answered by a result record whose values the text after it
-  restates (:mod:`.restated`).
-
 A conversation rendered in a chat template's markup (a user's turn before the call) is
 read by :mod:`.rendered`, through :mod:`.history`: decided by what precedes the call.
 The classes here are decided by what follows the call, so they refuse only calls that wait for the
@@ -32,8 +29,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-
-from .restated import restated_spans
 
 __all__ = ["labels_result", "result_spans", "shown_spans", "turn_spans"]
 
@@ -61,10 +56,9 @@ _BLOCK_LINES = 24
 
 def shown_spans(text: str, has: Callable[[str], bool] | None = None) -> list[Span]:
     """Sorted spans of calls displayed in a transcript (:func:`result_spans`,
-    :func:`turn_spans` and a call answered by a result record that the text after it
-    restates: :mod:`.restated`), each after asking ``has`` (``marker in text``; the scanner's
+    :func:`turn_spans`), each after asking ``has`` (``marker in text``; the scanner's
     indexed test for a long text) for the hints it needs (most texts hold none)."""
-    spans = result_spans(text, has) + turn_spans(text, has) + restated_spans(text, has)
+    spans = result_spans(text, has) + turn_spans(text, has)
     spans.sort()
     return spans
 
