@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +26,10 @@ from .._errors import (
 )
 from .elision import COMPOSED, ELIDED, composed_at, elided_at
 from .envkeys import mend_envelope_keys
+from .escapedjson import ESCAPED_NOTE, escaped_value
 from .innerquotes import escape_inner_quotes
 from .quickfix import quick_fix
+from .splicedkeys import spliced_key
 
 __all__ = [
     "DECODE_MISSES",
@@ -288,7 +291,12 @@ def _digit_run(max_num: int) -> re.Pattern[str]:
 
 
 def parse_lenient(
-    text: str, limits: Limits, *, cut: bool = True, reads: ScanReads | None = None
+    text: str,
+    limits: Limits,
+    *,
+    cut: bool = True,
+    reads: ScanReads | None = None,
+    declared: Collection[str] = (),
 ) -> ParsedJson:
     """Parse ``text`` as JSON, repairing it if needed.
 
@@ -296,7 +304,8 @@ def parse_lenient(
     unclosed value keeps only its complete members; otherwise missing closers are added.
     ``reads``: what the scan that found ``text`` worked out (a value it already decoded,
     a decode that already failed there); ``None``: nothing is remembered, ``text`` is
-    decoded afresh. The answer is the same either way.
+    decoded afresh. The answer is the same either way. ``declared``: the parameter names
+    of the tool the text is the arguments of (splicedkeys.py reads them).
 
     Raises:
         LimitExceededError: the span is over a limit (checked before json-repair).
@@ -329,7 +338,16 @@ def parse_lenient(
                 return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
             return ParsedJson(value)
     check_limits(stripped, limits)
+    if '\\"' in stripped[:32]:
+        found, value = escaped_value(stripped)  # (escapedjson.py: ``{\\"k\\": 1}``)
+        if found:
+            return ParsedJson(value, repaired=True, note=ESCAPED_NOTE)
     _refuse_placeholders(stripped, text)
+    spliced = spliced_key(stripped, declared)
+    if spliced is not None:  # (splicedkeys.py: no value swallows the next key)
+        raise MalformedToolCallError(
+            f"the key {spliced!r} is written at a member's break without its colon", raw=text
+        )
     stripped = mend_envelope_keys(stripped)  # (envkeys.py: ``"parameters {``)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     cheap, truncated = _cheap_repair(stripped, cut)

@@ -1,0 +1,42 @@
+"""A family's closer cut off at the end of the text, read as that closer.
+
+An output that stops a token short (the stream or ``max_tokens`` ended it) can end
+inside the closer of the wrapper it had already closed every call of: Kimi-K2 through
+OpenRouter in opencode (anomalyco/opencode issue 8851) ended its reasoning with four
+calls, each closed by ``<|tool_call_end|>``, then ``<|tool_calls_section_end|`` without
+its ``>``. The calls are whole; only the wrapper's last character is missing. Rule G1
+(docs/design.md) reads a call in reasoning when it is its last element, with only
+closers after it: a closer cut at the end of the text counts as that closer.
+
+The closers are every family's, as the family registry declares them
+(:func:`toolfix._repair.families.release_closers`): no list of its own here.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from .families import families
+
+__all__ = ["cut_closer_start"]
+
+#: Shorter cut-off closers (``<``, ``</``) say too little to be read as one.
+_MIN_CUT = 3
+
+
+@functools.cache
+def _closers() -> tuple[str, ...]:
+    """Every family's call and wrapper closers that are markup (longer than :data:`_MIN_CUT`)."""
+    found = {c for f in families() for c in f.closers if len(c) > _MIN_CUT}
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def cut_closer_start(text: str, end: int) -> int:
+    """Where a closer cut off at ``end`` (the end of ``text``) starts: the longest proper
+    prefix, :data:`_MIN_CUT` characters or more, of a family's closer that ``text[:end]``
+    ends with; ``end`` when there is none. Reads at most one closer's length of text."""
+    for closer in _closers():
+        for size in range(min(len(closer) - 1, end), _MIN_CUT - 1, -1):
+            if text.endswith(closer[:size], 0, end):
+                return end - size
+    return end
