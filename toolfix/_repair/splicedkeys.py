@@ -9,9 +9,10 @@ member instead: a key written twice passes as once (docs/design.md, rule G3).
 
 The class: after a quote that could end a string value, a comma, a line break and a
 quoted name that the text writes as a key elsewhere, or that the tool declares as a
-parameter, and no colon after it (nor what follows an array's item). That quoted name reads as the next member's key, so
-no string value may hold it, and the member it opens is broken: the text is no JSON
-call (promise 6: an invalid call with its raw text beats wrong data).
+parameter, and no colon after it (nor a comma or ``]``, what follows an array's item).
+That quoted name reads as the next member's key, so no string value may hold it, and
+the member it opens is broken: the text is no JSON call (promise 6: an invalid call
+with its raw text beats wrong data).
 
 One regex pass over a text already known broken (strict JSON never gets here).
 """

@@ -176,8 +176,9 @@ def arguments_before(
 
     JSON runs to its closing bracket (JSON written escaped, ``{\\"k\\": 1}``, to the
     bracket that closes it: :func:`~toolfix._repair.text.escaped_json_end`); when it does
-    not close before the end token it is broken JSON, and only the end of the output cuts a call off. Anything else runs to
-    the end token, without trailing whitespace. ``reads``: the scan's (``ScanContext``)."""
+    not close before the end token it is broken JSON, and only the end of the output
+    cuts a call off. Anything else runs to the end token, without trailing whitespace.
+    ``reads``: the scan's (``ScanContext``)."""
     n = len(text)
     if at < n and text[at] in "{[":
         escaped = escaped_json_end(text, at)  # (JSON written escaped: escapedjson.py)
