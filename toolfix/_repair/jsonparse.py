@@ -279,6 +279,25 @@ def _refuse_placeholders(stripped: str, text: str) -> None:
         raise MalformedToolCallError(COMPOSED, raw=text)
 
 
+def _read_broken(stripped: str, text: str, declared: Collection[str]) -> ParsedJson | None:
+    """What is read of a text no strict decode takes before any repair: JSON written
+    escaped read whole (escapedjson.py: ``{\\"k\\": 1}``), or the text refused, its
+    values placeholders (:func:`_refuse_placeholders`) or a key written again at a break
+    without its colon (splicedkeys.py: no string value swallows the next key); ``None``:
+    repair it."""
+    if '\\"' in stripped[:32]:
+        found, value = escaped_value(stripped)
+        if found:
+            return ParsedJson(value, repaired=True, note=ESCAPED_NOTE)
+    _refuse_placeholders(stripped, text)
+    spliced = spliced_key(stripped, declared)
+    if spliced is not None:
+        raise MalformedToolCallError(
+            f"the key {spliced!r} is written at a member's break without its colon", raw=text
+        )
+    return None
+
+
 #: A string that opens with an ellipsis (``"..."``, ``"\u2026"``, escaped ``"\\u2026"``):
 #: only a text holding one can be an array of elided items (``["..."]``). One pass.
 _QUOTED_ELLIPSIS = re.compile(r'"(?:\.\.\.|\u2026|\\u2026)')
@@ -304,8 +323,7 @@ def parse_lenient(
     unclosed value keeps only its complete members; otherwise missing closers are added.
     ``reads``: what the scan that found ``text`` worked out (a value it already decoded,
     a decode that already failed there); ``None``: nothing is remembered, ``text`` is
-    decoded afresh. The answer is the same either way. ``declared``: the parameter names
-    of the tool the text is the arguments of (splicedkeys.py reads them).
+    decoded afresh. The answer is the same either way. ``declared``: the tool's parameters.
 
     Raises:
         LimitExceededError: the span is over a limit (checked before json-repair).
@@ -338,16 +356,8 @@ def parse_lenient(
                 return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
             return ParsedJson(value)
     check_limits(stripped, limits)
-    if '\\"' in stripped[:32]:
-        found, value = escaped_value(stripped)  # (escapedjson.py: ``{\\"k\\": 1}``)
-        if found:
-            return ParsedJson(value, repaired=True, note=ESCAPED_NOTE)
-    _refuse_placeholders(stripped, text)
-    spliced = spliced_key(stripped, declared)
-    if spliced is not None:  # (splicedkeys.py: no value swallows the next key)
-        raise MalformedToolCallError(
-            f"the key {spliced!r} is written at a member's break without its colon", raw=text
-        )
+    if (read := _read_broken(stripped, text, declared)) is not None:
+        return read  # (escaped JSON read whole; else refused, or on to the repairs)
     stripped = mend_envelope_keys(stripped)  # (envkeys.py: ``"parameters {``)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     cheap, truncated = _cheap_repair(stripped, cut)
