@@ -140,6 +140,39 @@ def test_only_a_whole_escaped_value_is_read() -> None:
     assert escaped_value('{"a": 1}') == (False, None)
 
 
+_WEATHER = [_tool("get_weather", location="string"), _tool("get_time", location="string")]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["get_weather", "get_time"]), _PLAIN),
+        min_size=1,
+        max_size=3,
+        unique=True,
+    )
+)
+def test_calls_written_as_json_strings_of_a_list_are_read_back_exactly(
+    calls: list[tuple[str, str]],
+) -> None:
+    items = [
+        json.dumps({"type": "function", "name": n, "parameters": {"location": v}}) for n, v in calls
+    ]
+    out = repair({"content": json.dumps(items)}, _WEATHER)
+    assert [(c.name, c.arguments) for c in out.tool_calls] == [
+        (n, {"location": v}) for n, v in calls
+    ]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_PLAIN, min_size=1, max_size=3))
+def test_a_list_of_data_objects_as_strings_is_not_a_call(values: list[str]) -> None:
+    items = [json.dumps({"location": v, "note": "seen"}) for v in values]
+    out = repair({"content": f"The log held {json.dumps(items)} today."}, _WEATHER)
+    assert out.tool_calls == []
+    assert out.invalid_tool_calls == []
+
+
 # ---- a wrapper closer cut at the end ------------------------------------------------
 
 _SB, _SE = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"

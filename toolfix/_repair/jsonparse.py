@@ -26,7 +26,7 @@ from .._errors import (
 )
 from .elision import COMPOSED, ELIDED, composed_at, elided_at
 from .envkeys import mend_envelope_keys
-from .escapedjson import ESCAPED_NOTE, escaped_value
+from .escapedjson import ESCAPED_NOTE, STRINGS_NOTE, escaped_value, object_strings
 from .innerquotes import escape_inner_quotes
 from .quickfix import quick_fix
 from .splicedkeys import spliced_key
@@ -352,6 +352,8 @@ def parse_lenient(
             pass
         else:
             rest = stripped[end:]  # empty, or ending in non-blank text (stripped)
+            if type(value) is list and (listed := object_strings(value)) is not None:
+                return ParsedJson(listed, repaired=True, trailing=rest, note=STRINGS_NOTE)
             if rest:
                 return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
             return ParsedJson(value)
