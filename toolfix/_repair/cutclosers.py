@@ -25,18 +25,27 @@ _MIN_CUT = 3
 
 
 @functools.cache
-def _closers() -> tuple[str, ...]:
-    """Every family's call and wrapper closers that are markup (longer than :data:`_MIN_CUT`)."""
-    found = {c for f in families() for c in f.closers if len(c) > _MIN_CUT}
-    return tuple(sorted(found, key=len, reverse=True))
+def _cut_closers() -> tuple[frozenset[str], str, int]:
+    """Every proper prefix, :data:`_MIN_CUT` characters or more, of the families' call
+    and wrapper closers; the characters they start with; the longest one's length."""
+    closers = {c for f in families() for c in f.closers if len(c) > _MIN_CUT}
+    cuts = frozenset(c[:size] for c in closers for size in range(_MIN_CUT, len(c)))
+    return cuts, "".join(sorted({c[0] for c in closers})), max(map(len, cuts), default=0)
 
 
 def cut_closer_start(text: str, end: int) -> int:
     """Where a closer cut off at ``end`` (the end of ``text``) starts: the longest proper
     prefix, :data:`_MIN_CUT` characters or more, of a family's closer that ``text[:end]``
-    ends with; ``end`` when there is none. Reads at most one closer's length of text."""
-    for closer in _closers():
-        for size in range(min(len(closer) - 1, end), _MIN_CUT - 1, -1):
-            if text.endswith(closer[:size], 0, end):
-                return end - size
-    return end
+    ends with; ``end`` when there is none. Looks at one longest closer's length of text
+    (set lookups at the positions of a closer's first characters in it)."""
+    cuts, firsts, longest = _cut_closers()
+    lo = max(0, end - longest)
+    start = end
+    for first in firsts:
+        i = text.find(first, lo, end - _MIN_CUT + 1)
+        while i != -1:
+            if i < start and text[i:end] in cuts:
+                start = i
+                break  # (the first such position is the longest cut of this opener)
+            i = text.find(first, i + 1, end - _MIN_CUT + 1)
+    return start
