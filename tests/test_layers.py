@@ -70,6 +70,9 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.nametable": ENGINE,  # the offered names, found by the reader and the stream
     "toolfix._repair.ending": ENGINE,  # a call closed by the end of an output the model ended
     "toolfix._repair.innerquotes": ENGINE,  # a string value's bare inner quotes
+    "toolfix._repair.splicedkeys": ENGINE,  # a key written again without its colon
+    "toolfix._repair.escapedjson": ENGINE,  # a JSON body written escaped
+    "toolfix._repair.cutclosers": ENGINE,  # a closer cut off at the end of the text
     "toolfix._repair.namekeyed": ENGINE,  # {"tool_name": {arguments}}
     "toolfix._repair.quotes": ENGINE,  # the quote pairs a value may be written between
     "toolfix._repair.termwrap": ENGINE,  # tags broken by a terminal's line wrap

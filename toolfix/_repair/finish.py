@@ -263,7 +263,13 @@ class CallFinisher:
         or bracket at its end says so, as it has no markup to say where it ended."""
         native = cand is None or cand.open_ended
         try:
-            parsed = parse_lenient(text, self.config.limits, cut=p.truncated or native, reads=reads)
+            parsed = parse_lenient(
+                text,
+                self.config.limits,
+                cut=p.truncated or native,
+                reads=reads,
+                declared=tool.properties,
+            )
         except (LimitExceededError, MalformedToolCallError) as exc:
             kind = K.LIMIT_EXCEEDED if isinstance(exc, LimitExceededError) else K.INVALID_JSON
             return p.invalid(f"arguments are not JSON: {exc}", kind, tool.name, raw=p.raw or text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +26,10 @@ from .._errors import (
 )
 from .elision import COMPOSED, ELIDED, composed_at, elided_at
 from .envkeys import mend_envelope_keys
+from .escapedjson import ESCAPED_NOTE, STRINGS_NOTE, escaped_value, object_strings
 from .innerquotes import escape_inner_quotes
 from .quickfix import quick_fix
+from .splicedkeys import spliced_key
 
 __all__ = [
     "DECODE_MISSES",
@@ -276,6 +279,25 @@ def _refuse_placeholders(stripped: str, text: str) -> None:
         raise MalformedToolCallError(COMPOSED, raw=text)
 
 
+def _read_broken(stripped: str, text: str, declared: Collection[str]) -> ParsedJson | None:
+    """What is read of a text no strict decode takes before any repair: JSON written
+    escaped read whole (escapedjson.py: ``{\\"k\\": 1}``), or the text refused, its
+    values placeholders (:func:`_refuse_placeholders`) or a key written again at a break
+    without its colon (splicedkeys.py: no string value swallows the next key); ``None``:
+    repair it."""
+    if '\\"' in stripped[:32]:
+        found, value = escaped_value(stripped)
+        if found:
+            return ParsedJson(value, repaired=True, note=ESCAPED_NOTE)
+    _refuse_placeholders(stripped, text)
+    spliced = spliced_key(stripped, declared)
+    if spliced is not None:
+        raise MalformedToolCallError(
+            f"the key {spliced!r} is written at a member's break without its colon", raw=text
+        )
+    return None
+
+
 #: A string that opens with an ellipsis (``"..."``, ``"\u2026"``, escaped ``"\\u2026"``):
 #: only a text holding one can be an array of elided items (``["..."]``). One pass.
 _QUOTED_ELLIPSIS = re.compile(r'"(?:\.\.\.|\u2026|\\u2026)')
@@ -288,7 +310,12 @@ def _digit_run(max_num: int) -> re.Pattern[str]:
 
 
 def parse_lenient(
-    text: str, limits: Limits, *, cut: bool = True, reads: ScanReads | None = None
+    text: str,
+    limits: Limits,
+    *,
+    cut: bool = True,
+    reads: ScanReads | None = None,
+    declared: Collection[str] = (),
 ) -> ParsedJson:
     """Parse ``text`` as JSON, repairing it if needed.
 
@@ -296,7 +323,7 @@ def parse_lenient(
     unclosed value keeps only its complete members; otherwise missing closers are added.
     ``reads``: what the scan that found ``text`` worked out (a value it already decoded,
     a decode that already failed there); ``None``: nothing is remembered, ``text`` is
-    decoded afresh. The answer is the same either way.
+    decoded afresh. The answer is the same either way. ``declared``: the tool's parameters.
 
     Raises:
         LimitExceededError: the span is over a limit (checked before json-repair).
@@ -325,11 +352,14 @@ def parse_lenient(
             pass
         else:
             rest = stripped[end:]  # empty, or ending in non-blank text (stripped)
+            if type(value) is list and (listed := object_strings(value)) is not None:
+                return ParsedJson(listed, repaired=True, trailing=rest, note=STRINGS_NOTE)
             if rest:
                 return ParsedJson(value, trailing=rest, note="ignored text after the JSON value")
             return ParsedJson(value)
     check_limits(stripped, limits)
-    _refuse_placeholders(stripped, text)
+    if (read := _read_broken(stripped, text, declared)) is not None:
+        return read  # (escaped JSON read whole; else refused, or on to the repairs)
     stripped = mend_envelope_keys(stripped)  # (envkeys.py: ``"parameters {``)
     # Cheap linear repairs of the common mistakes first; json-repair only if they fail.
     cheap, truncated = _cheap_repair(stripped, cut)

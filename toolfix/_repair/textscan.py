@@ -29,6 +29,7 @@ from .._messages import (
     text_part,
 )
 from .anchored import AnchoredReader, merge_anchored
+from .cutclosers import cut_closer_start
 from .ending import closed_by_end
 from .families import noise_markers, release_closers
 from .formats import Candidate, ScanContext, ToolCallFormat, get_formats
@@ -496,7 +497,10 @@ def _tail_start(text: str, used: list[int]) -> int:
         start, stop = used[i], used[i + 1]
         if stop > end:
             continue  # (a span inside the one after it: no gap)
-        if _CLOSERS_RE.fullmatch(text, stop, end) is None:
+        if _CLOSERS_RE.fullmatch(text, stop, end) is None and (
+            end < len(text)  # (a closer cut off at the end: cutclosers.py, rule G1)
+            or _CLOSERS_RE.fullmatch(text, stop, cut_closer_start(text, end)) is None
+        ):
             break
         tail = end = start
     return tail

@@ -20,7 +20,7 @@ from ..._config import Limits
 from ..._errors import TooManyCallsError
 from ..jsonparse import ScanReads
 from ..names import normalise_name
-from ..text import find_bracket_end
+from ..text import escaped_json_end, find_bracket_end
 
 __all__ = [
     "Candidate",
@@ -174,12 +174,17 @@ def arguments_before(
     """The arguments written at ``text[at:]`` of a call whose end token is at ``stop``
     (``len(text)`` when there is none): ``(arguments, end, truncated)``.
 
-    JSON runs to its closing bracket; when it does not close before the end token it is
-    broken JSON, and only the end of the output cuts a call off. Anything else runs to
-    the end token, without trailing whitespace. ``reads``: the scan's (``ScanContext``)."""
+    JSON runs to its closing bracket (JSON written escaped, ``{\\"k\\": 1}``, to the
+    bracket that closes it: :func:`~toolfix._repair.text.escaped_json_end`); when it does
+    not close before the end token it is broken JSON, and only the end of the output
+    cuts a call off. Anything else runs to the end token, without trailing whitespace.
+    ``reads``: the scan's (``ScanContext``)."""
     n = len(text)
     if at < n and text[at] in "{[":
-        span = find_bracket_end(text, at, limits, reads=reads)
+        escaped = escaped_json_end(text, at)  # (JSON written escaped: escapedjson.py)
+        if escaped is None or escaped.truncated:
+            escaped = None
+        span = escaped or find_bracket_end(text, at, limits, reads=reads)
         if span.truncated and stop < n:
             span = find_bracket_end(text, at, limits, stop=stop, reads=reads)
         arguments = text[at : span.end]

@@ -69,10 +69,13 @@ def _keyable(text: str, i: int, hi: int) -> bool:
 
 
 def _value_start(text: str, i: int, hi: int) -> bool:
-    """Does a JSON object, or a list whose first item is an object, start at ``i``?"""
+    """Does a JSON object, or a list whose first item is an object, start at ``i``? (An
+    object written as a JSON string, ``["{\\"name\\": ...}"]``, counts: escapedjson.py.)"""
     if text[i] == "{":
         return _keyable(text, i, hi)
     j = skip_ws(text, i + 1)
+    if text.startswith('"{\\"', j):
+        return True
     return j < hi and text[j] == "{" and _keyable(text, j, hi)
 
 
