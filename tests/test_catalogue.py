@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from call_names import streamed_names
 from hostile import TOOLS, WRITERS, inner_call, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolfix import accumulate, repair, repair_stream
+from toolfix import repair
 from toolfix._repair.catalogue import in_catalogue
 
 FAMILIES = sorted(WRITERS)
@@ -55,11 +56,7 @@ def _text(intro: str, bullet: str, label: str, family: str, nl: str, indent: str
 
 
 def _streamed(text: str) -> list[str]:
-    chunks = [
-        {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": text[i : i + 9]}}]}
-        for i in range(0, len(text), 9)
-    ]
-    return [c.name for c in accumulate(list(repair_stream(chunks, TOOLS))).tool_calls]
+    return streamed_names(text, TOOLS, 9)
 
 
 @settings(max_examples=200, deadline=None)

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import json
 
+from call_names import names, streamed_names
 from hostile import TOOLS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from toolfix import accumulate, repair, repair_stream
 
 #: Introductions that say what follows are the tools the writer has.
 INTROS = (
@@ -81,15 +80,11 @@ def _text(intro: str, lines: list[str], bullet: str, gap: str) -> str:
 
 
 def _streamed(text: str) -> list[str]:
-    chunks = [
-        {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": text[i : i + 9]}}]}
-        for i in range(0, len(text), 9)
-    ]
-    return [c.name for c in accumulate(list(repair_stream(chunks, TOOLS))).tool_calls]
+    return streamed_names(text, TOOLS, 9)
 
 
 def _names(text: str) -> list[str]:
-    return [c.name for c in repair(text, TOOLS).tool_calls]
+    return names(text, TOOLS)
 
 
 @settings(max_examples=300, deadline=None)

@@ -13,11 +13,12 @@ import json
 from pathlib import Path
 
 import pytest
+from call_names import streamed_names
 from hostile import TOOLS, WRITERS, inner_call
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolfix import accumulate, repair, repair_stream
+from toolfix import repair
 
 NEGATIVES = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "prose_negatives.jsonl"
 FAMILIES = sorted(WRITERS)
@@ -47,11 +48,7 @@ MADE = (
 
 
 def _streamed(text: str) -> list[str]:
-    chunks = [
-        {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": text[i : i + 7]}}]}
-        for i in range(0, len(text), 7)
-    ]
-    return [c.name for c in accumulate(list(repair_stream(chunks, TOOLS))).tool_calls]
+    return streamed_names(text, TOOLS)
 
 
 @settings(max_examples=200, deadline=None)

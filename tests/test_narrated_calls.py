@@ -16,11 +16,12 @@ import re
 from pathlib import Path
 
 import pytest
+from call_names import streamed_names
 from hostile import TOOLS, WRITERS, inner_call
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolfix import accumulate, repair, repair_stream
+from toolfix import repair
 from toolfix._repair.narration import narrated
 
 NEGATIVES = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "prose_negatives.jsonl"
@@ -120,11 +121,7 @@ def told(draw: st.DrawFn) -> str:
 
 
 def _streamed(text: str) -> list[str]:
-    chunks = [
-        {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": text[i : i + 9]}}]}
-        for i in range(0, len(text), 9)
-    ]
-    return [c.name for c in accumulate(list(repair_stream(chunks, TOOLS))).tool_calls]
+    return streamed_names(text, TOOLS, 9)
 
 
 @settings(max_examples=300, deadline=None)

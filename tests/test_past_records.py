@@ -21,11 +21,12 @@ import json
 from pathlib import Path
 
 import pytest
+from call_names import names, streamed_names
 from hostile import TOOLS, WRITERS, inner_call, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolfix import accumulate, repair, repair_stream
+from toolfix import repair
 from toolfix._repair.elision import names_own_slot
 from toolfix._repair.history import history_spans
 from toolfix._repair.shelldata import command_data_spans
@@ -64,15 +65,11 @@ SLOT_TOOLS = [
 
 
 def _streamed(text: str, tools: list[dict[str, object]] = TOOLS) -> list[str]:
-    chunks = [
-        {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": text[i : i + 7]}}]}
-        for i in range(0, len(text), 7)
-    ]
-    return [c.name for c in accumulate(list(repair_stream(chunks, tools))).tool_calls]
+    return streamed_names(text, tools)
 
 
 def _names(text: str) -> list[str]:
-    return [c.name for c in repair(text, TOOLS).tool_calls]
+    return names(text, TOOLS)
 
 
 @settings(max_examples=200, deadline=None)

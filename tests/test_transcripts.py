@@ -15,11 +15,12 @@ import json
 from pathlib import Path
 
 import pytest
+from call_names import names, streamed_names
 from hostile import TOOLS, WRITERS, inner_call
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolfix import accumulate, repair, repair_stream
+from toolfix import repair
 from toolfix._repair.textscan import _CLOSER
 from toolfix._repair.transcripts import result_spans, turn_spans
 
@@ -37,15 +38,11 @@ _words = st.text(st.sampled_from("abcdefghij "), min_size=1, max_size=20).map(st
 
 
 def _streamed(text: str) -> list[str]:
-    chunks = [
-        {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": text[i : i + 7]}}]}
-        for i in range(0, len(text), 7)
-    ]
-    return [c.name for c in accumulate(list(repair_stream(chunks, TOOLS))).tool_calls]
+    return streamed_names(text, TOOLS)
 
 
 def _names(text: str) -> list[str]:
-    return [c.name for c in repair(text, TOOLS).tool_calls]
+    return names(text, TOOLS)
 
 
 @settings(max_examples=200, deadline=None)
