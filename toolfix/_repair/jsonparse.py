@@ -365,14 +365,7 @@ def parse_lenient(
     cheap, truncated = _cheap_repair(stripped, cut)
     if cheap is not None:
         return cheap
-    if len(stripped) > limits.max_repair_chars:
-        raise InputTooLargeError(
-            f"broken JSON of {len(stripped)} chars is over max_repair_chars="
-            f"{limits.max_repair_chars}; not handed to json-repair",
-            limit=limits.max_repair_chars,
-            actual=len(stripped),
-            raw=stripped[:200],
-        )
+    _check_repair_size(stripped, limits)
     try:
         value = json_repair.loads(stripped, skip_json_loads=True)
     except RecursionError as exc:
@@ -391,6 +384,18 @@ def parse_lenient(
         note="repaired invalid JSON with json-repair",
         truncated=truncated,
     )
+
+
+def _check_repair_size(text: str, limits: Limits) -> None:
+    """Refuse broken JSON over ``limits.max_repair_chars`` before json-repair sees it."""
+    if len(text) > limits.max_repair_chars:
+        raise InputTooLargeError(
+            f"broken JSON of {len(text)} chars is over max_repair_chars="
+            f"{limits.max_repair_chars}; not handed to json-repair",
+            limit=limits.max_repair_chars,
+            actual=len(text),
+            raw=text[:200],
+        )
 
 
 #: A quoted run the model wrote (what a repair that keeps it keeps somewhere).
