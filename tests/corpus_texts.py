@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-CORPORA = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora"
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT / "benchmarks" / "corpora"
 
 
 def corpus_texts() -> list[tuple[str, frozenset[str]]]:
@@ -21,3 +22,11 @@ def corpus_texts() -> list[tuple[str, frozenset[str]]]:
                 if case["response"].get(key):
                     texts.append((case["response"][key], names))
     return texts
+
+
+def corpus_cases(path: str, prefix: str | tuple[str, ...]) -> list[dict[str, object]]:
+    """The cases of the corpus file ``path`` (from the repository's root) whose ids
+    start with ``prefix`` (one, or any of several): a class's public sources, read as
+    the tests' parameters."""
+    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
+    return [c for c in map(json.loads, lines) if str(c["id"]).startswith(prefix)]

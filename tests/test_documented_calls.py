@@ -15,10 +15,10 @@ call. And a value that is an elision mark (``(...)``, ``{ [...] }``: a quoter's 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from call_names import streamed_names
+from corpus_texts import corpus_cases
 from hostile import TOOLS, WRITERS, inner_call
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,23 +26,22 @@ from hypothesis import strategies as st
 from toolfix import repair
 from toolfix._repair.elision import elided_at, elided_value, is_placeholder
 
-NEGATIVES = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "prose_negatives.jsonl"
+NEGATIVES = "benchmarks/corpora/prose_negatives.jsonl"
 FAMILIES = sorted(WRITERS)
 
 
-def _cases(prefix: str) -> list[dict[str, object]]:
-    lines = NEGATIVES.read_text(encoding="utf-8").splitlines()
-    return [c for c in map(json.loads, lines) if str(c["id"]).startswith(prefix)]
-
-
-@pytest.mark.parametrize("case", _cases("prec5-"), ids=lambda c: str(c["id"]))
+@pytest.mark.parametrize(
+    "case",
+    corpus_cases(NEGATIVES, "prec5-"),
+    ids=lambda c: str(c["id"]),
+)
 def test_a_documented_call_in_the_corpus_is_no_call(case: dict[str, object]) -> None:
     fixed = repair(case["response"], case["tools"])
     assert fixed.tool_calls == []
 
 
 def test_the_corpus_holds_the_harvest() -> None:
-    assert len(_cases("prec5-")) >= 25
+    assert len(corpus_cases(NEGATIVES, "prec5-")) >= 25
 
 
 #: Each class, as the pages write it (the call goes where ``{c}`` is).

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from call_names import streamed_names
+from corpus_texts import corpus_cases
 from hostile import TOOLS, WRITERS, inner_call
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,16 +24,15 @@ from hypothesis import strategies as st
 from toolfix import repair
 from toolfix._repair.narration import narrated
 
-NEGATIVES = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "prose_negatives.jsonl"
+NEGATIVES = "benchmarks/corpora/prose_negatives.jsonl"
 FAMILIES = sorted(WRITERS)
 
 
-def _cases(prefix: str) -> list[dict[str, object]]:
-    lines = NEGATIVES.read_text(encoding="utf-8").splitlines()
-    return [c for c in map(json.loads, lines) if str(c["id"]).startswith(prefix)]
-
-
-@pytest.mark.parametrize("case", _cases("prose3-") + _cases("prose4-"), ids=lambda c: str(c["id"]))
+@pytest.mark.parametrize(
+    "case",
+    corpus_cases(NEGATIVES, ("prose3-", "prose4-")),
+    ids=lambda c: str(c["id"]),
+)
 def test_a_told_call_in_the_corpus_is_no_call(case: dict[str, object]) -> None:
     fixed = repair(case["response"], case["tools"])
     assert fixed.tool_calls == []
@@ -58,7 +57,7 @@ def test_a_told_call_in_the_corpus_is_no_call(case: dict[str, object]) -> None:
     ],
 )
 def test_a_told_call_stays_in_the_text_as_written(case_id: str) -> None:
-    (case,) = [c for c in _cases("") if c["id"] == case_id]
+    (case,) = [c for c in corpus_cases(NEGATIVES, "") if c["id"] == case_id]
     fixed = repair(case["response"], case["tools"])
     assert fixed.tool_calls == []
     assert fixed.invalid_tool_calls == []

@@ -17,11 +17,9 @@ whole text agree; the same call as the model's own message stays a call.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from call_names import names, streamed_names
+from corpus_texts import corpus_cases
 from hostile import TOOLS, WRITERS, inner_call, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -31,7 +29,6 @@ from toolfix._repair.elision import names_own_slot
 from toolfix._repair.history import history_spans
 from toolfix._repair.shelldata import command_data_spans
 
-ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = sorted(WRITERS)
 #: The families whose call is a JSON document (what a shell command sends as data).
 JSON_FAMILIES = [f for f in FAMILIES if inner_call(f, "").lstrip()[:1] in "{["]
@@ -205,15 +202,10 @@ def test_a_slot_is_read_only_for_its_own_name(key: str, value: str) -> None:
         assert key.replace("_", "").lower()[:1] in value.lower()
 
 
-def _corpus(path: str, prefix: str) -> list[dict[str, object]]:
-    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
-    return [c for c in map(json.loads, lines) if str(c["id"]).startswith(prefix)]
-
-
 @pytest.mark.parametrize(
     "case",
-    _corpus("benchmarks/corpora/prose_negatives.jsonl", "prec7-")
-    + _corpus("benchmarks/heldout/verbatim_fresh6_cn.jsonl", "fresh6cn-ds2api-77"),
+    corpus_cases("benchmarks/corpora/prose_negatives.jsonl", "prec7-")
+    + corpus_cases("benchmarks/heldout/verbatim_fresh6_cn.jsonl", "fresh6cn-ds2api-77"),
     ids=lambda c: str(c["id"]),
 )
 def test_the_sources_are_no_call(case: dict[str, object]) -> None:

@@ -7,11 +7,9 @@ decided by what precedes the call, so every family, closer or not, and a stream 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from call_names import names, streamed_names
+from corpus_texts import corpus_cases
 from hostile import TOOLS, WRITERS, inner_call
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +17,6 @@ from hypothesis import strategies as st
 from toolfix import repair
 from toolfix._repair.rendered import USER_TURNS, rendered_spans
 
-ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = sorted(WRITERS)
 MARKERS = [marker for marker, _ in USER_TURNS]
 #: What a rendering writes after the call: a tool result turn, then the answer.
@@ -75,14 +72,9 @@ def test_a_user_turn_the_model_runs_on_into_after_its_call_leaves_the_call(famil
     assert _names(text) == ["send_email"], text
 
 
-def _corpus(path: str, ids: tuple[str, ...]) -> list[dict[str, object]]:
-    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
-    return [c for c in map(json.loads, lines) if str(c["id"]).startswith(ids)]
-
-
 @pytest.mark.parametrize(
     "case",
-    _corpus(
+    corpus_cases(
         "benchmarks/corpora/prose_negatives.jsonl",
         (
             "prec5-skainet-llama3",
@@ -90,7 +82,7 @@ def _corpus(path: str, ids: tuple[str, ...]) -> list[dict[str, object]]:
             "ev8hf-cohere-melody-cmd3-rendered-transcript",
         ),
     )
-    + _corpus("benchmarks/heldout/verbatim_fresh6_cn.jsonl", ("fresh6cn-ds2api-77",)),
+    + corpus_cases("benchmarks/heldout/verbatim_fresh6_cn.jsonl", ("fresh6cn-ds2api-77",)),
     ids=lambda c: str(c["id"]),
 )
 def test_a_rendered_conversation_in_the_corpus_is_no_call(case: dict[str, object]) -> None:

@@ -15,10 +15,10 @@ after a lead-in with a condition on the world ("if the file exists") is a call.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from call_names import names, streamed_names
+from corpus_texts import corpus_cases
 from hostile import TOOLS, WRITERS, inner_call, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,7 +27,6 @@ from toolfix import repair
 from toolfix._repair.elision import names_own_slot
 from toolfix._repair.slots import template_slot
 
-ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = sorted(WRITERS)
 CITY_TOOLS = [
     {
@@ -189,17 +188,14 @@ def test_a_call_after_a_condition_on_the_world_is_a_call(family: str, lead: str)
     assert _names(text) == ["send_email"], text
 
 
-def _corpus(path: str, prefix: str) -> list[dict[str, object]]:
-    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
-    return [c for c in map(json.loads, lines) if str(c["id"]).startswith(prefix)]
-
-
 @pytest.mark.parametrize(
     "case",
-    _corpus("benchmarks/corpora/prose_negatives.jsonl", "prec8-")
-    + _corpus("benchmarks/corpora/verbatim_anchored.jsonl", "fresh5fw-llamaindex-19187")
-    + _corpus("benchmarks/heldout/verbatim_fresh7_rec.jsonl", "fresh7rec-mvbench-smollm3-asks")
-    + _corpus("benchmarks/corpora/prose_negatives.jsonl", "fresh8rec-chimera-lfm25-thinking-p10"),
+    corpus_cases("benchmarks/corpora/prose_negatives.jsonl", "prec8-")
+    + corpus_cases("benchmarks/corpora/verbatim_anchored.jsonl", "fresh5fw-llamaindex-19187")
+    + corpus_cases("benchmarks/heldout/verbatim_fresh7_rec.jsonl", "fresh7rec-mvbench-smollm3-asks")
+    + corpus_cases(
+        "benchmarks/corpora/prose_negatives.jsonl", "fresh8rec-chimera-lfm25-thinking-p10"
+    ),
     ids=lambda c: str(c["id"]),
 )
 def test_the_sources_are_no_call(case: dict[str, object]) -> None:

@@ -11,11 +11,9 @@ family's closer may leave a stream at it, and batch and stream then agree it is 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from call_names import names, streamed_names
+from corpus_texts import corpus_cases
 from hostile import TOOLS, WRITERS, inner_call
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +22,6 @@ from toolfix import repair
 from toolfix._repair.textscan import _CLOSER
 from toolfix._repair.transcripts import result_spans, turn_spans
 
-ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = sorted(WRITERS)
 #: The families whose calls wait for the end of a stream (no family closer in them).
 OPEN_FAMILIES = [f for f in FAMILIES if _CLOSER.search(inner_call(f, "")) is None]
@@ -114,16 +111,11 @@ def test_the_transcripts_of_the_sources_are_text(text: str) -> None:
     assert _names(text) == []
 
 
-def _corpus(path: str, prefix: str) -> list[dict[str, object]]:
-    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
-    return [c for c in map(json.loads, lines) if str(c["id"]).startswith(prefix)]
-
-
 @pytest.mark.parametrize(
     "case",
-    _corpus("benchmarks/corpora/prose_negatives.jsonl", "prec6-")
-    + _corpus("benchmarks/heldout/verbatim_fresh5_fw.jsonl", "fresh5fw-simonwllm-1095")
-    + _corpus("benchmarks/heldout/verbatim_fresh5_mod.jsonl", "fresh5mod-whet-docs-demo"),
+    corpus_cases("benchmarks/corpora/prose_negatives.jsonl", "prec6-")
+    + corpus_cases("benchmarks/heldout/verbatim_fresh5_fw.jsonl", "fresh5fw-simonwllm-1095")
+    + corpus_cases("benchmarks/heldout/verbatim_fresh5_mod.jsonl", "fresh5mod-whet-docs-demo"),
     ids=lambda c: str(c["id"]),
 )
 def test_a_transcript_in_the_corpus_is_no_call(case: dict[str, object]) -> None:
