@@ -8,8 +8,10 @@ its ``>``. The calls are whole; only the wrapper's last character is missing. Ru
 (docs/design.md) reads a call in reasoning when it is its last element, with only
 closers after it: a closer cut at the end of the text counts as that closer.
 
-The closers are every family's, as the family registry declares them
-(:func:`toolfix._repair.families.release_closers`): no list of its own here.
+The closers are every family's, as the family registry declares them (each family's
+``closers`` in :func:`toolfix._repair.families.families`, the same that
+:func:`~toolfix._repair.families.release_closers` releases calls at): no list of its own
+here.
 """
 
 from __future__ import annotations
