@@ -303,6 +303,12 @@ def test_catastrophic_pattern_on_long_string_is_refused_quickly() -> None:
 
 
 def test_catastrophic_pattern_on_short_string_finishes() -> None:
+    """``^(a+)+$`` on 40 ``a`` and a ``!``: about 2**40 steps for a backtracking engine
+    (hours), a few hundred for the linear one (toolfix/_patterns.py). Run in a child
+    process so a regression fails instead of hanging the suite. The bound is not a
+    measure of speed: 120 s leaves room for the child's import on a loaded machine (a
+    5 s bound failed CI under load), and is still far below the hours a backtracking
+    engine needs."""
     code = textwrap.dedent(
         """
         from toolfix import repair
@@ -311,16 +317,19 @@ def test_catastrophic_pattern_on_short_string_finishes() -> None:
             "required": ["key"]}}}]
         key = "a" * 40 + "!"
         call = '{"name": "lookup", "arguments": {"key": "' + key + '"}}'
-        repair("<tool_call>" + call + "</tool_call>", tools)
+        out = repair("<tool_call>" + call + "</tool_call>", tools)
+        print(len(out.tool_calls), [bad.error for bad in out.invalid_tool_calls])
         """
     )
     try:
         proc = subprocess.run(
-            [sys.executable, "-c", code], timeout=5, capture_output=True, check=False
+            [sys.executable, "-c", code], timeout=120, capture_output=True, check=False, text=True
         )
     except subprocess.TimeoutExpired:
-        pytest.fail("catastrophic pattern did not finish in 5 s")
+        pytest.fail("catastrophic pattern did not finish in 120 s")
     assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("0 [")  # no call: the key does not match
+    assert "does not match '^(a+)+$'" in proc.stdout
 
 
 # ---- code injection at scale ---------------------------------------------------------------
