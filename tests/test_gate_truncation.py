@@ -89,9 +89,22 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
 #: sixth harvest's two (GLM's first opener missing, opencode #14842; MiniMax-M3's tokens,
 #: llama.cpp #24523) are read whole since branch tail7: none is left.
 _WHOLE_CALL_MISSED: dict[str, str] = {}
+#: Cuts a reader admits although the call's own closer is cut off (promise 9), kept here,
+#: marked and strict, until the reader is fixed. The ninth harvest's oh-my-pi #8837
+#: (self-closing ``<tool name="bash" command="..." cwd="..." />`` tags): cut after
+#: ``command="..."``, before the ``/>``, the schema-anchored reader (anchored.py) still
+#: reads ``bash {"command": "..."}`` (found by branch h9cli, left to the reader's owner).
+_CUT_BEFORE_CLOSER_ADMITTED: dict[str, str] = {
+    "fresh9cli-oh-my-pi-8837-minimax-self-closing-tool-name-attrs-stray-closer": (
+        "attribute pairs of a self-closing tag cut before its '/>'"
+    ),
+}
 
 
 def _marked(case: dict[str, Any]) -> Any:
+    if case["id"] in _CUT_BEFORE_CLOSER_ADMITTED:
+        reason = f"a cut before the closer is admitted ({_CUT_BEFORE_CLOSER_ADMITTED[case['id']]})"
+        return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))
     if case["id"] in _WHOLE_CALL_MISSED:
         reason = f"the whole text's call is missed ({_WHOLE_CALL_MISSED[case['id']]})"
         return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))

@@ -9,7 +9,10 @@ failures are undone here, each from a public report:
   parser split the call in the wrong place;
 - the markup is the arguments string (vLLM #51804: with a named ``tool_choice`` the
   server put the generated ``<tool_call><function=...>`` XML verbatim into
-  ``arguments``);
+  ``arguments``), down to the bare ``<parameter=key>value</parameter>`` elements once
+  the server had taken the call's name from its ``<function=...>`` tag (opencode
+  #1585, qwen-code #783: Qwen3-Coder behind LM Studio): they are read under the name
+  the engine gave;
 - a key/value call swallowed by its first value (llama.cpp #26608: ``{"file":
   "app.log</arg_value><arg_key>pattern</arg_key><arg_value>error..."}``);
 - an object that broke off after a value and started over (opencode #17315): the
@@ -166,7 +169,10 @@ class NativeCallFixer:
         """The one valid call that ``text``, read as tool-call markup, holds (bare, or
         inside a ``<tool_call>`` wrapper), or ``None``. ``same_tool``: it must call
         ``part``'s tool (the engine knew the name)."""
-        for wrapped in (text, f"<tool_call>{text}</tool_call>"):
+        wrappings = [text, f"<tool_call>{text}</tool_call>"]
+        if same_tool and _bare_parameters(text):
+            wrappings.append(f"<tool_call><function={part.name}>{text}</function></tool_call>")
+        for wrapped in wrappings:
             calls, _ = self._text.scan(wrapped, self._interp, f"{seed}:markup")
             if len(calls) != 1 or not isinstance(calls[0], ToolCallPart):
                 continue
@@ -225,6 +231,16 @@ def _as_native(result: CallPart, part: ToolCallPart, call_id: str) -> CallPart:
             "provider_data": part.provider_data,
         },
     )
+
+
+#: The argument element of the Qwen3-Coder grammar (``<parameter=key>value</parameter>``).
+_PARAMETER_ELEMENT = "<parameter="
+
+
+def _bare_parameters(raw: str) -> bool:
+    """``raw`` is a run of Qwen3-Coder argument elements with no call around them: it
+    opens with one (after blanks) and holds no ``<function=`` of its own."""
+    return raw.lstrip().startswith(_PARAMETER_ELEMENT) and "<function=" not in raw
 
 
 def _kv_leak(arguments: dict[str, Any]) -> bool:
