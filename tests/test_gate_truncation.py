@@ -90,15 +90,11 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
 #: llama.cpp #24523) are read whole since branch tail7: none is left.
 _WHOLE_CALL_MISSED: dict[str, str] = {}
 #: Cuts a reader admits although the call's own closer is cut off (promise 9), kept here,
-#: marked and strict, until the reader is fixed. The ninth harvest's oh-my-pi #8837
-#: (self-closing ``<tool name="bash" command="..." cwd="..." />`` tags): cut after
-#: ``command="..."``, before the ``/>``, the schema-anchored reader (anchored.py) still
-#: reads ``bash {"command": "..."}`` (found by branch h9cli, left to the reader's owner).
-_CUT_BEFORE_CLOSER_ADMITTED: dict[str, str] = {
-    "fresh9cli-oh-my-pi-8837-minimax-self-closing-tool-name-attrs-stray-closer": (
-        "attribute pairs of a self-closing tag cut before its '/>'"
-    ),
-}
+#: marked and strict, until the reader is fixed. The ninth harvest's oh-my-pi #8837 (a
+#: self-closing ``<tool name="bash" command="..." />`` cut before its ``/>``) was one
+#: until the name attribute of any element made the call wait for that element's closer
+#: (anchored.py, tests/test_wrapper_attribute_cuts.py): none is left.
+_CUT_BEFORE_CLOSER_ADMITTED: dict[str, str] = {}
 
 
 def _marked(case: dict[str, Any]) -> Any:

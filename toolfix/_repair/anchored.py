@@ -139,6 +139,11 @@ _OPENER_BEFORE_NAME = re.compile(
     r"""(?:<(?:parameter|param|function)\s*=\s*["']?|\[Tool Use:\s*"""
     r"""|<(?:[\w-]+:)?(?:invoke|function|tool_call)\s+name\s*=\s*["']?)$"""
 )
+#: A name written as an element's ``name`` attribute, the element's word in group 1:
+#: ``<invoke name="bash">`` (MiniMax, GLM), ``<tool name="bash" command="ls" />``
+#: (MiniMax through oh-my-pi, issue 8837). The element is the call's construct: the call
+#: ends at its ``/>`` or its end tag (or a call wrapper's), never before (promise 9).
+_NAME_ATTRIBUTE = re.compile(r"""<((?:[\w-]+:)?[\w-]+)\s+name\s*=\s*["']?$""")
 #: What closes a call written with no argument (``</function>``, ``</tool_call>``,
 #: ``</invoke>``, ``/>``, ``()``): its name, then only this.
 _WRAPPER_CLOSERS = frozenset({"function", "invoke", "tool_call"})
@@ -386,6 +391,7 @@ class AnchoredReader:
             # a tool that takes no argument: its name, then the construct's closer
             closer = -1 if required else _empty_closer(text, end, stop, name)
             return None if closer == -1 else ({}, closer, _NOTE)
+        element = _named_element(text, start)
         if any(r not in args for r in required) or not _closed(
             text,
             text[start:end],
@@ -393,8 +399,9 @@ class AnchoredReader:
             stop,
             _tag_opened(text, start),
             paren,
-            self._wrapped(text, start),
+            element is not None or self._wrapped(text, start),
             self._past_markers,
+            element,
         ):
             return None
         return args, args_end, _NOTE
@@ -1120,6 +1127,13 @@ def _wrapper_element(text: str, start: int) -> bool:
     )
 
 
+def _named_element(text: str, start: int) -> str | None:
+    """The word of the element whose ``name`` attribute the name at ``start`` is
+    (:data:`_NAME_ATTRIBUTE`), or ``None``."""
+    found = _NAME_ATTRIBUTE.search(text, max(0, start - 48), start)
+    return None if found is None else found.group(1)
+
+
 def _tag_opened(text: str, start: int) -> bool:
     """The name opens an element (``<read_file``, or behind a family's prefix:
     ``<｜DSML｜read_file``): the call ends at ``/>`` or its end tag."""
@@ -1143,13 +1157,16 @@ def _closed(
     paren: bool,
     wrapped: bool = False,
     past: Callable[[str, int, int], int] | None = None,
+    element: str | None = None,
 ) -> bool:
     """The construct the arguments were opened in is closed after the last one (``pos``):
     ``)`` for ``name(``, ``/>`` or ``</name>`` for ``<name``, a call wrapper's end tag
     (``</function>``, ``</invoke>``, ``</tool_call>``) for a name an opener put before
     (``wrapped``: ``<parameter=name>``, ``[Tool Use: name]``); other end tags between
-    are the arguments' own; ``past`` skips the registry's noise tokens. Anything else
-    there means the call was cut off: not taken."""
+    are the arguments' own; ``past`` skips the registry's noise tokens. ``element``: the
+    name is that element's ``name`` attribute, and the call ends at the element's ``/>``
+    or its end tag (past the ``>`` that ends its opening tag when the arguments were
+    attributes). Anything else there means the call was cut off: not taken."""
     if not (tag or paren or wrapped):
         return True
     for _ in range(_MAX_ANCHORS):
@@ -1159,8 +1176,11 @@ def _closed(
         pos = pos if past is None else past(text, pos, stop)
         if paren and text.startswith(")", pos):
             return True
-        if tag and text.startswith("/>", pos):
+        if (tag or element) and text.startswith("/>", pos):
             return True
+        if element and text.startswith(">", pos):
+            pos += 1  # (the opening tag ends after attribute pairs: its end tag follows)
+            continue
         if not ((tag or wrapped) and text.startswith("</", pos)):
             return False
         gt = text.find(">", pos, min(stop, pos + MAX_NAME))
@@ -1170,6 +1190,8 @@ def _closed(
         if tag and normalise_name(_PREFIX_HEAD.sub("", closer)) == normalise_name(name):
             return True
         if wrapped and closer.rsplit(":", 1)[-1] in _WRAPPER_CLOSERS:
+            return True
+        if element and closer == element:
             return True
         pos = gt + 1
     return False
