@@ -36,4 +36,4 @@ def by_position(
         return None
     if not any(kind == KIND for kind, _ in call.notes):
         return None  # (keywords: the anchored reader's own run reads those)
-    return dict(call.arguments), span.end, call.notes
+    return call.arguments, span.end, call.notes  # (a ReadArguments: G3's evidence kept)

@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 from ..._config import Limits
 from ..._errors import InputTooLargeError, ToolfixError
 from ..gate import ReadArguments
-from ..positional import bind_positional
+from ..positional import bind_object, bind_positional
 from ..text import (
     ExtendBudget,
     find_bracket_end,
@@ -210,6 +210,13 @@ def _bind(
     note to record (:func:`~toolfix._repair.positional.bind_positional`), or ``None``."""
     try:
         values = tuple(_value(a) for a in node.args)
+        (obj,) = node.args if len(values) == 1 and not node.keywords else (None,)
+        if isinstance(obj, ast.Dict):
+            # ``exec({"command": "pwd"})``: the arguments object itself, by position
+            members: dict[str, Any] = ReadArguments()  # (a key written twice: noted, G3)
+            for key, item in zip(obj.keys, obj.values, strict=True):
+                members[key.value] = _value(item)  # type: ignore[union-attr]
+            return bind_object(name, members, lone)
     except _Reject:
         return None  # (``*args``, a name, an expression: not a value)
     return bind_positional(name, values, len(node.keywords), lone)
