@@ -53,7 +53,8 @@ def test_a_key_written_twice_with_one_value_is_read_once(
     assert isinstance(call, ToolCallPart), (family, call)
     assert call.arguments == dict(pairs)
     notes = [r for r in call.repairs if r.kind == FailureKind.DUPLICATE_ARGUMENT]
-    assert len(notes) == 1 and repr(twice) in notes[0].detail
+    assert len(notes) == 1
+    assert repr(twice) in notes[0].detail
 
 
 @settings(max_examples=150, deadline=None)
@@ -72,13 +73,22 @@ def test_a_key_written_twice_with_two_values_is_still_refused(
     (call,) = _calls(repair(FAMILIES[family](pairs), TOOLS))
     assert isinstance(call, InvalidToolCallPart), family
     assert call.kind == FailureKind.DUPLICATE_ARGUMENT
-    assert json.dumps(values[2]) in call.error and json.dumps(values[3]) in call.error
+    assert json.dumps(values[2]) in call.error
+    assert json.dumps(values[3]) in call.error
 
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("1", "1.0"), ("1", "true"), ('"1"', "1"), ("0", "false"), ("null", '""'),
-     ('[1, 2]', "[2, 1]"), ('{"a": 1}', '{"a": 1.0}'), ('"a"', '"A"')],
+    [
+        ("1", "1.0"),
+        ("1", "true"),
+        ('"1"', "1"),
+        ("0", "false"),
+        ("null", '""'),
+        ("[1, 2]", "[2, 1]"),
+        ('{"a": 1}', '{"a": 1.0}'),
+        ('"a"', '"A"'),
+    ],
 )
 def test_values_that_only_look_alike_differ(first: str, second: str) -> None:
     """Equal for Python (``1 == 1.0 == True``) is not the same value: refused."""
@@ -92,16 +102,17 @@ def test_values_that_only_look_alike_differ(first: str, second: str) -> None:
 @given(
     value=st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(),
-        lambda inner: st.lists(inner, max_size=3)
-        | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+        ),
         max_leaves=8,
     ),
     other=st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
 )
 def test_differing_keeps_every_pair_that_is_not_the_same_json(value: Any, other: Any) -> None:
     """``differing`` is the JSON text's equality: a value and its own copy are the same
-    (unless it holds a NaN or an infinity, which JSON cannot write); any two values whose sorted JSON
-    differs are kept for the refusal."""
+    (unless it holds a NaN or an infinity, which JSON cannot write); any two values
+    whose sorted JSON differs are kept for the refusal."""
     try:
         written = json.dumps(value, sort_keys=True, allow_nan=False)
     except ValueError:
