@@ -4,8 +4,9 @@ are still refused (``duplicate_argument``, both values in the error).
 
 G3's reason is that a second value must not silently win: with one value written twice
 no value wins over another. Sources: llama3.2:1b on Ollama, a leaked call with
-``"title"`` written twice (MikeVeerman/tool-calling-benchmark, recorded run), and the
-same model's held-out sibling of the eighth split."""
+``"title"`` written twice (MikeVeerman/tool-calling-benchmark, recorded run; in the
+spent eighth split), and Qwen3.8-27B writing one parameter twice with byte-identical
+values, which ninfer's parser refused for the same reason (Neroued/ninfer issue 244)."""
 
 from __future__ import annotations
 
