@@ -159,3 +159,46 @@ def test_the_recorded_llama_call_is_read_once() -> None:
     (call,) = _calls(repair(changed, tools))
     assert isinstance(call, InvalidToolCallPart)
     assert call.kind == FailureKind.DUPLICATE_ARGUMENT
+
+
+NESTED = [
+    {
+        "type": "function",
+        "function": {
+            "name": "f",
+            "parameters": {"type": "object", "properties": {"a": {"type": "object"}}},
+        },
+    }
+]
+_LEAF = st.integers(-5, 5) | st.booleans() | st.none() | _VALUE
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    one=_LEAF,
+    two=_LEAF,
+    deep=st.booleans(),
+    shape=st.sampled_from(["[{call}]", "{call}", "```python\n{call}\n```"]),
+)
+def test_a_pythonic_dict_key_written_twice_never_lets_the_second_win(
+    one: Any, two: Any, deep: bool, shape: str
+) -> None:
+    """Inside a pythonic call's dict value (before: the second value silently won, where
+    the same JSON is refused): two different values make the call invalid, raw text
+    kept; the same value twice is read once."""
+    inner = f'{{"x": {_py(one)}, "x": {_py(two)}}}'
+    value = f'{{"y": {inner}}}' if deep else inner
+    text = shape.format(call=f"f(a={value})")
+    (call,) = _calls(repair(text, NESTED))
+    same = json.dumps(one) == json.dumps(two)
+    if same:
+        assert isinstance(call, ToolCallPart)
+        assert call.arguments == {"a": {"y": {"x": one}} if deep else {"x": one}}
+    else:
+        assert isinstance(call, InvalidToolCallPart), text
+        assert "written twice" in call.error
+        assert call.raw in text
+
+
+def _py(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, str) else repr(value)

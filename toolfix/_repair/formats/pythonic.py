@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 
 from ..._config import Limits
 from ..._errors import InputTooLargeError, ToolfixError
-from ..gate import ReadArguments
+from ..gate import ReadArguments, differing, duplicates_detail
 from ..positional import bind_object, bind_positional
 from ..text import (
     ExtendBudget,
@@ -128,7 +128,10 @@ def _value(node: ast.expr) -> Any:
         for key, item in zip(node.keys, node.values, strict=True):
             if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
                 raise _Reject("dict keys must be strings")
-            out[key.value] = _value(item)
+            value = _value(item)
+            if key.value in out and (twice := differing(((key.value, out[key.value], value),))):
+                raise _Reject(duplicates_detail(twice))  # (G3: no second value silently wins)
+            out[key.value] = value
         return out
     if (
         isinstance(node, ast.UnaryOp)
@@ -317,9 +320,10 @@ def _scalar(
 def _simple_container(src: str, pos: int, end: int, depth: int) -> tuple[Any, int] | None:
     """The list or dict at ``src[pos]`` (before ``end``) when it holds only simple
     literals, lists and string-keyed dicts, as the parser and :func:`_value` read it
-    (a trailing comma allowed, a repeated dict key keeping its first place and its last
-    value): ``(value, index past it)``; ``None`` for anything else (a tuple, a set, a
-    non-string key, an expression), which the parser then reads."""
+    (a trailing comma allowed): ``(value, index past it)``; ``None`` for anything else
+    (a tuple, a set, a non-string key, an expression, a dict key written twice), which
+    the parser then reads (:func:`_value` refuses a dict key written twice with two
+    values: rule G3)."""
     if depth >= _SIMPLE_DEPTH:
         return None
     is_list = src[pos] == "["
@@ -349,7 +353,10 @@ def _simple_container(src: str, pos: int, end: int, depth: int) -> tuple[Any, in
             if got is None:
                 return None
             value, p = got
-            members[key.group(1) if key.group(1) is not None else key.group(2)] = value
+            name = key.group(1) if key.group(1) is not None else key.group(2)
+            if name in members:
+                return None  # (a key written twice: the parser's walk judges it, G3)
+            members[name] = value
         sep = _SIMPLE_SEP.match(src, p, end)
         p = sep.end()  # type: ignore[union-attr]
         if sep.group(1) is None and (p >= end or src[p] != closer):  # type: ignore[union-attr]
