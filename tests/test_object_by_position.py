@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.tooldefs import openai_tool
-from toolfix import FailureKind, repair
+from toolfix import FailureKind, FixConfig, ManualToolCallFixProcessor, ToolRegistry, repair
+from toolfix._convert import response_from_openai
 from toolfix._messages import InvalidToolCallPart, ToolCallPart
 from toolfix._repair.elision import is_placeholder
 
@@ -27,13 +28,14 @@ EXEC = openai_tool(
 CONFIG = openai_tool("set_config", {"config": {"type": "object"}}, [])
 TOOLS = [EXEC, CONFIG]
 
-#: The shapes of a call by position in the families whose grammar allows positions.
+#: The shapes of a call by position the schema-anchored reader reads (it binds an object
+#: by position: toolfix/_repair/posread.py).
 SHAPES = (
     "[{call}]",  # pythonic list (Llama 3.2 / 4, vllm-mlx #146)
     "{call}",  # pythonic call on its own line (openclaw #41297)
-    "```python\n{call}\n```",  # pythonic fence
     "<|tool_call>call:{call}<tool_call|>",  # Gemma 4, Python-style
     "<tool_calls>\ninvoke {call}\n</tool_calls>",  # DeepSeek (DevoxxGenie issue 1288)
+    "<function={call}</function>",  # Llama 3.3 on Groq (pydantic-ai #1714)
 )
 
 _TEXT = st.text(min_size=1, max_size=30).filter(
@@ -132,3 +134,14 @@ def test_the_openclaw_41297_paste() -> None:
     (part,) = _calls('exec({"command": "pwd", "description": "Print working directory"})')
     assert isinstance(part, ToolCallPart)
     assert part.arguments == {"command": "pwd", "description": "Print working directory"}
+
+
+def test_with_the_reader_off_the_object_stays_an_invalid_call() -> None:
+    """The family readers leave an object by position to the schema-anchored reader:
+    with it off, the call is invalid with its raw text, as before (never dropped)."""
+    text = 'exec({"command": "pwd", "description": "Print working directory"})'
+    fixer = ManualToolCallFixProcessor(config=FixConfig(schema_anchored=False))
+    response = response_from_openai({"role": "assistant", "content": text})
+    out = fixer.fix(response, ToolRegistry.from_openai(TOOLS))
+    assert out.tool_calls == []
+    assert [c.raw for c in out.invalid_tool_calls] == [text]

@@ -20,6 +20,9 @@ A lone **object** written by position (``exec({"command": "pwd", "description":
 (:func:`bind_object`): it cannot then be that parameter's value too, so no order decides
 it either. Its keys are kept as written, undeclared ones included (promise 5: a schema
 that does not forbid them keeps them); a key written twice is noted for the gate (G3).
+The schema-anchored reader binds it (:mod:`toolfix._repair.posread`), the reader of
+objects of arguments; the family readers leave it (with the reader off, an invalid
+call with its raw text, as before).
 An object without that key (``set_config({"theme": "dark"})`` for a tool whose one
 parameter is ``config``) may be the parameter's value: not bound. Sources: Kimi K2.5 in
 OpenClaw (openclaw/openclaw issue 41297), Qwen3.5 in vllm-mlx (issue 146), Llama 3.3 on

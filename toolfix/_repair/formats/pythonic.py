@@ -148,7 +148,11 @@ def _value(node: ast.expr) -> Any:
 
 
 def parse_call(
-    src: str, limits: Limits, lone: Callable[[str], str | None] | None = None
+    src: str,
+    limits: Limits,
+    lone: Callable[[str], str | None] | None = None,
+    *,
+    objects: bool = False,
 ) -> PyCall | None:
     """Read one ``name(key=value, ...)`` without executing anything.
 
@@ -158,6 +162,9 @@ def parse_call(
 
     ``lone``: the parameter a lone value written by position binds to, per tool
     (:mod:`toolfix._repair.positional`); ``None``: positions are never bound.
+    ``objects``: a lone object written by position that holds that parameter is the
+    arguments object (the schema-anchored reader's, which reads objects of arguments:
+    :func:`~toolfix._repair.positional.bind_object`).
 
     Raises:
         InputTooLargeError: ``src`` is longer than ``limits.max_pythonic_chars``.
@@ -192,7 +199,7 @@ def parse_call(
         return None
     try:
         if node.args:
-            bound = None if lone is None else _bind(name, node, lone)
+            bound = None if lone is None else _bind(name, node, lone, objects)
             if bound is None:
                 raise _Reject("positional arguments are not supported")
             return PyCall(name, bound[0], None, (*notes, bound[1]))
@@ -207,13 +214,13 @@ def parse_call(
 
 
 def _bind(
-    name: str, node: ast.Call, lone: Callable[[str], str | None]
+    name: str, node: ast.Call, lone: Callable[[str], str | None], objects: bool
 ) -> tuple[dict[str, Any], tuple[str, str]] | None:
     """The call's values written by position bound to the tool's parameter, with the
     note to record (:func:`~toolfix._repair.positional.bind_positional`), or ``None``."""
     try:
         values = tuple(_value(a) for a in node.args)
-        (obj,) = node.args if len(values) == 1 and not node.keywords else (None,)
+        (obj,) = node.args if objects and len(values) == 1 and not node.keywords else (None,)
         if isinstance(obj, ast.Dict):
             # ``exec({"command": "pwd"})``: the arguments object itself, by position
             members: dict[str, Any] = ReadArguments()  # (a key written twice: noted, G3)
