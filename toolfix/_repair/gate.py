@@ -13,8 +13,9 @@ handed comes back as an :class:`~toolfix.InvalidToolCallPart` with its kind and 
 - **G2 not quoted**: a call the scanner found quoted (a comment, a blockquote, another
   call's value, a refused reasoning quote: :attr:`Proposal.quoted`, from
   :attr:`Candidate.quoted <toolfix._repair.formats.Candidate.quoted>`) is never admitted;
-- **G3 no duplicated parameter**: a key written twice in one call is
-  ``duplicate_argument``, both values in the record;
+- **G3 no duplicated parameter**: a key written twice in one call with two different
+  values is ``duplicate_argument``, both values in the record (the same value twice is
+  read once, with a ``duplicate_argument`` repair record: no value wins over another);
 - **G4 a registry tool**: the finisher resolved the name only by how it is written
   (:mod:`toolfix._repair.names`); an unknown name never reaches :func:`Gate.admit`;
 - **G5 arguments that validate** against the tool's schema (after the schema's
@@ -58,6 +59,7 @@ __all__ = [
     "ReadArguments",
     "admits_as_sent",
     "derive_id",
+    "differing",
     "duplicate_keys",
     "duplicates_detail",
     "has_non_finite",
@@ -95,6 +97,33 @@ def duplicates_detail(duplicates: tuple[Duplicate, ...]) -> str:
         for key, first, second in duplicates[:5]
     )
     return f"duplicated parameter (a second value must not silently win): {shown}"
+
+
+def differing(duplicates: tuple[Duplicate, ...]) -> tuple[Duplicate, ...]:
+    """The keys written twice whose two values differ once parsed (G3 refuses those: a
+    second value must not silently win). Two values are the same when they encode to the
+    same JSON with sorted keys, so ``1`` and ``1.0``, ``1`` and ``true``, ``"1"`` and
+    ``1`` differ; a value JSON cannot write (``NaN``) differs from everything."""
+    return tuple(d for d in duplicates if not _same(d[1], d[2]))
+
+
+def _same(first: Any, second: Any) -> bool:
+    try:
+        return _SORTED.encode(first) == _SORTED.encode(second)
+    except (TypeError, ValueError):
+        return False
+
+
+_SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True, allow_nan=False)
+
+
+def _once_record(duplicates: tuple[Duplicate, ...]) -> RepairRecord:
+    """The record of keys written twice with the same value, read once (rule G3)."""
+    keys = ", ".join(dict.fromkeys(repr(key) for key, _, _ in duplicates[:5]))
+    return RepairRecord(
+        kind=K.DUPLICATE_ARGUMENT,
+        detail=f"read once a key written twice with the same value: {keys}",
+    )
 
 
 def _short(value: Any) -> str:
@@ -377,10 +406,10 @@ class Gate:
             )
         if p.quoted is not None:  # G2
             return p.invalid(f"a quoted call, not a call: {p.quoted}", K.QUOTED_CALL, name)
-        if p.duplicates:  # G3
-            return p.invalid(
-                duplicates_detail(p.duplicates), K.DUPLICATE_ARGUMENT, name, arguments=args
-            )
+        if p.duplicates and (differ := differing(p.duplicates)):  # G3
+            return p.invalid(duplicates_detail(differ), K.DUPLICATE_ARGUMENT, name, arguments=args)
+        if p.duplicates:  # (each key written twice with one value: read once, recorded)
+            p.repairs.append(_once_record(p.duplicates))
         cap = self._cap
         if p.native is not None and not p.repairs and admits_as_sent(tool, p.native, cap):
             return p.native  # valid as the provider sent it: passed through byte-identical

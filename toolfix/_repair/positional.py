@@ -15,6 +15,19 @@ binding taken is the one no order decides:
   required parameter (a call must carry every required parameter, so a lone value
   given to an optional one could never be an admissible call).
 
+A lone **object** written by position (``exec({"command": "pwd", "description":
+"…"})``) is the call's arguments object when it holds that one parameter as a key
+(:func:`bind_object`): it cannot then be that parameter's value too, so no order decides
+it either. Its keys are kept as written, undeclared ones included (promise 5: a schema
+that does not forbid them keeps them); a key written twice is noted for the gate (G3).
+The schema-anchored reader binds it (:mod:`toolfix._repair.posread`), the reader of
+objects of arguments; the family readers leave it (with the reader off, an invalid
+call with its raw text, as before).
+An object without that key (``set_config({"theme": "dark"})`` for a tool whose one
+parameter is ``config``) may be the parameter's value: not bound. Sources: Kimi K2.5 in
+OpenClaw (openclaw/openclaw issue 41297), Qwen3.5 in vllm-mlx (issue 146), Llama 3.3 on
+Groq in pydantic-ai (issue 1714), DeepSeek in openclaw-zh (issue 201).
+
 Anything else (two positions, a position beside keywords, a tool with no required
 parameter and several optional ones) stays what it was: an invalid call with its raw
 text, for the LLM fixer. A bound call carries a ``positional_arguments`` repair record
@@ -30,7 +43,7 @@ from typing import Any
 from .._messages import FailureKind
 from .._tools import ToolRegistry
 
-__all__ = ["bind_positional", "lone_parameters", "positional_note"]
+__all__ = ["bind_object", "bind_positional", "lone_parameters", "positional_note"]
 
 #: The repair kind a bound call carries.
 KIND = FailureKind.POSITIONAL_ARGUMENTS.value
@@ -73,3 +86,19 @@ def bind_positional(
     if param is None:
         return None
     return {param: value}, positional_note(param)
+
+
+def bind_object(
+    name: str, members: dict[str, Any], lone: Callable[[str], str | None]
+) -> tuple[dict[str, Any], tuple[str, str]] | None:
+    """The object ``members`` written by position as tool ``name``'s arguments, with the
+    note to record, when it holds the tool's lone parameter (``lone``) as a key;
+    ``None`` otherwise (module docstring)."""
+    param = lone(name)
+    if param is None or param not in members:
+        return None
+    return members, (
+        KIND,
+        f"read the object written by position as the arguments: it holds {param!r}, "
+        "the parameter every call carries",
+    )

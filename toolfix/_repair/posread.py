@@ -2,7 +2,9 @@
 ``("value")`` (``invoke read_file("gradle.properties")`` in a ``<tool_calls>`` wrapper:
 devoxx/DevoxxGenieIDEAPlugin issue 1288), read by the pythonic walker
 (:func:`~toolfix._repair.formats.pythonic.parse_call`, no evaluation) and bound by
-:mod:`toolfix._repair.positional`'s rule only."""
+:mod:`toolfix._repair.positional`'s rule only; a lone object that holds the tool's one
+required parameter is the arguments object (``exec({"command": "pwd", "description":
+"…"})``: openclaw/openclaw issue 41297), its undeclared keys kept."""
 
 from __future__ import annotations
 
@@ -29,11 +31,11 @@ def by_position(
     if span.truncated or span.end > stop:
         return None  # (cut off, or reaching into the next call)
     try:
-        call = parse_call(name + text[open_at : span.end], ctx.limits, ctx.lone_param)
+        call = parse_call(name + text[open_at : span.end], ctx.limits, ctx.lone_param, objects=True)
     except ToolfixError:
         return None
     if call is None or call.arguments is None:
         return None
     if not any(kind == KIND for kind, _ in call.notes):
         return None  # (keywords: the anchored reader's own run reads those)
-    return dict(call.arguments), span.end, call.notes
+    return call.arguments, span.end, call.notes  # (a ReadArguments: G3's evidence kept)

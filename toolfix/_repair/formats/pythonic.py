@@ -39,8 +39,8 @@ from typing import Any, ClassVar
 
 from ..._config import Limits
 from ..._errors import InputTooLargeError, ToolfixError
-from ..gate import ReadArguments
-from ..positional import bind_positional
+from ..gate import ReadArguments, differing, duplicates_detail
+from ..positional import bind_object, bind_positional
 from ..text import (
     ExtendBudget,
     find_bracket_end,
@@ -128,7 +128,10 @@ def _value(node: ast.expr) -> Any:
         for key, item in zip(node.keys, node.values, strict=True):
             if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
                 raise _Reject("dict keys must be strings")
-            out[key.value] = _value(item)
+            value = _value(item)
+            if key.value in out and (twice := differing(((key.value, out[key.value], value),))):
+                raise _Reject(duplicates_detail(twice))  # (G3: no second value silently wins)
+            out[key.value] = value
         return out
     if (
         isinstance(node, ast.UnaryOp)
@@ -145,7 +148,11 @@ def _value(node: ast.expr) -> Any:
 
 
 def parse_call(
-    src: str, limits: Limits, lone: Callable[[str], str | None] | None = None
+    src: str,
+    limits: Limits,
+    lone: Callable[[str], str | None] | None = None,
+    *,
+    objects: bool = False,
 ) -> PyCall | None:
     """Read one ``name(key=value, ...)`` without executing anything.
 
@@ -155,6 +162,9 @@ def parse_call(
 
     ``lone``: the parameter a lone value written by position binds to, per tool
     (:mod:`toolfix._repair.positional`); ``None``: positions are never bound.
+    ``objects``: a lone object written by position that holds that parameter is the
+    arguments object (the schema-anchored reader's, which reads objects of arguments:
+    :func:`~toolfix._repair.positional.bind_object`).
 
     Raises:
         InputTooLargeError: ``src`` is longer than ``limits.max_pythonic_chars``.
@@ -189,7 +199,7 @@ def parse_call(
         return None
     try:
         if node.args:
-            bound = None if lone is None else _bind(name, node, lone)
+            bound = None if lone is None else _bind(name, node, lone, objects)
             if bound is None:
                 raise _Reject("positional arguments are not supported")
             return PyCall(name, bound[0], None, (*notes, bound[1]))
@@ -204,12 +214,19 @@ def parse_call(
 
 
 def _bind(
-    name: str, node: ast.Call, lone: Callable[[str], str | None]
+    name: str, node: ast.Call, lone: Callable[[str], str | None], objects: bool
 ) -> tuple[dict[str, Any], tuple[str, str]] | None:
     """The call's values written by position bound to the tool's parameter, with the
     note to record (:func:`~toolfix._repair.positional.bind_positional`), or ``None``."""
     try:
         values = tuple(_value(a) for a in node.args)
+        (obj,) = node.args if objects and len(values) == 1 and not node.keywords else (None,)
+        if isinstance(obj, ast.Dict):
+            # ``exec({"command": "pwd"})``: the arguments object itself, by position
+            members: dict[str, Any] = ReadArguments()  # (a key written twice: noted, G3)
+            for key, item in zip(obj.keys, obj.values, strict=True):
+                members[key.value] = _value(item)  # type: ignore[union-attr]
+            return bind_object(name, members, lone)
     except _Reject:
         return None  # (``*args``, a name, an expression: not a value)
     return bind_positional(name, values, len(node.keywords), lone)
@@ -310,9 +327,10 @@ def _scalar(
 def _simple_container(src: str, pos: int, end: int, depth: int) -> tuple[Any, int] | None:
     """The list or dict at ``src[pos]`` (before ``end``) when it holds only simple
     literals, lists and string-keyed dicts, as the parser and :func:`_value` read it
-    (a trailing comma allowed, a repeated dict key keeping its first place and its last
-    value): ``(value, index past it)``; ``None`` for anything else (a tuple, a set, a
-    non-string key, an expression), which the parser then reads."""
+    (a trailing comma allowed): ``(value, index past it)``; ``None`` for anything else
+    (a tuple, a set, a non-string key, an expression, a dict key written twice), which
+    the parser then reads (:func:`_value` refuses a dict key written twice with two
+    values: rule G3)."""
     if depth >= _SIMPLE_DEPTH:
         return None
     is_list = src[pos] == "["
@@ -342,7 +360,10 @@ def _simple_container(src: str, pos: int, end: int, depth: int) -> tuple[Any, in
             if got is None:
                 return None
             value, p = got
-            members[key.group(1) if key.group(1) is not None else key.group(2)] = value
+            name = key.group(1) if key.group(1) is not None else key.group(2)
+            if name in members:
+                return None  # (a key written twice: the parser's walk judges it, G3)
+            members[name] = value
         sep = _SIMPLE_SEP.match(src, p, end)
         p = sep.end()  # type: ignore[union-attr]
         if sep.group(1) is None and (p >= end or src[p] != closer):  # type: ignore[union-attr]
