@@ -13,6 +13,10 @@ One left-to-right pass over the span, emitting a normalised copy:
 * trailing commas before ``}``/``]`` are dropped;
 * a missing closing quote and missing closing brackets are added at the end
   (truncation), in the right order;
+* a stray ``"`` after a number with only closing brackets after it, at the end of the
+  span (``"b": 2"}``: gpt-oss-20b on vLLM in bbrowning/bfcl-vllm-results, and
+  functionary-small-v3.2's ``"c": 1"}`` in the BFCL result dump of 2024-08-11) is
+  dropped: the brackets after it close the value, so no string was cut off there;
 * a key's quotes out of place (:func:`_requoted`): a bare word directly followed by
   ``":`` is a key whose opening quote is missing (``, description": "…"``:
   MoonshotAI/kimi-cli#2165) or was written as the closing quote of the string before it,
@@ -78,6 +82,10 @@ _STRING_SPECIAL = {
 #: A double-quoted string that is already valid JSON (no raw control character, only
 #: JSON escapes): copied whole.
 _PLAIN_STRING = re.compile(r'"[^"\\\x00-\x1f]*(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*)*"')
+
+#: A quote, then only closing brackets and blanks to the end of the text (what follows a
+#: number there: ``2"}``).
+_STRAY_QUOTE = re.compile(r'"[ \t\n\r}\]]*[}\]][ \t\n\r}\]]*')
 
 #: An open container: its closer, where its current member starts in the output, and
 #: what the scan expects next in it ("key", "colon", "value", "after", "cut",
@@ -197,6 +205,16 @@ def _scan(src: str, cut: bool, *, requote: bool = True) -> QuickFix | str:
             closer, mark, state = _close_bracket(c, (closer, mark, state), outer, out, fixes)
             last_num = False
         elif c == '"' or c == "'":  # a string literal that needs rewriting
+            if last_num and _STRAY_QUOTE.fullmatch(tok):  # ``2"}`` ends the text
+                fixes.add("dropped a stray quote after a number")
+                for ch in tok[1:]:
+                    if ch in _BLANKS:
+                        append(ch)
+                    else:
+                        frame = _close_bracket(ch, (closer, mark, state), outer, out, fixes)
+                        closer, mark, state = frame
+                last_num = False
+                continue
             if _string(tok, 0, c, out, fixes) < 0:  # it ran to the end of the text
                 append('"')
                 fixes.add("closed a string cut off by truncation")
