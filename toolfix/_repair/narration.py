@@ -78,6 +78,7 @@ from collections.abc import Callable
 
 from .._errors import LimitExceededError
 from .catalogue import in_catalogue
+from .formatlabels import heading_names_family, label_names_family
 from .history import history_spans
 from .leadins import (
     CONDITIONAL_RE,
@@ -236,6 +237,7 @@ def narrated(text: str, start: int, end: int | None = None) -> bool:
         and (
             _told_before(text, bol)
             or io_pair(text, bol, label.strip().rstrip(":").rstrip().lower())
+            or (label.rstrip().endswith(":") and label_names_family(label.rstrip()[:-1]))
         )
     ):
         return True
@@ -271,9 +273,9 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
         if not line:
             blank = True
         elif line[-1] in ":\uff1a":
-            return _told_before(text, eol + 1)
+            return label_names_family(line[:-1]) or _told_before(text, eol + 1)
         elif line[0] == "#":
-            return heading_names_example(line)
+            return heading_names_example(line) or heading_names_family(line)
         elif blank and labels_result(line):
             blank = False  # (a step of the same trace, answered: its lead-in decides)
         elif blank and _plain_heading(text, lo, start, line):
