@@ -58,6 +58,7 @@ SUFFIXES = ("", "5", "-V3.1", " 3.1", "-2", "-style", " V4")
 LABELLED = (
     "Here is one call in several wire formats:\n\n{n}:\n\n{c}\n\n{m}:\n\n{c}\n",
     "{n}:\n{c}",
+    "Each family's markup:\n{n}: {c}\n{m}: {c}\n",
     "{n} ({m}):\n\n{c}\n\nSame operation, other markers.",
     "#### {n}\n```\n{c}\n```\n- Parser: a parser\n",
     "### 6. {n}\n\n{c}\n",

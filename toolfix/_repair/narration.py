@@ -237,11 +237,23 @@ def narrated(text: str, start: int, end: int | None = None) -> bool:
         and (
             _told_before(text, bol)
             or io_pair(text, bol, label.strip().rstrip(":").rstrip().lower())
-            or (label.rstrip().endswith(":") and label_names_family(label.rstrip()[:-1]))
         )
     ):
         return True
+    if 0 < len(label) <= _LABEL_CHARS and _family_label(label):
+        return True  # (``GLM5: <call>``: the format a model writes, shown)
     return _block_told(text, bol, start, end) or in_catalogue(text, at)
+
+
+def _family_label(label: str) -> bool:
+    """Is ``label``, the text before a call on its line, a label naming a model or a
+    family (``GLM5: ``, ``DeepSeek-V3.1: functools``: a name glued to the call is its
+    markup, read past)?"""
+    head = label.rstrip()
+    while head and (head[-1].isalnum() or head[-1] == "_"):
+        head = head[:-1]
+    head = head.rstrip()
+    return head[-1:] == ":" and label_names_family(head[:-1])
 
 
 #: How many lines above a call its block's lead-in is looked for.
