@@ -699,10 +699,13 @@ class _Quotes:
         if not told:
             return False
         first = _NON_SPACE.search(self._markers.text, at)  # a call told about: from its
-        if first is not None and self._markers.text.startswith(_FENCES, first.start()):
-            eol = self._markers.text.find("\n", first.start())  # (a fenced call: its body's)
-            first = None if eol == -1 else _NON_SPACE.search(self._markers.text, eol)
-        return _in_span(told, at if first is None else first.start())  # first character
+        if _in_span(told, at if first is None else first.start()):  # first character
+            return True
+        if first is None or not self._markers.text.startswith(_FENCES, first.start()):
+            return False
+        eol = self._markers.text.find("\n", first.start())  # (a fenced call: or its body's)
+        body = None if eol == -1 else _NON_SPACE.search(self._markers.text, eol)
+        return body is not None and _in_span(told, body.start())
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
