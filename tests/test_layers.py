@@ -78,6 +78,7 @@ LAYERS: dict[str, int] = {
     "toolfix._repair.termwrap": ENGINE,  # tags broken by a terminal's line wrap
     "toolfix._repair.actionlist": ENGINE,  # name-keyed calls listed inside a wrapper object
     "toolfix._repair.catalogue": ENGINE,  # example calls under a list of the tools one has
+    "toolfix._repair.formatlabels": ENGINE,  # a call under a label naming a model or family
     "toolfix._repair.formats.kimi_ids": ENGINE,  # Kimi ids written without separators
     "toolfix._repair.formats.gemma_shell": ENGINE,  # Gemma 4 calls with a damaged shell
     "toolfix._repair.stripped": ENGINE,  # tagged calls whose angle brackets were stripped

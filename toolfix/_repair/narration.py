@@ -78,6 +78,7 @@ from collections.abc import Callable
 
 from .._errors import LimitExceededError
 from .catalogue import in_catalogue
+from .formatlabels import heading_names_family, label_names_family
 from .history import history_spans
 from .leadins import (
     CONDITIONAL_RE,
@@ -239,7 +240,20 @@ def narrated(text: str, start: int, end: int | None = None) -> bool:
         )
     ):
         return True
+    if 0 < len(label) <= _LABEL_CHARS and _family_label(label):
+        return True  # (``GLM5: <call>``: the format a model writes, shown)
     return _block_told(text, bol, start, end) or in_catalogue(text, at)
+
+
+def _family_label(label: str) -> bool:
+    """Is ``label``, the text before a call on its line, a label naming a model or a
+    family (``GLM5: ``, ``DeepSeek-V3.1: functools``: a name glued to the call is its
+    markup, read past)?"""
+    head = label.rstrip()
+    while head and (head[-1].isalnum() or head[-1] == "_"):
+        head = head[:-1]
+    head = head.rstrip()
+    return head[-1:] == ":" and label_names_family(head[:-1])
 
 
 #: How many lines above a call its block's lead-in is looked for.
@@ -271,9 +285,9 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
         if not line:
             blank = True
         elif line[-1] in ":\uff1a":
-            return _told_before(text, eol + 1)
+            return label_names_family(line[:-1]) or _told_before(text, eol + 1)
         elif line[0] == "#":
-            return heading_names_example(line)
+            return heading_names_example(line) or heading_names_family(line)
         elif blank and labels_result(line):
             blank = False  # (a step of the same trace, answered: its lead-in decides)
         elif blank and _plain_heading(text, lo, start, line):

@@ -542,6 +542,8 @@ def _over_limit(
 
 #: Code-fence languages in which markup is shown, not sent: an example of the format.
 _NON_SPACE = re.compile(r"\S")
+#: What opens a code fence (a call read from a fenced block starts at its opener).
+_FENCES = ("```", "~~~")
 _EXAMPLE_LANGS = frozenset({"xml", "html", "text", "txt", "plaintext", "markdown", "md"})
 
 
@@ -697,7 +699,13 @@ class _Quotes:
         if not told:
             return False
         first = _NON_SPACE.search(self._markers.text, at)  # a call told about: from its
-        return _in_span(told, at if first is None else first.start())  # first character
+        if _in_span(told, at if first is None else first.start()):  # first character
+            return True
+        if first is None or not self._markers.text.startswith(_FENCES, first.start()):
+            return False
+        eol = self._markers.text.find("\n", first.start())  # (a fenced call: or its body's)
+        body = None if eol == -1 else _NON_SPACE.search(self._markers.text, eol)
+        return body is not None and _in_span(told, body.start())
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -36,12 +36,15 @@ Span = tuple[int, int]
 
 #: A line that labels a tool's result, right after the call it answers: a ReAct
 #: observation, a result or output label (``Result:``, ``[tool result]``), Claude Code's
-#: ``⎿`` (read per line).
+#: ``⎿``, or the Chinese "returned result" (``返回结果：``, ``// 返回结果``: a skill's
+#: examples file on skill.seembox.com and an MCP demo page on demoos.fun, h9cn's
+#: ``fresh9cn-seembox-…`` and ``fresh9cn-demoos-…``), alone on its line (read per line).
 _RESULT_RE = re.compile(
     r"^[ \t]*(?:[-*\u2022][ \t]*)?(?:"
     r"(?:\[[ \t]*)?(?:tool[ _]?|function[ _]?)?(?:observation|results?|output|response"
     r"|returned)(?:[ \t]*\d{1,3})?(?:[ \t]*\]|[ \t]*:)"
-    r"|\u23bf)",
+    r"|\u23bf"
+    r"|(?://[ \t]*)?\u8fd4\u56de\u7ed3\u679c[ \t]*[:\uff1a]?[ \t]*$)",
     re.MULTILINE | re.IGNORECASE,
 )
 #: What every result label holds (substring tests first; a label with a number before
@@ -49,6 +52,7 @@ _RESULT_RE = re.compile(
 _RESULT_HINTS = (
     "bservation", "BSERVATION", "esult:", "esults:", "esult]", "ESULT", "utput:", "utput]",
     "UTPUT", "esponse:", "esponse]", "ESPONSE", "eturned:", "ETURNED", "\u23bf",
+    "\u8fd4\u56de\u7ed3\u679c",
 )  # fmt: skip
 #: How many lines above a result label its call's block is read.
 _BLOCK_LINES = 24
