@@ -206,13 +206,7 @@ def _scan(src: str, cut: bool, *, requote: bool = True) -> QuickFix | str:
             last_num = False
         elif c == '"' or c == "'":  # a string literal that needs rewriting
             if last_num and _STRAY_QUOTE.fullmatch(tok):  # ``2"}`` ends the text
-                fixes.add("dropped a stray quote after a number")
-                for ch in tok[1:]:
-                    if ch in _BLANKS:
-                        append(ch)
-                    else:
-                        frame = _close_bracket(ch, (closer, mark, state), outer, out, fixes)
-                        closer, mark, state = frame
+                closer, mark, state = _stray_quote(tok, (closer, mark, state), outer, out, fixes)
                 last_num = False
                 continue
             if _string(tok, 0, c, out, fixes) < 0:  # it ran to the end of the text
@@ -242,6 +236,20 @@ def _scan(src: str, cut: bool, *, requote: bool = True) -> QuickFix | str:
         state = "cut"  # "n": 12 at the very end may have been 123
     frames = _open(outer, closer, mark, state)
     return _close(out, frames, fixes, bool(frames), cut)
+
+
+def _stray_quote(
+    tok: str, inner: _Frame, outer: list[_Frame], out: list[str], fixes: set[str]
+) -> _Frame:
+    """Drop the stray quote that opens ``tok`` (:data:`_STRAY_QUOTE`) and write the
+    closing brackets and blanks after it."""
+    fixes.add("dropped a stray quote after a number")
+    for ch in tok[1:]:
+        if ch in _BLANKS:
+            out.append(ch)
+        else:
+            inner = _close_bracket(ch, inner, outer, out, fixes)
+    return inner
 
 
 def _key_follows(toks: list[str], k: int) -> bool:
