@@ -297,6 +297,14 @@ def test_prefilled_streams_give_repairs_result_at_every_split(
             {"id": "s", "model": "m", "choices": [{"index": 0, "delta": {"content": p}}]}
             for p in pieces
         ]
+        for i, tc in enumerate(response.get("tool_calls") or ()):
+            # the provider's own calls stream after the text, as the completion carries them
+            fn, args = tc["function"], tc["function"]["arguments"]
+            call = {"index": i, "id": tc.get("id"), "type": "function", "function": fn}
+            if not isinstance(args, str):
+                call["function"] = {**fn, "arguments": json.dumps(args)}
+            delta = {"tool_calls": [call]}
+            chunks.append({"id": "s", "model": "m", "choices": [{"index": 0, "delta": delta}]})
         chunks[-1]["choices"][0]["finish_reason"] = "stop"  # as the completion says
         if response.get("reasoning_content"):
             delta = {"reasoning_content": response["reasoning_content"]}

@@ -259,6 +259,39 @@ def parse_gemma_args(text: str, ctx: ScanContext | None = None) -> tuple[dict[st
     return args, reader.truncated
 
 
+def _bound_call(text: str, p: int, hi: int, ctx: ScanContext) -> tuple[str, int] | None:
+    """``x = f(`` at ``p`` with ``f`` an offered tool: the name bound and where ``f`` starts.
+
+    Gemma's ``tool_code`` fence is Python: a model binds the call's result and prints it
+    (``summary = read_file(filename='notes.txt')`` then ``print(summary)``: the
+    gemma-cookbook's Gemma 3 document summarizer; Gemma 4 e2b's ``tool_code =
+    get_weather(...)``, waybarrios/vllm-mlx PR 623). Only a call of an offered tool is
+    read through a binding; any other code keeps the fence out of the calls.
+    """
+    ne = read_dotted_name(text, p)
+    if ne == p or "." in text[p:ne]:
+        return None
+    q = skip_ws(text, ne)
+    if q >= hi or text[q] != "=" or text.startswith("==", q):
+        return None
+    c = skip_ws(text, q + 1)
+    ce = read_dotted_name(text, c)
+    if ce == c or ce >= hi or text[ce] != "(" or not ctx.is_tool(text[c:ce]):
+        return None
+    return text[p:ne], c
+
+
+def _printed_name(text: str, p: int, hi: int, bound: set[str]) -> int | None:
+    """The end of ``print(x)`` whose ``x`` (at ``p``, past ``print(``) is a bound name."""
+    ne = read_dotted_name(text, p)
+    if ne == p or text[p:ne] not in bound:
+        return None
+    q = skip_ws(text, ne)
+    if q >= hi or text[q] != ")":
+        return None
+    return q + 1
+
+
 #: One call of a ``tool_code`` fence: its start, name, arguments, whether it is cut off,
 #: the error, the repairs made to read it.
 _FenceCall = tuple[int, str, Any, bool, str | None, tuple[tuple[str, str], ...]]
@@ -330,6 +363,8 @@ class GemmaFormat(ToolCallFormat):
         in_list = False
         if p < hi and text[p] == "[":
             in_list, p = True, p + 1
+        #: names bound to an offered tool's call in this fence (``x = f(...)``)
+        bound: set[str] = set()
         while True:
             p = skip_ws(text, p)
             while p < hi and text[p] in ",;":
@@ -340,6 +375,15 @@ class GemmaFormat(ToolCallFormat):
             wrapped = False
             if text.startswith("print(", p):
                 wrapped, p = True, skip_ws(text, p + 6)
+                shown = _printed_name(text, p, hi, bound)
+                if shown is not None:
+                    p = shown  # print(x) of a call's result bound above: bookkeeping
+                    continue
+            elif not in_list:
+                target = _bound_call(text, p, hi, ctx)
+                if target is not None:
+                    bound.add(target[0])
+                    p = target[1]
             ne = read_dotted_name(text, p)
             if ne == p or ne >= hi or text[ne] != "(":
                 return []  # other code in the fence: not a tool call
