@@ -139,6 +139,16 @@ _OPENER_BEFORE_NAME = re.compile(
     r"""(?:<(?:parameter|param|function)\s*=\s*["']?|\[Tool Use:\s*"""
     r"""|<(?:[\w-]+:)?(?:invoke|function|tool_call)\s+name\s*=\s*["']?)$"""
 )
+#: A call's id written between its name and its arguments, as a client displays a call
+#: it made and a model copies the display: ``[Tool Call: gateway (ID: gateway_17…_19)]
+#: Arguments: {…}`` (gemini-3-flash in OpenClaw, openclaw/openclaw issue 893) and ``[Tool
+#: Call] name=run-command id=3d4e… args={…}`` (Ornith-1.5-9B in Onyx,
+#: onyx-dot-app/onyx issue 14931).
+_CALL_ID = re.compile(
+    r"""[ \t]*(?:\((?:call[ _]?)?id:[ \t]*[\w.:-]{1,80}\)"""
+    r"""|(?:call_)?id[ \t]*=[ \t]*["']?[\w.:-]{1,80}["']?(?=[ \t]))""",
+    re.IGNORECASE,
+)
 #: A name written as an element's ``name`` attribute, the element's word in group 1:
 #: ``<invoke name="bash">`` (MiniMax, GLM), ``<tool name="bash" command="ls" />``
 #: (MiniMax through oh-my-pi, issue 8837). The element is the call's construct: the call
@@ -367,7 +377,8 @@ class AnchoredReader:
         keyed = self._keyed_body(text, start, end)
         found = self._arguments(
             text,
-            past_glyphs(text, end, stop),  # (``name⇬{``: an invented delimiter skipped)
+            # (``name⇬{``: an invented delimiter skipped; ``name (ID: x)``: a call's id)
+            past_glyphs(text, end if plain else _past_call_id(text, end, stop, params), stop),
             stop,
             params,
             reads,
@@ -1125,6 +1136,16 @@ def _wrapper_element(text: str, start: int) -> bool:
         _tag_opened(text, start)
         and _WRAPPER_BEFORE_ELEMENT.search(text, max(0, start - 40), start) is not None
     )
+
+
+def _past_call_id(text: str, pos: int, stop: int, params: dict[str, str]) -> int:
+    """Where the arguments after a name at ``pos`` may start, past the call's id that a
+    client's display line writes between the two (:data:`_CALL_ID`); ``pos`` when there
+    is none, or when the tool declares a parameter named ``id`` (then it is one)."""
+    found = _CALL_ID.match(text, pos, stop)
+    if found is None or "id" in params or "callid" in params:
+        return pos
+    return found.end()
 
 
 def _named_element(text: str, start: int) -> str | None:

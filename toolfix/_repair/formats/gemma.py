@@ -412,8 +412,12 @@ class GemmaFormat(ToolCallFormat):
                 p = skip_ws(text, p)
                 if p < hi and text[p] == ")":
                     p += 1
-        if not calls:
-            return []
+        return self._fence_candidates(text, start, end, calls)
+
+    def _fence_candidates(
+        self, text: str, start: int, end: int, calls: list[_FenceCall]
+    ) -> list[Candidate]:
+        """The candidates of a fence's calls: their spans partition ``text[start:end]``."""
         out: list[Candidate] = []
         for k, (_cs, name, args, trunc, error, notes) in enumerate(calls):
             s = start if k == 0 else calls[k][0]
