@@ -11,29 +11,12 @@ not open with an argument element, or elements that do not make a valid call.
 from __future__ import annotations
 
 import string
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_native_calls import _native, _tool
 
-from toolfix import Response, ToolCallPart, repair
-
-
-def _tool(name: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {"type": "object", "properties": props, "required": required},
-        },
-    }
-
-
-def _native(name: str, arguments: str) -> Response:
-    return Response(
-        parts=(ToolCallPart(id="call_0", name=name, arguments_raw=arguments, arguments=None),)
-    )
-
+from toolfix import repair
 
 GLOB = _tool("glob", {"pattern": {"type": "string"}, "path": {"type": "string"}}, ["pattern"])
 READ = _tool("read", {"filePath": {"type": "string"}, "limit": {"type": "integer"}}, ["filePath"])
