@@ -32,7 +32,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from keyword import iskeyword
 from typing import Any, ClassVar
@@ -125,13 +125,10 @@ def _value(node: ast.expr) -> Any:
         return [_value(e) for e in node.elts]
     if isinstance(node, ast.Dict):
         out: dict[str, Any] = {}
-        for key, item in zip(node.keys, node.values, strict=True):
-            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-                raise _Reject("dict keys must be strings")
-            value = _value(item)
-            if key.value in out and (twice := differing(((key.value, out[key.value], value),))):
+        for key, value in _members(node):
+            if key in out and (twice := differing(((key, out[key], value),))):
                 raise _Reject(duplicates_detail(twice))  # (G3: no second value silently wins)
-            out[key.value] = value
+            out[key] = value
         return out
     if (
         isinstance(node, ast.UnaryOp)
@@ -145,6 +142,15 @@ def _value(node: ast.expr) -> Any:
     if isinstance(node, ast.Name) and node.id in _JSON_NAMES:
         return _JSON_NAMES[node.id]
     raise _Reject(f"{type(node).__name__} is not a literal")
+
+
+def _members(node: ast.Dict) -> Iterator[tuple[str, Any]]:
+    """The members of a dict literal, their keys strings, their values read by
+    :func:`_value` (a key written twice comes twice: the caller judges it)."""
+    for key, item in zip(node.keys, node.values, strict=True):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            raise _Reject("dict keys must be strings")
+        yield key.value, _value(item)
 
 
 def parse_call(
@@ -219,14 +225,15 @@ def _bind(
     """The call's values written by position bound to the tool's parameter, with the
     note to record (:func:`~toolfix._repair.positional.bind_positional`), or ``None``."""
     try:
+        if objects and not node.keywords and len(node.args) == 1:
+            (obj,) = node.args
+            if isinstance(obj, ast.Dict):
+                # ``exec({"command": "pwd"})``: the arguments object itself, by position
+                members: dict[str, Any] = ReadArguments()  # (a key written twice: noted, G3)
+                for key, value in _members(obj):
+                    members[key] = value
+                return bind_object(name, members, lone)
         values = tuple(_value(a) for a in node.args)
-        (obj,) = node.args if objects and len(values) == 1 and not node.keywords else (None,)
-        if isinstance(obj, ast.Dict):
-            # ``exec({"command": "pwd"})``: the arguments object itself, by position
-            members: dict[str, Any] = ReadArguments()  # (a key written twice: noted, G3)
-            for key, item in zip(obj.keys, obj.values, strict=True):
-                members[key.value] = _value(item)  # type: ignore[union-attr]
-            return bind_object(name, members, lone)
     except _Reject:
         return None  # (``*args``, a name, an expression: not a value)
     return bind_positional(name, values, len(node.keywords), lone)
