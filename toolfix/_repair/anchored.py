@@ -53,7 +53,7 @@ from .names import normalise_name
 from .nametable import MAX_NAME, NameTable, name_table, names_in
 from .narration import narrated
 from .posread import by_position
-from .quotes import QUOTE_PAIRS
+from .quotes import QUOTE_PAIRS, escaped_quoted
 from .text import find_bracket_end, find_fences, remove_spans
 
 __all__ = ["AnchoredReader"]
@@ -743,6 +743,8 @@ class AnchoredReader:
             if text.startswith("\n", pos):
                 pos += 1
         ch = text[pos] if pos < stop else ""
+        if ch == "\\" and mode != "tag" and (q := escaped_quoted(text, pos, stop)):
+            return q[0], q[1], open_style  # (``pattern: \\"train\\"``: quotes escaped)
         if ch in QUOTE_PAIRS and mode != "tag":
             q = _quoted(text, pos, stop, QUOTE_PAIRS[ch])
             return None if q is None else (q[0], q[1], open_style)
