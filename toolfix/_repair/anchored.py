@@ -53,7 +53,7 @@ from .names import normalise_name
 from .nametable import MAX_NAME, NameTable, name_table, names_in
 from .narration import narrated
 from .posread import by_position
-from .quotes import QUOTE_PAIRS
+from .quotes import QUOTE_PAIRS, escaped_quoted
 from .text import find_bracket_end, find_fences, remove_spans
 
 __all__ = ["AnchoredReader"]
@@ -112,7 +112,7 @@ _MAX_TABLES = 64  # names' tables kept (by their tuple of names)
 _KEY = re.compile(
     r"""<(?:parameter|param|arg|argument)\s*=\s*["'\u201c]?(?P<pattr>[\w.-]+)["'\u201d]?\s*>"""
     r"""|<(?:parameter|param|arg|argument)\s+name\s*=\s*["'\u201c](?P<pname>[\w.-]+)["'\u201d][^<>\n]{0,60}>"""
-    r"""|<(?P<tag>[^\W\d][\w.-]*)>"""
+    r"""|<(?:[｜|]{0,2}[^\s<>=/|｜]{1,12}[｜|]{1,2})?(?P<tag>[^\W\d][\w.-]*)>"""
     r"""|(?:--|[\u2013\u2014])(?P<flag>[^\W\d][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)"""
     r"""|["'\u201c\u2018]?(?P<key>[^\W\d][\w.-]*)["'\u201d\u2019]?[ \t]*(?P<sep>=>|:|=)[ \t]*"""
     r"""|(?P<spaced>[^\W\d][\w.-]*)[ \t]+(?=["'\u201c\u2018])"""
@@ -743,6 +743,8 @@ class AnchoredReader:
             if text.startswith("\n", pos):
                 pos += 1
         ch = text[pos] if pos < stop else ""
+        if ch == "\\" and mode != "tag" and (q := escaped_quoted(text, pos, stop)):
+            return q[0], q[1], open_style  # (``pattern: \\"train\\"``: quotes escaped)
         if ch in QUOTE_PAIRS and mode != "tag":
             q = _quoted(text, pos, stop, QUOTE_PAIRS[ch])
             return None if q is None else (q[0], q[1], open_style)
@@ -1132,10 +1134,11 @@ def _wrapper_element(text: str, start: int) -> bool:
     """The name at ``start`` opens an element right inside a call wrapper
     (``<tool_call>\\n<read>``): its call ends at the wrapper's end tags
     (``</function>``, ``</tool_call>``), not only at ``</read>``."""
-    return (
-        _tag_opened(text, start)
-        and _WRAPPER_BEFORE_ELEMENT.search(text, max(0, start - 40), start) is not None
-    )
+    if not _tag_opened(text, start):
+        return False
+    if _PREFIXED_OPEN.search(text, max(0, start - 16), start) is not None:
+        return True
+    return _WRAPPER_BEFORE_ELEMENT.search(text, max(0, start - 40), start) is not None
 
 
 def _past_call_id(text: str, pos: int, stop: int, params: dict[str, str]) -> int:
@@ -1210,7 +1213,7 @@ def _closed(
         closer = text[pos + 2 : gt].strip()
         if tag and normalise_name(_PREFIX_HEAD.sub("", closer)) == normalise_name(name):
             return True
-        if wrapped and closer.rsplit(":", 1)[-1] in _WRAPPER_CLOSERS:
+        if wrapped and _PREFIX_HEAD.sub("", closer) in _WRAPPER_CLOSERS:
             return True
         if element and closer == element:
             return True
