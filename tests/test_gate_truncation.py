@@ -91,7 +91,12 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
 #: wrongly (strict, so reading the whole text turns each into an unexpected pass). The
 #: sixth harvest's two (GLM's first opener missing, opencode #14842; MiniMax-M3's tokens,
 #: llama.cpp #24523) are read whole since branch tail7: none is left.
-_WHOLE_CALL_MISSED: dict[str, str] = {}
+_WHOLE_CALL_MISSED: dict[str, str] = {
+    # a pythonic call closed with one ")" too many ("(46.6, 1.88)))][weather.get_by..."):
+    # the whole text drops that call (pythonic reading, fix10b's area); a cut right after
+    # its own ")" is that call, complete
+    "fresh10rec-aafv-qwen25-3b-multiple5-tuple-extra-paren-two-lists": "one ')' too many",
+}
 #: Cuts a reader admits although the call's own closer is cut off (promise 9), kept here,
 #: marked and strict, until the reader is fixed. The ninth harvest's oh-my-pi #8837 (a
 #: self-closing ``<tool name="bash" command="..." />`` cut before its ``/>``) was one

@@ -312,8 +312,25 @@ def json_past_markers(
         return None
     k = skip_ws(text, span.end)
     if k >= len(text) or any(text.startswith(c, k) for c in closers):
+        if _left_open_before(text, first, stop, span.end, closers):
+            return None
         return span.end
     return None
+
+
+def _left_open_before(text: str, first: int, stop: int, end: int, closers: tuple[str, ...]) -> bool:
+    """Whether the value read on past the marker at ``stop`` is a string left open before
+    it rather than markup quoted inside a string: the run past the marker holds another
+    of ``closers`` (a next call's opener after this call's closer) and the whole value is
+    no JSON. ``<tool_call>{"a": "['A']}}</tool_call><tool_call>{"a": ...}}</tool_call>``
+    (Llama-3.1-8B, joerosh/BFCL-hardware-efficiency-study) would otherwise take the next
+    call as the rest of the first one's string, and the second call's quotes would pair
+    the wrong way. A value that quotes a whole call (``{"a": "<tool_call>{...}</tool_call>"}``)
+    is JSON and keeps its markup as text."""
+    after = stop + 1
+    if not any(text.find(c, after, end) != -1 for c in closers):
+        return False
+    return whole_json(text[first:end]) is NOT_JSON
 
 
 def escaped_json_end(text: str, first: int) -> BracketSpan | None:
