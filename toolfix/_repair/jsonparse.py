@@ -290,7 +290,9 @@ def _read_broken(stripped: str, text: str, declared: Collection[str]) -> ParsedJ
         if found:
             return ParsedJson(value, repaired=True, note=ESCAPED_NOTE)
     _refuse_placeholders(stripped, text)
-    if "+" in stripped and any(m.group(1) for m in _JOINED.finditer(stripped)):
+    if _OPERATORS.intersection(stripped) and any(
+        m.group(1) or m.group(2) for m in _JOINED.finditer(stripped)
+    ):
         raise MalformedToolCallError(JOINED, raw=text)
     spliced = spliced_key(stripped, declared)
     if spliced is not None:
@@ -300,14 +302,22 @@ def _read_broken(stripped: str, text: str, declared: Collection[str]) -> ParsedJ
     return None
 
 
-#: A string value closed, then ``+`` and another string or a name (group 1): a value
-#: written as an expression (``"value":"MIIF…ESG"+"A".repeat(1001)``: gpt-oss-20b on vLLM,
-#: bbrowning/bfcl-vllm-results). JSON has no operators, and a repair reads it as one string
-#: glued across the quotes (``MIIF…ESG"+"A``): wrong data, so the call is refused. The
-#: string literals are matched left to right, so a quote is known to close one (``"+"``
-#: itself, ``"op":"+"``, is a string that holds ``+``). One pass.
-_JOINED = re.compile(r'"(?:[^"\\\n]|\\.)*"([ \t]*\+[ \t]*(?:"|[A-Za-z_$]))?')
-JOINED = "a value written as an expression (a string joined with '+'), not JSON"
+#: A value written as an expression. JSON has no operators, and a repair reads one as
+#: wrong data, so the call is refused:
+#: - group 1, a string value closed, then ``+`` and another string or a name
+#:   (``"value":"MIIF…ESG"+"A".repeat(1001)``: gpt-oss-20b on vLLM,
+#:   bbrowning/bfcl-vllm-results), read as one string glued across the quotes;
+#: - group 2, a number after ``:``, ``[`` or ``,`` followed by an operator and an operand
+#:   (``"x": 10 - 5``: Qwen2.5-7B, joerosh/BFCL-hardware-efficiency-study), read as ``10``.
+#: The string literals are matched left to right, so a quote is known to close one (``"+"``
+#: itself, ``"op":"+"``, is a string that holds ``+``) and no number inside a closed string
+#: is read as an operand. One pass.
+_JOINED = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"([ \t]*\+[ \t]*(?:"|[A-Za-z_$]))?'
+    r"|[:\[,][ \t]*(-?\d+(?:\.\d+)?[ \t]*[-+*/][ \t]*[\d(A-Za-z_$])"
+)
+_OPERATORS = frozenset("+-*/")
+JOINED = "a value written as an expression (joined with an operator), not JSON"
 
 #: A string that opens with an ellipsis (``"..."``, ``"\u2026"``, escaped ``"\\u2026"``):
 #: only a text holding one can be an array of elided items (``["..."]``). One pass.
