@@ -41,12 +41,23 @@ fifth prose harvest, each from two public pages or more:
   backticks, a marker the call then uses (`` `<|constrain|>` `` before a harmony call:
   openai/openai-cookbook#2048; `` `[TOOL_CALLS]` `` before a Mistral call: LocalAI's
   Mistral parser docstring): prose about the syntax, then the syntax shown:
-  :func:`documents_markup`.
+  :func:`documents_markup`;
+- **a heading over the lead-in**: the lead-in's line (ending with ``:``) sits right
+  under a Markdown heading that names an example, a format or a model's family, with
+  no blank line between: the sentence opens that section's example, whatever it says
+  ("### Parsed Tool Call Format (OpenAI-compatible)\nAfter parsing the special tokens,
+  convert to:": the Athena proxy's provider-formats spec, h9cn's
+  ``fresh9cn-athena-…-whole-section-special-tokens``; "## Examples\nHere are some
+  example data points from this dataset:": joey00072's dataset card,
+  ``prec5-joey00072-dataset-card-example-points``; "### Native Ollama behavior" is no
+  such heading): :func:`heading_over`.
 """
 
 from __future__ import annotations
 
 import re
+
+from .formatlabels import heading_names_family
 
 __all__ = [
     "CONDITIONAL_RE",
@@ -54,6 +65,7 @@ __all__ = [
     "HYPOTHETICAL_RE",
     "documents_markup",
     "heading_names_example",
+    "heading_over",
     "io_pair",
     "label_names",
 ]
@@ -106,10 +118,12 @@ EQUIVALENT_RE = re.compile(
 _OUTPUT_LABEL_RE = re.compile(
     r"(?:^|[\s\-*\"'])(?:(?:target|expected|model|sample|example) )?"
     r"(?:output|response|answer|assistant|model|ai|completion)$"
+    r"|(?:^|\s)(?:ai|\u6a21\u578b|\u52a9\u624b)(?:\u8c03\u7528|\u8f93\u51fa|\u56de\u590d|\u56de\u7b54)?$"
 )
 #: An input label opening a line (lower case).
 _INPUT_LABEL_RE = re.compile(
     r"(?:^|\n)[ \t]*(?:[-*][ \t]*)?(?:input|user|query|question|prompt|human)[ \t]*:"
+    r"|(?:^|\n)[ \t]*(?:[-*][ \t]*)?(?:\u7528\u6237|\u8f93\u5165|\u95ee\u9898)[ \t]*[:\uff1a]"
 )
 #: How far back an input label is looked for.
 _PAIR_CHARS = 240
@@ -139,6 +153,20 @@ def heading_names_example(line: str) -> bool:
     """Is the Markdown heading ``line`` (``## Example``) one that names an example or a
     format?"""
     return _HEADING_RE.search(line.lstrip("#").lower()) is not None
+
+
+def heading_over(text: str, lo: int, bol: int) -> bool:
+    """Is the line right above the line at ``bol`` (no blank line between, not before
+    ``lo``) a Markdown heading that names an example, a format or a model's family? The
+    lead-in under it ("After parsing the special tokens, convert to:") opens that
+    section's example (the module docs: a heading over the lead-in)."""
+    if bol <= lo or bol - 1 <= lo:
+        return False
+    above = text.rfind("\n", lo, bol - 1) + 1
+    line = text[above : bol - 1].strip()
+    if not line.startswith("#"):
+        return False
+    return heading_names_example(line) or heading_names_family(line)
 
 
 def documents_markup(paragraph: str, text: str, start: int, end: int) -> bool:

@@ -86,6 +86,7 @@ from .leadins import (
     HYPOTHETICAL_RE,
     documents_markup,
     heading_names_example,
+    heading_over,
     io_pair,
     label_names,
 )
@@ -110,7 +111,8 @@ _HINTS = (
     "dumps", "spits", "espons", "bserved", "ctual ", "aw ", "xemp", "jemp", "eispiel",
     "sempi", "\u5982\u4e0b", "\u4f8b", "user", "User", "ormat", "emplate", "yntax",
     "sage", "quivalent", "same ", "orrespond", "ranslate", "uppose", "magine", "say ",
-    "would", "nput", "uery", "rompt", "uestion", " if ", "If ",
+    "would", "nput", "uery", "rompt", "uestion", " if ", "If ", "\u7528\u6237",
+    "\u8f93\u5165", "\u95ee\u9898",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -285,7 +287,11 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
         if not line:
             blank = True
         elif line[-1] in ":\uff1a":
-            return label_names_family(line[:-1]) or _told_before(text, eol + 1)
+            return (
+                label_names_family(line[:-1])
+                or _told_before(text, eol + 1)
+                or heading_over(text, lo, start)
+            )
         elif line[0] == "#":
             return heading_names_example(line) or heading_names_family(line)
         elif blank and labels_result(line):
@@ -357,7 +363,7 @@ def _told_before(text: str, start: int) -> bool:
     while glued and (lead[glued - 1].isalnum() or lead[glued - 1] == "_"):
         glued -= 1
     body = len(lead[:glued].rstrip(" \t\r\n"))
-    if body and lead[body - 1] in ":\u2014":
+    if body and lead[body - 1] in ":\u2014\uff1a":
         glued = body  # (a lead-in ending with ``:``/``—`` introduces a call after a blank)
     cut = 0
     for end in _SENTENCE_ENDS:
@@ -366,7 +372,7 @@ def _told_before(text: str, start: int) -> bool:
             cut = at + len(end)
     lead = lead[cut:glued]
     low = lead.lower()
-    tail = low.rstrip(" \t\n:\u2014")
+    tail = low.rstrip(" \t\n:\u2014\uff1a")
     if _COUNTERFACTUAL_RE.search(tail) is not None:
         return True
     if _quoted_from(lead):
@@ -380,14 +386,14 @@ def _told_before(text: str, start: int) -> bool:
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
         return False
     low = lead.lower()
-    tail = low.rstrip(" \t\n:\u2014")
+    tail = low.rstrip(" \t\n:\u2014\uff1a")
     if _LOOKS_LIKE_RE.search(tail[-40:]) is not None:
         return True
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
     last = tail[tail.rfind("\n") + 1 :].strip()
-    if low.rstrip(" \t\n").endswith((":", "\u2014")) and (
+    if low.rstrip(" \t\n").endswith((":", "\u2014", "\uff1a")) and (
         _EXAMPLE_NAMED_RE.search(tail.strip())
         or _REPORTED_RE.search(low.lstrip())
         or _FOREIGN_EXAMPLE_RE.search(last)
