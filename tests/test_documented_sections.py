@@ -53,6 +53,8 @@ PLAIN_HEADINGS = ("### Native behaviour", "## Plan", "### Step 2", "# Sending th
 #: Chinese input and output labels of an example exchange.
 INPUTS = ("用户：北京今天天气", "输入：查一下天气", "问题: 上海明天会下雨吗", "- 用户：发邮件")
 OUTPUTS = ("AI调用：", "AI：", "模型输出：", "助手回复：", "AI调用:")
+#: Chinese lead-ins of the model's own (a user's words before one make no exchange).
+OWN_LEADS = ("我来调用工具：", "调用：", "好的，发送邮件：", "用户：帮我发邮件\n好的，我来发送：")
 
 
 @pytest.mark.parametrize(
@@ -130,7 +132,7 @@ def test_a_call_in_a_chinese_example_exchange_is_text(
 @settings(max_examples=100, deadline=None)
 @given(
     st.sampled_from(FAMILIES),
-    st.sampled_from(["我来调用工具：", "调用：", "好的，发送邮件：", "用户：帮我发邮件\n好的，我来发送："]),
+    st.sampled_from(OWN_LEADS),
 )
 def test_a_chinese_lead_in_of_the_models_own_is_a_call(family: str, lead: str) -> None:
     text = f"{lead}\n{inner_call(family, chr(10))}"
