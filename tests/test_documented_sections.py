@@ -23,7 +23,7 @@ import pytest
 from call_names import streamed_names
 from corpus_texts import corpus_cases
 from hostile import TOOLS, WRITERS, inner_call
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from toolfix import repair
@@ -147,3 +147,46 @@ def test_a_chinese_output_label_needs_an_input_label_before_it(label: str, pair:
     text = "用户：北京今天天气\n" + label + "：\n"
     assert io_pair(text, text.index(label), label) is pair
     assert not io_pair("随便说点什么\n" + label, 7, label)
+
+
+#: Headings whose words name tool calls as their topic (gaoding's notes, Athena's spec,
+#: llamaloop's doc, vLLM's guide), and Chinese headings naming an example or a format.
+CALL_HEADINGS = (
+    "### 4.2 连续多个工具调用",
+    "#### Multiple Tool Calls",
+    "## 2. Function Calling",
+    "# Tool Call Parsers Explained",
+    "### 模型输出格式",
+    "## 调用示例",
+)
+#: Info strings of the fence holding the calls.
+INFOS = ("python", "json", "xml", "text")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(FAMILIES), st.sampled_from(CALL_HEADINGS), st.sampled_from(INFOS))
+def test_every_call_of_a_fence_under_a_heading_about_calls_is_text(
+    family: str, heading: str, info: str
+) -> None:
+    call = inner_call(family, "\n")
+    assume("```" not in call)  # (a call holding a fence closes the outer one: Markdown)
+    text = f"{heading}\n\n```{info}\n{call}\n\n{call}\n```\n\n**处理方式：**\n- 按顺序执行"
+    assert repair(text, TOOLS).tool_calls == [], text
+    assert _streamed(text) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(FAMILIES),
+    st.sampled_from(["### TOOL_CALL_START ###", "## Plan", "### 1. Send it", "# tool_call"]),
+)
+def test_calls_under_a_heading_naming_no_calls_are_calls(family: str, heading: str) -> None:
+    text = f"{heading}\n\n{inner_call(family, chr(10))}"
+    assert [c.name for c in repair(text, TOOLS).tool_calls] == ["send_email"], text
+    assert _streamed(text) == ["send_email"]
+
+
+@pytest.mark.parametrize("family", ["json", "json_fence", "hermes"])
+def test_a_code_comment_right_above_a_call_is_no_heading(family: str) -> None:
+    text = f"# Tool call to send the email\n{inner_call(family, chr(10))}"
+    assert [c.name for c in repair(text, TOOLS).tool_calls] == ["send_email"], text

@@ -50,7 +50,18 @@ fifth prose harvest, each from two public pages or more:
   ``fresh9cn-athena-…-whole-section-special-tokens``; "## Examples\nHere are some
   example data points from this dataset:": joey00072's dataset card,
   ``prec5-joey00072-dataset-card-example-points``; "### Native Ollama behavior" is no
-  such heading): :func:`heading_over`.
+  such heading): :func:`heading_over`;
+- **a heading about calls**: a Markdown heading over the call's block, a blank line
+  between, whose words name tool calls as its topic ("### 4.2 连续多个工具调用":
+  the LynnCen/ResumeBuilder notes on an image agent, ``fresh9cn-gaoding-…``; "####
+  Multiple Tool Calls": the Athena spec; "### 2. **qwen-coder-function-v2** - Function
+  Calling": llamaloop's marker-formats doc; "# Tool Call Formats Explained": a vLLM
+  guide), not a marker written as a heading (``### TOOL_CALL_START ###``, one token:
+  llama.cpp#12153's renamed markers, a real call) nor a code comment right above the
+  call: :func:`heading_names_calls`. Headings naming an example or a format in Chinese
+  (``示例``, ``格式``, ``用法``: "### 模型输出格式" in a MiniMax-M2 guide, "#### 特殊文本格式"
+  in openakita's docs, the spent ``fresh8cn-minimax-m2-cn-guide-…`` and
+  ``fresh9cn-openakita-docs-…``) count as the English ones do.
 """
 
 from __future__ import annotations
@@ -64,6 +75,7 @@ __all__ = [
     "EQUIVALENT_RE",
     "HYPOTHETICAL_RE",
     "documents_markup",
+    "heading_names_calls",
     "heading_names_example",
     "heading_over",
     "io_pair",
@@ -130,7 +142,19 @@ _PAIR_CHARS = 240
 #: Inline code holding markup: a special token, a tag or a bracketed token.
 _CODE_MARKUP_RE = re.compile(r"`(<\|?[\w./:-]{1,30}\|?>|\[[A-Z_]{2,30}\])`")
 #: A heading that names an example or a format (lower case, the ``#`` marks removed).
-_HEADING_RE = re.compile(r"\b(?:examples?|samples?|usage|format|syntax|demo)\b")
+_HEADING_RE = re.compile(
+    r"\b(?:examples?|samples?|usage|format|syntax|demo)\b"
+    r"|\u793a\u4f8b|\u683c\u5f0f|\u8303\u4f8b|\u7bc4\u4f8b|\u7528\u6cd5|\u4f8b\u5b50"
+)
+#: A Markdown heading (``#`` marks, then a blank) whose words name tool calls as its topic
+#: (lower case): "Multiple Tool Calls", "Function Calling", "连续多个工具调用". A marker
+#: written as a heading (``### TOOL_CALL_START ###``: one token, its words joined by
+#: ``_``) names nothing.
+_CALLS_HEADING_RE = re.compile(
+    r"#{1,6}[ \t][^\n]*?(?:(?<!\w)(?:tool|function)[ -]?(?:calls?|calling|use|invocations?)"
+    r"(?!\w)|\u5de5\u5177\u8c03\u7528|\u51fd\u6570\u8c03\u7528|\u5de5\u5177\u8abf\u7528"
+    r"|\u51fd\u6578\u8abf\u7528)"
+)
 
 
 def label_names(line: str) -> bool:
@@ -153,6 +177,13 @@ def heading_names_example(line: str) -> bool:
     """Is the Markdown heading ``line`` (``## Example``) one that names an example or a
     format?"""
     return _HEADING_RE.search(line.lstrip("#").lower()) is not None
+
+
+def heading_names_calls(line: str) -> bool:
+    """Is ``line`` a Markdown heading whose words name tool calls as its topic ("### 4.2
+    连续多个工具调用", "#### Multiple Tool Calls"): a section of documentation about calls
+    (the module docs)?"""
+    return _CALLS_HEADING_RE.match(line.lower()) is not None
 
 
 def heading_over(text: str, lo: int, bol: int) -> bool:
