@@ -83,9 +83,8 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
     # what follows: a cut before the observation is a message ending in a call)
     "prec7-stretchcloud-react-slide-action-arrow",
     "prec7-ptrns-react-arrow-diagram",
-    # a call answered by the Chinese result label after its block (返回结果：, transcripts.py):
-    # a cut before the label is a message ending in a call
-    "fresh9cn-seembox-city-weathers-skill-examples-user-ai-call-result-labels",
+    # (fresh9cn-seembox-…, answered by 返回结果： after its block, was one: its example
+    # exchange's labels, 用户： then AI调用：, decide it before the call since fix10a)
 }
 #: Cuts admitted because the whole text's call is missed, not because the cut is read
 #: wrongly (strict, so reading the whole text turns each into an unexpected pass). The

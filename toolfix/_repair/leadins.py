@@ -41,19 +41,43 @@ fifth prose harvest, each from two public pages or more:
   backticks, a marker the call then uses (`` `<|constrain|>` `` before a harmony call:
   openai/openai-cookbook#2048; `` `[TOOL_CALLS]` `` before a Mistral call: LocalAI's
   Mistral parser docstring): prose about the syntax, then the syntax shown:
-  :func:`documents_markup`.
+  :func:`documents_markup`;
+- **a heading over the lead-in**: the lead-in's line (ending with ``:``) sits right
+  under a Markdown heading that names an example, a format or a model's family, with
+  no blank line between: the sentence opens that section's example, whatever it says
+  ("### Parsed Tool Call Format (OpenAI-compatible)\nAfter parsing the special tokens,
+  convert to:": the Athena proxy's provider-formats spec, h9cn's
+  ``fresh9cn-athena-…-whole-section-special-tokens``; "## Examples\nHere are some
+  example data points from this dataset:": joey00072's dataset card,
+  ``prec5-joey00072-dataset-card-example-points``; "### Native Ollama behavior" is no
+  such heading): :func:`heading_over`;
+- **a heading about calls**: a Markdown heading over the call's block, a blank line
+  between, whose words name tool calls as its topic ("### 4.2 连续多个工具调用":
+  the LynnCen/ResumeBuilder notes on an image agent, ``fresh9cn-gaoding-…``; "####
+  Multiple Tool Calls": the Athena spec; "### 2. **qwen-coder-function-v2** - Function
+  Calling": llamaloop's marker-formats doc; "# Tool Call Formats Explained": a vLLM
+  guide), not a marker written as a heading (``### TOOL_CALL_START ###``, one token:
+  llama.cpp#12153's renamed markers, a real call) nor a code comment right above the
+  call: :func:`heading_names_calls`. Headings naming an example or a format in Chinese
+  (``示例``, ``格式``, ``用法``: "### 模型输出格式" in a MiniMax-M2 guide, "#### 特殊文本格式"
+  in openakita's docs, the spent ``fresh8cn-minimax-m2-cn-guide-…`` and
+  ``fresh9cn-openakita-docs-…``) count as the English ones do.
 """
 
 from __future__ import annotations
 
 import re
 
+from .formatlabels import heading_names_family
+
 __all__ = [
     "CONDITIONAL_RE",
     "EQUIVALENT_RE",
     "HYPOTHETICAL_RE",
     "documents_markup",
+    "heading_names_calls",
     "heading_names_example",
+    "heading_over",
     "io_pair",
     "label_names",
 ]
@@ -106,17 +130,31 @@ EQUIVALENT_RE = re.compile(
 _OUTPUT_LABEL_RE = re.compile(
     r"(?:^|[\s\-*\"'])(?:(?:target|expected|model|sample|example) )?"
     r"(?:output|response|answer|assistant|model|ai|completion)$"
+    r"|(?:^|\s)(?:ai|\u6a21\u578b|\u52a9\u624b)(?:\u8c03\u7528|\u8f93\u51fa|\u56de\u590d|\u56de\u7b54)?$"
 )
 #: An input label opening a line (lower case).
 _INPUT_LABEL_RE = re.compile(
     r"(?:^|\n)[ \t]*(?:[-*][ \t]*)?(?:input|user|query|question|prompt|human)[ \t]*:"
+    r"|(?:^|\n)[ \t]*(?:[-*][ \t]*)?(?:\u7528\u6237|\u8f93\u5165|\u95ee\u9898)[ \t]*[:\uff1a]"
 )
 #: How far back an input label is looked for.
 _PAIR_CHARS = 240
 #: Inline code holding markup: a special token, a tag or a bracketed token.
 _CODE_MARKUP_RE = re.compile(r"`(<\|?[\w./:-]{1,30}\|?>|\[[A-Z_]{2,30}\])`")
 #: A heading that names an example or a format (lower case, the ``#`` marks removed).
-_HEADING_RE = re.compile(r"\b(?:examples?|samples?|usage|format|syntax|demo)\b")
+_HEADING_RE = re.compile(
+    r"\b(?:examples?|samples?|usage|format|syntax|demo)\b"
+    r"|\u793a\u4f8b|\u683c\u5f0f|\u8303\u4f8b|\u7bc4\u4f8b|\u7528\u6cd5|\u4f8b\u5b50"
+)
+#: A Markdown heading (``#`` marks, then a blank) whose words name tool calls as its topic
+#: (lower case): "Multiple Tool Calls", "Function Calling", "连续多个工具调用". A marker
+#: written as a heading (``### TOOL_CALL_START ###``: one token, its words joined by
+#: ``_``) names nothing.
+_CALLS_HEADING_RE = re.compile(
+    r"#{1,6}[ \t][^\n]*?(?:(?<!\w)(?:tool|function)[ -]?(?:calls?|calling|use|invocations?)"
+    r"(?!\w)|\u5de5\u5177\u8c03\u7528|\u51fd\u6570\u8c03\u7528|\u5de5\u5177\u8abf\u7528"
+    r"|\u51fd\u6578\u8abf\u7528)"
+)
 
 
 def label_names(line: str) -> bool:
@@ -139,6 +177,27 @@ def heading_names_example(line: str) -> bool:
     """Is the Markdown heading ``line`` (``## Example``) one that names an example or a
     format?"""
     return _HEADING_RE.search(line.lstrip("#").lower()) is not None
+
+
+def heading_names_calls(line: str) -> bool:
+    """Is ``line`` a Markdown heading whose words name tool calls as its topic ("### 4.2
+    连续多个工具调用", "#### Multiple Tool Calls"): a section of documentation about calls
+    (the module docs)?"""
+    return _CALLS_HEADING_RE.match(line.lower()) is not None
+
+
+def heading_over(text: str, lo: int, bol: int) -> bool:
+    """Is the line right above the line at ``bol`` (no blank line between, not before
+    ``lo``) a Markdown heading that names an example, a format or a model's family? The
+    lead-in under it ("After parsing the special tokens, convert to:") opens that
+    section's example (the module docs: a heading over the lead-in)."""
+    if bol <= lo or bol - 1 <= lo:
+        return False
+    above = text.rfind("\n", lo, bol - 1) + 1
+    line = text[above : bol - 1].strip()
+    if not line.startswith("#"):
+        return False
+    return heading_names_example(line) or heading_names_family(line)
 
 
 def documents_markup(paragraph: str, text: str, start: int, end: int) -> bool:

@@ -69,6 +69,11 @@ two independent public pages (``benchmarks/corpora/prose_negatives.jsonl``, ids
   a user's turn and the agent's prose (:mod:`.transcripts`). Decided by what follows
   the call, so only for calls that wait for the end of a stream (a call holding a
   family's closer may leave a stream at it).
+- **fenced together**: a call inside a fenced block (its opener has an info string) whose
+  lead-in before the fence tells about it, wherever in the fence the call is: a fence
+  shows one example however many calls it holds (two ``<tool_call>`` blocks in one
+  fence under a heading about calls: the LynnCen/ResumeBuilder notes; Kimi's two calls
+  in one fence under "#### Example 2: Multiple Tool Calls": the Athena spec).
 """
 
 from __future__ import annotations
@@ -85,7 +90,9 @@ from .leadins import (
     EQUIVALENT_RE,
     HYPOTHETICAL_RE,
     documents_markup,
+    heading_names_calls,
     heading_names_example,
+    heading_over,
     io_pair,
     label_names,
 )
@@ -110,7 +117,8 @@ _HINTS = (
     "dumps", "spits", "espons", "bserved", "ctual ", "aw ", "xemp", "jemp", "eispiel",
     "sempi", "\u5982\u4e0b", "\u4f8b", "user", "User", "ormat", "emplate", "yntax",
     "sage", "quivalent", "same ", "orrespond", "ranslate", "uppose", "magine", "say ",
-    "would", "nput", "uery", "rompt", "uestion", " if ", "If ",
+    "would", "nput", "uery", "rompt", "uestion", " if ", "If ", "\u7528\u6237",
+    "\u8f93\u5165", "\u95ee\u9898",
 )  # fmt: skip
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
@@ -242,7 +250,30 @@ def narrated(text: str, start: int, end: int | None = None) -> bool:
         return True
     if 0 < len(label) <= _LABEL_CHARS and _family_label(label):
         return True  # (``GLM5: <call>``: the format a model writes, shown)
-    return _block_told(text, bol, start, end) or in_catalogue(text, at)
+    return (
+        _block_told(text, bol, start, end) or in_catalogue(text, at) or _fence_told(text, at, end)
+    )
+
+
+#: A fence line: its marks, then an info string (an opener's) or nothing (either).
+_FENCE_LINE_RE = re.compile(r"[ \t]*`{3,}([\w+-]*)[ \t]*\r?$")
+
+
+def _fence_told(text: str, at: int, end: int | None) -> bool:
+    """Is the call at ``at`` inside a fenced block (the last fence line above it, within
+    :data:`_DOCUMENT_CHARS`, is an opener: it has an info string) whose lead-in, before
+    the fence, tells about it? A fence shows one example, however many calls it holds
+    (two ``<tool_call>`` blocks in one ```` ```python ```` fence under "### 4.2 连续多个工具调用":
+    h9cn's ``fresh9cn-gaoding-…``); the first call of a fence is read so already."""
+    k = text.rfind("```", max(0, at - _DOCUMENT_CHARS), at)
+    if k == -1:
+        return False
+    bol = text.rfind("\n", 0, k) + 1
+    eol = text.find("\n", k)
+    m = _FENCE_LINE_RE.fullmatch(text, bol, len(text) if eol == -1 else eol)
+    if m is None or not m.group(1) or eol == -1 or eol >= at:
+        return False
+    return _block_told(text, bol, at, end)
 
 
 def _family_label(label: str) -> bool:
@@ -285,9 +316,17 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
         if not line:
             blank = True
         elif line[-1] in ":\uff1a":
-            return label_names_family(line[:-1]) or _told_before(text, eol + 1)
+            return (
+                label_names_family(line[:-1])
+                or _told_before(text, eol + 1)
+                or heading_over(text, lo, start)
+            )
         elif line[0] == "#":
-            return heading_names_example(line) or heading_names_family(line)
+            return (
+                heading_names_example(line)
+                or heading_names_family(line)
+                or (blank and heading_names_calls(line))
+            )
         elif blank and labels_result(line):
             blank = False  # (a step of the same trace, answered: its lead-in decides)
         elif blank and _plain_heading(text, lo, start, line):
@@ -357,7 +396,7 @@ def _told_before(text: str, start: int) -> bool:
     while glued and (lead[glued - 1].isalnum() or lead[glued - 1] == "_"):
         glued -= 1
     body = len(lead[:glued].rstrip(" \t\r\n"))
-    if body and lead[body - 1] in ":\u2014":
+    if body and lead[body - 1] in ":\u2014\uff1a":
         glued = body  # (a lead-in ending with ``:``/``—`` introduces a call after a blank)
     cut = 0
     for end in _SENTENCE_ENDS:
@@ -366,7 +405,7 @@ def _told_before(text: str, start: int) -> bool:
             cut = at + len(end)
     lead = lead[cut:glued]
     low = lead.lower()
-    tail = low.rstrip(" \t\n:\u2014")
+    tail = low.rstrip(" \t\n:\u2014\uff1a")
     if _COUNTERFACTUAL_RE.search(tail) is not None:
         return True
     if _quoted_from(lead):
@@ -380,14 +419,14 @@ def _told_before(text: str, start: int) -> bool:
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
         return False
     low = lead.lower()
-    tail = low.rstrip(" \t\n:\u2014")
+    tail = low.rstrip(" \t\n:\u2014\uff1a")
     if _LOOKS_LIKE_RE.search(tail[-40:]) is not None:
         return True
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
     last = tail[tail.rfind("\n") + 1 :].strip()
-    if low.rstrip(" \t\n").endswith((":", "\u2014")) and (
+    if low.rstrip(" \t\n").endswith((":", "\u2014", "\uff1a")) and (
         _EXAMPLE_NAMED_RE.search(tail.strip())
         or _REPORTED_RE.search(low.lstrip())
         or _FOREIGN_EXAMPLE_RE.search(last)
