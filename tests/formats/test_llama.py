@@ -86,7 +86,8 @@ def test_builtin_tool_pythonic_call() -> None:
     cands = FMT.extract(text, CTX)
     assert len(cands) == 1
     c = cands[0]
-    assert (c.name, c.arguments) == ("brave_search.call", {"query": "Menlo Park weather"})
+    # the ``.call`` method is how the built-in is invoked, not part of its name
+    assert (c.name, c.arguments) == ("brave_search", {"query": "Menlo Park weather"})
     assert c.kinds == (*KINDS, "pythonic")
     assert (c.start, c.end) == (0, len(text))
 

@@ -21,6 +21,7 @@ config, errors, conversions) and the rest of :mod:`toolfix._repair`. For each pa
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from collections.abc import Iterable, Sequence
 
@@ -146,6 +147,7 @@ class Fixer:
             elif part.type == "text" and has_tools:
                 end = ended if idx == last_text else None
                 parts, recs = self._read_text(part, interp, basis, existing, prefilled, end)
+                parts = _without_echoes(parts, given, extra_repairs)
                 changed |= len(parts) != 1 or parts[0] is not part
                 new_parts.extend(parts)
                 if recs:
@@ -292,6 +294,34 @@ class Fixer:
                 )
             )
         return out
+
+
+def _call_key(part: ToolCallPart) -> tuple[str, str]:
+    return part.name, json.dumps(part.arguments, sort_keys=True, default=str)
+
+
+def _without_echoes(
+    parts: list[Part], given: Sequence[Part], records: list[RepairRecord]
+) -> list[Part]:
+    """``parts`` (read from a text part) less the calls that repeat a native call of the
+    same response, name and arguments alike: the model made the call and the server left
+    its markup in the content too (SGLang, mistral.rs), so the call runs once, as the
+    native one; a record says so. A call in the text that differs is kept."""
+    native = {_call_key(p) for p in given if isinstance(p, ToolCallPart)}
+    if not native:
+        return parts
+    out: list[Part] = []
+    for p in parts:
+        if isinstance(p, ToolCallPart) and _call_key(p) in native:
+            records.append(
+                RepairRecord(
+                    kind=K.CALL_IN_CONTENT,
+                    detail=f"the text repeats the native call {p.name}: it runs once",
+                )
+            )
+            continue
+        out.append(p)
+    return out
 
 
 def _no_answer(parts: list[Part]) -> bool:

@@ -117,9 +117,22 @@ class LlamaFormat(ToolCallFormat):
                     tag,
                     end,
                     False,
-                    name=call.name,
+                    name=_builtin_name(call.name, ctx),
                     arguments=args,
                     extra=("pythonic",),
                     error=rejection(call),
                 )
         return self._make(text, tag, end, False, payload=body)
+
+
+_CALL_METHOD = ".call"
+
+
+def _builtin_name(name: str, ctx: ScanContext) -> str:
+    """The tool a built-in call names: Llama 3.1 writes ``brave_search.call(...)`` for the
+    tool ``brave_search`` (Meta's prompt format; llama-models reads ``<tool>.call`` as the
+    tool), so the ``.call`` method is not part of the name unless a tool is offered under
+    the whole dotted name."""
+    if name.endswith(_CALL_METHOD) and len(name) > len(_CALL_METHOD) and not ctx.is_tool(name):
+        return name[: -len(_CALL_METHOD)]
+    return name

@@ -1,0 +1,74 @@
+"""A call the text repeats beside the same native call runs once.
+
+Some servers parse the model's call into ``tool_calls`` and leave its markup in the
+content too (SGLang with Llama 3.2 1B: ``<|python_tag|>{...}`` plus the parsed call;
+mistral.rs with Qwen3 4B in rig's cassette: ``<tool_call>{...}</tool_call>`` plus the
+parsed call). The model made one call: the text's copy (same name, same arguments) is
+not a second call. A call in the text that differs from every native call is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conftest import openai_tool
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolfix import repair
+
+TOOLS = [
+    openai_tool("get_weather", {"city": {"type": "string"}}, ["city"]),
+    openai_tool("get_time", {"zone": {"type": "string"}}, ["zone"]),
+]
+
+cities = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=30
+)
+wrappers = st.sampled_from(
+    [
+        "<tool_call>\n{}\n</tool_call>",
+        "<|python_tag|>{}",
+        "```json\n{}\n```",
+        "{}",
+    ]
+)
+
+
+def _response(content: str, native: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    calls = [
+        {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+        for i, (n, a) in enumerate(native)
+    ]
+    message = {"role": "assistant", "content": content, "tool_calls": calls}
+    return {"choices": [{"message": message, "finish_reason": "tool_calls"}]}
+
+
+def _markup(wrapper: str, name: str, args: dict[str, Any]) -> str:
+    body = json.dumps({"name": name, "arguments": args}, ensure_ascii=False)
+    return wrapper.replace("{}", body)
+
+
+@given(cities, wrappers)
+def test_the_text_copy_of_a_native_call_is_not_a_second_call(city: str, wrapper: str) -> None:
+    args = {"city": city}
+    r = repair(_response(_markup(wrapper, "get_weather", args), [("get_weather", args)]), TOOLS)
+    assert [(c.id, c.name, c.arguments) for c in r.tool_calls] == [("call_0", "get_weather", args)]
+    assert any("repeats the native call get_weather" in rec.detail for rec in r.repairs)
+
+
+@given(cities, cities, wrappers)
+def test_a_different_call_in_the_text_is_kept(city: str, other: str, wrapper: str) -> None:
+    native = {"city": city}
+    text = {"zone": other}
+    r = repair(_response(_markup(wrapper, "get_time", text), [("get_weather", native)]), TOOLS)
+    got = sorted((c.name, json.dumps(c.arguments)) for c in r.tool_calls)
+    assert got == sorted([("get_weather", json.dumps(native)), ("get_time", json.dumps(text))])
+
+
+@given(cities, wrappers)
+def test_repairing_again_changes_nothing(city: str, wrapper: str) -> None:
+    args = {"city": city}
+    once = repair(_response(_markup(wrapper, "get_weather", args), [("get_weather", args)]), TOOLS)
+    assert repair(once, TOOLS) == once
