@@ -176,6 +176,8 @@ _FENCE_TAGS = frozenset({"json", "JSON", "json5", "jsonc"})
 #: zeroclaw-labs/zeroclaw issue 4758).
 _FLAG_END = re.compile(r"\n|[ \t](?:--|[\u2013\u2014])[A-Za-z_]")
 _TAG_END = re.compile(r"<")
+#: The element's closer (or the next element) right after a bracketed value.
+_AT_TAG_END = re.compile(r"\s*<")
 #: A model's special token (``<|"|>``, ``<|tool_call>``, ``<tool_call|>``, Gemma's
 #: ``<escape>``): a bare value holding one is a family's syntax the anchored reader does
 #: not read. Gemma's string delimiters around an elided value (``<|"|>(...)<|"|>``),
@@ -195,6 +197,12 @@ _TYPE_WORDS = frozenset(
 _SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
 
 
+#: A tool's parameters by their comparison form, its required ones, those whose schema
+#: takes null, and those whose schema is a plain string (an element's text is then the
+#: value as written, never read as JSON: ``<command>[ -f x ]</command>``).
+_Schema = tuple[dict[str, str], tuple[str, ...], frozenset[str], frozenset[str]]
+
+
 @dataclass(slots=True)
 class _Tools:
     """What the reader needs of one registry: its names' table, and (on first need)
@@ -202,13 +210,11 @@ class _Tools:
 
     registry: ToolRegistry
     names: NameTable
-    schemas: dict[str, tuple[dict[str, str], tuple[str, ...], frozenset[str]]] = field(
-        default_factory=dict
-    )
+    schemas: dict[str, _Schema] = field(default_factory=dict)
 
-    def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...], frozenset[str]]:
-        """The tool's parameters by their comparison form, its required ones, and those
-        whose schema takes null."""
+    def schema(self, name: str) -> _Schema:
+        """The tool's parameters by their comparison form, its required ones, those
+        whose schema takes null, and those whose schema is a plain string."""
         hit = self.schemas.get(name)
         if hit is None:
             tool = self.registry.lookup(name)
@@ -216,7 +222,12 @@ class _Tools:
             required = tuple(tool.required) if tool is not None else ()
             params = {normalise_name(p, strip_prefix=False): p for p in props}
             nullable = frozenset(p for p, sch in props.items() if _takes_null(sch))
-            hit = self.schemas[name] = (params, required, nullable)
+            texts = frozenset(
+                p
+                for p, sch in props.items()
+                if isinstance(sch, Mapping) and sch.get("type") == "string"
+            )
+            hit = self.schemas[name] = (params, required, nullable, texts)
         return hit
 
 
@@ -372,7 +383,7 @@ class AnchoredReader:
             bound = by_position(text, end, stop, name, interp.scan_context, reads)
             if bound is not None:
                 return bound[0], bound[1], (*_NOTE, *bound[2])
-        params, required, nullable = tools.schema(name)
+        params, required, nullable, texts = tools.schema(name)
         bracket = _bracket_opened(text, start)
         keyed = self._keyed_body(text, start, end)
         found = self._arguments(
@@ -383,6 +394,7 @@ class AnchoredReader:
             params,
             reads,
             nullable,
+            texts,
             spaced=bracket,
             keyed=keyed,
         )
@@ -459,7 +471,7 @@ class AnchoredReader:
             parsed = parse_lenient(text[i:body_end], self.limits, cut=False)
         except (LimitExceededError, MalformedToolCallError):
             return None
-        params, required, _ = tools.schema(name)
+        params, required, _, _ = tools.schema(name)
         value = parsed.value
         if not isinstance(value, dict) or not value:
             return None
@@ -578,6 +590,7 @@ class AnchoredReader:
         params: Mapping[str, str],
         reads: ScanReads | None,
         nullable: frozenset[str] = frozenset(),
+        texts: frozenset[str] = frozenset(),
         *,
         spaced: bool = False,
         keyed: bool = False,
@@ -595,7 +608,8 @@ class AnchoredReader:
         opened, a declared key may stand before its quoted value with only blanks
         between (``[tool_call: read_file for absolute_path 'a.txt']``). ``keyed``: a
         family's call opener stands right before the name, so ``name(key: value)`` is
-        Gemma's keyed body in round brackets, whose bare words are values."""
+        Gemma's keyed body in round brackets, whose bare words are values. An element's
+        text for a parameter in ``texts`` (a plain string) is read as written."""
         args = ReadArguments()
         last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
@@ -623,7 +637,8 @@ class AnchoredReader:
                 # ``name(``: a pythonic call, where a bare word is code, not a value
                 pythonic, first = "(" in text[start:pos], False
             paren = ("keyed" if keyed and mode == ":" else "code") if pythonic else ""
-            value = self._value(text, vstart, stop, mode, open_style, paren, reads)
+            as_text = mode == "tag" and target in texts
+            value = self._value(text, vstart, stop, mode, open_style, paren, reads, as_text)
             if value is None:
                 return None
             val, end, open_style = value
@@ -720,6 +735,20 @@ class AnchoredReader:
             pos += 1
         return text[pos] if pos < stop else ""
 
+    def _bracketed(
+        self, text: str, pos: int, stop: int, reads: ScanReads | None
+    ) -> tuple[Any, int] | None:
+        """The JSON value whose bracket opens at ``pos`` and where it ends; ``None`` when it
+        is never closed (cut off, not a value to guess), over the limits or unreadable."""
+        try:
+            span = find_bracket_end(text, pos, self.limits, stop=stop, reads=reads)
+            if span.truncated:
+                return None
+            parsed = parse_lenient(text[pos : span.end], self.limits, cut=False, reads=reads)
+        except (LimitExceededError, MalformedToolCallError):
+            return None
+        return parsed.value, span.end
+
     def _value(
         self,
         text: str,
@@ -729,6 +758,7 @@ class AnchoredReader:
         open_style: bool,
         paren: str,
         reads: ScanReads | None,
+        as_text: bool = False,
     ) -> tuple[Any, int, bool] | None:
         """The value that starts at ``pos``, where it ends, and whether the run writes
         its elements without closers (``open_style``: a value that reaches the end of the
@@ -748,15 +778,14 @@ class AnchoredReader:
         if ch in QUOTE_PAIRS and mode != "tag":
             q = _quoted(text, pos, stop, QUOTE_PAIRS[ch])
             return None if q is None else (q[0], q[1], open_style)
-        if ch and ch in "{[":
-            try:
-                span = find_bracket_end(text, pos, self.limits, stop=stop, reads=reads)
-                if span.truncated:
-                    return None  # never closed: cut off, not a value to guess
-                parsed = parse_lenient(text[pos : span.end], self.limits, cut=False, reads=reads)
-            except (LimitExceededError, MalformedToolCallError):
-                return None
-            return parsed.value, span.end, open_style
+        if ch and ch in "{[" and not as_text:
+            bracketed = self._bracketed(text, pos, stop, reads)
+            if mode != "tag":
+                return None if bracketed is None else (bracketed[0], bracketed[1], open_style)
+            if bracketed is not None and _AT_TAG_END.match(text, bracketed[1]):
+                return bracketed[0], bracketed[1], open_style
+            # an element's text that only opens with a bracket (``<command>[ -f x ] && ls``)
+            # is read as text up to the element's closer, like any other element
         end_re = _TAG_END if mode == "tag" else _FLAG_END if mode == "flag" else _BARE_END[mode]
         if paren == "keyed":
             end_re = _KEYED_END
