@@ -16,7 +16,7 @@ from conftest import openai_tool
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolfix import repair
+from toolfix import accumulate, repair, repair_stream
 
 TOOLS = [
     openai_tool("get_weather", {"city": {"type": "string"}}, ["city"]),
@@ -72,3 +72,26 @@ def test_repairing_again_changes_nothing(city: str, wrapper: str) -> None:
     args = {"city": city}
     once = repair(_response(_markup(wrapper, "get_weather", args), [("get_weather", args)]), TOOLS)
     assert repair(once, TOOLS) == once
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish}
+    return {"id": "r", "object": "chat.completion.chunk", "model": "m", "choices": [choice]}
+
+
+@given(cities, wrappers, st.integers(1, 9), st.booleans())
+def test_a_stream_reads_the_echo_once_as_repair_does(
+    city: str, wrapper: str, size: int, native_first: bool
+) -> None:
+    args = {"city": city}
+    content = _markup(wrapper, "get_weather", args)
+    native = {"index": 0, "id": "call_0", "type": "function"}
+    native["function"] = {"name": "get_weather", "arguments": json.dumps(args)}
+    text = [_chunk({"content": content[i : i + size]}) for i in range(0, len(content), size)]
+    calls = [_chunk({"tool_calls": [native]})]
+    body = calls + text if native_first else text + calls
+    chunks = [_chunk({"role": "assistant", "content": ""}), *body, _chunk({}, "tool_calls")]
+    streamed = accumulate(repair_stream(chunks, TOOLS))
+    whole = repair(_response(content, [("get_weather", args)]), TOOLS)
+    assert [(c.name, c.arguments) for c in streamed.tool_calls] == [("get_weather", args)]
+    assert [(c.name, c.arguments) for c in whole.tool_calls] == [("get_weather", args)]
