@@ -114,7 +114,10 @@ def replaced(parts: list[CallPart], text: str, start: int, end: int) -> list[Cal
     (kind ``missing_required``, as a slot's: :mod:`~toolfix._repair.slots`)."""
     out: list[CallPart] = []
     for part in parts:
-        key = replaced_key(text, end, part.arguments) if part.type == "tool_call" else None
+        if part.type != "tool_call" or not isinstance(part, ToolCallPart):
+            out.append(part)
+            continue
+        key = replaced_key(text, end, part.arguments)
         if key is None:
             out.append(part)
             continue
