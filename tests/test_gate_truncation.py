@@ -86,6 +86,11 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
     # a call answered by the Chinese result label after its block (返回结果：, transcripts.py):
     # a cut before the label is a message ending in a call
     "fresh9cn-seembox-city-weathers-skill-examples-user-ai-call-result-labels",
+    # a stand-in value named by the replace note after the call (replacenote.py, fix10c):
+    # a cut before the note is a message ending in a call
+    "fresh9rec2-mvtcb-smollm3-3b-r2p6-empty-think-command-cityname-placeholder",
+    "ev10rec2-bfclresult-2024-deepseek-coder-6b7-relevance222-your-location-then-replace-note",
+    "ev10rec2-bfclresult-2024-hermes2theta-8b-js2-placeholder-function-then-replace-note",
 }
 #: Cuts admitted because the whole text's call is missed, not because the cut is read
 #: wrongly (strict, so reading the whole text turns each into an unexpected pass). The
