@@ -85,6 +85,11 @@ _OVERTURNED_BY_WHAT_FOLLOWS = {
     "prec7-ptrns-react-arrow-diagram",
     # (fresh9cn-seembox-…, answered by 返回结果： after its block, was one: its example
     # exchange's labels, 用户： then AI调用：, decide it before the call since fix10a)
+    # a stand-in value named by the replace note after the call (replacenote.py, fix10c):
+    # a cut before the note is a message ending in a call
+    "fresh9rec2-mvtcb-smollm3-3b-r2p6-empty-think-command-cityname-placeholder",
+    "ev10rec2-bfclresult-2024-deepseek-coder-6b7-relevance222-your-location-then-replace-note",
+    "ev10rec2-bfclresult-2024-hermes2theta-8b-js2-placeholder-function-then-replace-note",
 }
 #: Cuts admitted because the whole text's call is missed, not because the cut is read
 #: wrongly (strict, so reading the whole text turns each into an unexpected pass). The

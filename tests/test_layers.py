@@ -56,6 +56,7 @@ LAYERS: dict[str, int] = {
     "toolfix._repair": ENGINE,
     "toolfix._repair.elision": ENGINE,  # a bare ``...`` is a placeholder, not a value
     "toolfix._repair.slots": ENGINE,  # a template slot (``<specific_city>``) is no value
+    "toolfix._repair.replacenote": ENGINE,  # a stand-in the text after the call asks to replace
     "toolfix._repair.leadins": ENGINE,  # what makes a text documentation of a call format
     "toolfix._repair.transcripts": ENGINE,  # calls displayed in a session transcript
     "toolfix._repair.history": ENGINE,  # records of calls already made, written back

@@ -43,6 +43,7 @@ from .reasoning import (
     closes_its_wrapper,
     split_reasoning,
 )
+from .replacenote import replaced
 from .scanner import SpecScanner
 from .text import Fence, find_fences, occurrences, remove_spans
 
@@ -262,6 +263,7 @@ class TextScanner:
             content, interp, seed, quoted, used, valid, quotes.spans, reads=ctx.reads
         )
         found = [f for f in found if not narrated(content, f[0], f[1])]  # (told, not made)
+        found = [(s, e, replaced([c], content, s, e)[0]) for s, e, c in found]
         return merge_anchored(content, calls, remaining, used, found)
 
     def _last_anchored(
@@ -469,6 +471,7 @@ class TextScanner:
             )
             if parts is None:
                 continue
+            parts = replaced(parts, content, c.start, c.end)  # (a stand-in: replacenote.py)
             calls.extend(parts)
             ends.extend([c.end] * len(parts))
             used += (c.start, c.end)
