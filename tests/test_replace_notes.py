@@ -18,7 +18,7 @@ from hostile import WRITERS, write
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from toolfix import repair
+from toolfix import FixConfig, accumulate, repair, repair_stream
 from toolfix._repair.replacenote import REPLACED, replaced_key
 
 FAMILIES = sorted(WRITERS)
@@ -54,6 +54,14 @@ OTHER_NOTES = (
 )
 
 _values = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{2,20}", fullmatch=True)
+#: Values shaped like a stand-in (replacenote.may_stand_in): one word that says "your"
+#: or holds the parameter's name (``your_location``, ``CityName``).
+_stand_ins = st.builds(
+    lambda head, word, tail: head + word + tail,
+    st.sampled_from(["", "your_", "Your", "YOUR_", "my"]),
+    st.sampled_from(["city", "City", "CITY", "your_city", "yourTown"]),
+    st.from_regex(r"[A-Za-z0-9_]{0,8}", fullmatch=True),
+)
 
 
 def _calls(text: str) -> list[dict[str, object]]:
@@ -61,7 +69,9 @@ def _calls(text: str) -> list[dict[str, object]]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(FAMILIES), _values, st.sampled_from(NOTES), st.sampled_from(["\n\n", " "]))
+@given(
+    st.sampled_from(FAMILIES), _stand_ins, st.sampled_from(NOTES), st.sampled_from(["\n\n", " "])
+)
 def test_a_value_the_note_after_asks_to_replace_is_no_call(
     family: str, value: str, note: str, gap: str
 ) -> None:
@@ -132,3 +142,50 @@ def test_the_recorded_replace_notes_are_no_calls(case: dict[str, object]) -> Non
     result = repair(str(response["content"]), case["tools"])  # type: ignore[arg-type]
     assert result.tool_calls == []
     assert any(REPLACED in c.error for c in result.invalid_tool_calls)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(FAMILIES), st.sampled_from(["Paris", "London", "Tokyo", "A00"]))
+def test_a_value_not_shaped_like_a_stand_in_is_kept(family: str, value: str) -> None:
+    # the rule reads only stand-in-shaped values, the ones a stream holds to its end
+    text = write(family, "get_weather", "city", value, "") + "\n\n" + NOTES[0].format(value)
+    assert _calls(text) == [{"city": value}], text
+
+
+def _chunk(delta: dict[str, object], finish: str | None = None) -> dict[str, object]:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish}
+    return {"id": "r", "object": "chat.completion.chunk", "model": "m", "choices": [choice]}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(FAMILIES),
+    _stand_ins,
+    st.sampled_from(NOTES),
+    st.integers(1, 12),
+    st.sampled_from([True, False, None]),
+)
+def test_a_stream_never_sends_a_call_the_note_takes_back(
+    family: str, value: str, note: str, size: int, prefilled: bool | None
+) -> None:
+    # promise 12: a call whose value may be a stand-in is held to the stream's end, so
+    # the note after it cannot take back a call already sent (even after a think block,
+    # where calls are otherwise released at their closer)
+    text = "<think>\n</think>\n" + write(family, "get_weather", "city", value, "")
+    text += "\n\n" + note.format(value)
+    config = FixConfig(reasoning_prefilled=prefilled)
+    pieces = [_chunk({"content": text[i : i + size]}) for i in range(0, len(text), size)]
+    chunks = [_chunk({"role": "assistant", "content": ""}), *pieces, _chunk({}, "stop")]
+    sent = []
+    for out in repair_stream(chunks, CITY_TOOLS, config=config):
+        choices = out.get("choices") or [{}]
+        delta = choices[0].get("delta") or {}
+        finish = choices[0].get("finish_reason")
+        if delta.get("tool_calls") and finish is None:
+            sent.extend(delta["tool_calls"])
+    whole = repair(text, CITY_TOOLS, config=config)
+    streamed = accumulate(repair_stream(chunks, CITY_TOOLS, config=config))
+    assert [c.arguments for c in streamed.tool_calls] == [c.arguments for c in whole.tool_calls]
+    assert not any(
+        (c.get("function") or {}).get("arguments") for c in sent if whole.tool_calls == []
+    ), text

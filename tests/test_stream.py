@@ -133,13 +133,7 @@ def _splits(case_index: int) -> dict[str, Any]:
 
 # Conformance cases (harvest-json) whose stream and whole repair still differ; strict, so a
 # fix shows up as XPASS and the entry is removed.
-KNOWN_STREAM_GAPS: dict[str, str] = {
-    # replacenote.py (fix10c): the call is released at </tool_call> once the empty think
-    # block has passed; the note that makes it a stand-in comes after (lead decides)
-    "fresh9rec2-mvtcb-smollm3-3b-r2p6-empty-think-command-cityname-placeholder": (
-        "released before the replace note arrives"
-    ),
-}
+KNOWN_STREAM_GAPS: dict[str, str] = {}
 
 
 def _stream_param(i: int) -> Any:

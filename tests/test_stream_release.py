@@ -138,19 +138,6 @@ SETTINGS = {
 }
 
 
-#: Cases whose call a replace note after it makes a stand-in (replacenote.py, fix10c): a
-#: stream that releases the call at its closer cannot know the note will come. Left to
-#: the lead (hold a call until the text after it is known, or release and flag it).
-REPLACE_NOTE_CASES = frozenset(
-    {
-        "fresh9rec2-mvtcb-smollm3-3b-r2p6-empty-think-command-cityname-placeholder",
-        "fresh9rec2-mvtcb-phi4-mini-3-8b-r3p6-call-with-placeholder-replace-note",
-        "ev10rec2-bfclresult-2024-hermes2theta-8b-js2-placeholder-function-then-replace-note",
-        "prec8-mvbench-phi4mini-conceptual-call-your-city-here",
-    }
-)
-
-
 @pytest.mark.parametrize("setting", list(SETTINGS))
 def test_no_corpus_case_takes_a_call_back(setting: str) -> None:
     head, config = SETTINGS[setting]
@@ -158,7 +145,7 @@ def test_no_corpus_case_takes_a_call_back(setting: str) -> None:
     points = 0
     for case in CASES:
         text = case["response"].get("content") or ""
-        if not text or case["response"].get("tool_calls") or case["id"] in REPLACE_NOTE_CASES:
+        if not text or case["response"].get("tool_calls"):
             continue
         # every case against two hostile continuations, a sample against all of them
         more = HOSTILE if rng.random() < 0.1 else tuple(rng.sample(HOSTILE, 2))
@@ -299,12 +286,7 @@ def _splits(text: str, seed: int) -> list[list[str]]:
 @pytest.mark.parametrize("prefilled", [True, None, False])
 @pytest.mark.parametrize(
     "index",
-    [
-        pytest.param(i, marks=pytest.mark.xfail(strict=True, reason="replace note after release"))
-        if c["id"] in REPLACE_NOTE_CASES
-        else i
-        for i, c in enumerate(THINK_CASES)
-    ],
+    list(range(len(THINK_CASES))),
     ids=lambda i: THINK_CASES[i]["id"],
 )
 def test_prefilled_streams_give_repairs_result_at_every_split(

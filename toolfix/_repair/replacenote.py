@@ -19,6 +19,12 @@ actual thing (``with your actual ...``, ``with the actual ...``, ``with a valid 
 or in ``将 X 替换为`` / ``把 X 换成``. ``You can replace London with any other city``
 offers another value: the call stays. Only the text after the call is read; a note before
 the call, or one naming a different string, leaves the call as written.
+
+Only a value shaped like a stand-in is read this way (:func:`may_stand_in`: one
+identifier-like word that says ``your`` or holds its parameter's name, ``CityName`` for
+``city``), and a stream never releases a call holding such a value before its end
+(``toolfix/_stream/core.py``), so a note arriving later cannot take back a call a stream
+has sent (promise 12).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any
 
 from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart, invalid_call
 
-__all__ = ["REPLACED", "replaced", "replaced_key"]
+__all__ = ["REPLACED", "may_stand_in", "replaced", "replaced_key"]
 
 CallPart = ToolCallPart | InvalidToolCallPart
 
@@ -52,6 +58,24 @@ _WITH_YOURS = re.compile(
 _VERB = re.compile(r"\b(?:replac|substitut|swap|chang)", re.IGNORECASE)
 #: How far back the value's sentence is read for the verb.
 _LOOKBACK = 60
+
+
+#: One identifier-like word: the only shape a stand-in is read in.
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def may_stand_in(key: str, value: object) -> bool:
+    """Is ``value`` shaped like a stand-in for ``key``: one identifier-like word of
+    :data:`_FEWEST` to :data:`_MOST` characters that says ``your`` or holds the key's
+    name of 3 letters or more (``your_location``, ``yourJavaScriptFunction``,
+    ``CityName`` for ``city``)? A stream holds a call with such a value to its end (a
+    note may still come)."""
+    if not isinstance(value, str) or not _FEWEST <= len(value) <= _MOST:
+        return False
+    if _WORD.fullmatch(value) is None:
+        return False
+    folded, name = value.casefold().replace("_", ""), key.casefold().replace("_", "")
+    return "your" in folded or (len(name) >= 3 and name in folded)
 
 
 def _sentence_before(note: str, i: int) -> str:
@@ -99,11 +123,7 @@ def replaced_key(text: str, end: int, arguments: dict[str, Any] | None) -> str |
     if "with" not in note and "by" not in note and "for" not in note and "换" not in note:
         return None
     for key, value in arguments.items():
-        if (
-            isinstance(value, str)
-            and _FEWEST <= len(v := value.strip()) <= _MOST
-            and _named(note, v)
-        ):
+        if may_stand_in(key, value) and _named(note, value):
             return key
     return None
 

@@ -87,6 +87,7 @@ from .._repair.families import (
 )
 from .._repair.ids import stream_seed
 from .._repair.nametable import NAME_LINE_REACH, NameTable, name_line_start, name_table
+from .._repair.replacenote import may_stand_in
 from .._tools import ToolRegistry
 
 if TYPE_CHECKING:
@@ -179,10 +180,13 @@ def _safe_end(text: str, limit: int) -> int:
 
 def _settled(call: ToolCallPart) -> bool:
     """A call that came from native markup (closed by its own closer), whose JSON did not
-    end inside a string (a closer written in a value would have cut it there)."""
+    end inside a string (a closer written in a value would have cut it there), with no
+    value shaped like a stand-in (a note after the call may still ask to replace it:
+    :mod:`toolfix._repair.replacenote`)."""
     kinds = {r.kind for r in call.repairs}
     return (
         FailureKind.NATIVE_MARKUP in kinds
+        and not any(may_stand_in(k, v) for k, v in (call.arguments or {}).items())
         and not (kinds & _UNSETTLED)
         and not any(
             r.kind == FailureKind.INVALID_JSON and _CUT_NOTE.search(r.detail or "")
