@@ -9,23 +9,14 @@ gave no call).
 
 from __future__ import annotations
 
+from conftest import openai_tool
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolfix import repair
 
 TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "bash",
-            "parameters": {
-                "type": "object",
-                "properties": {"command": {"type": "string"}, "ids": {"type": "array"}},
-                "required": ["command"],
-            },
-        },
-    }
+    openai_tool("bash", {"command": {"type": "string"}, "ids": {"type": "array"}}, ["command"])
 ]
 _text = st.text(
     st.characters(codec="utf-8", exclude_characters="<>&\r", exclude_categories=("Cs", "Cc")),
