@@ -42,18 +42,36 @@ M3 = "]<]minimax[>["
 
 #: A bare word a model writes as a value: letters, digits and a few marks, no
 #: character that ends a keyed value (``,``, ``)``, ``}``) or opens markup.
+#: Bare words a keyed body reads as no value: booleans, nulls, and a type's name
+#: (``get_weather(city: boolean)`` is a signature, not a call).
+_NOT_VALUES = frozenset(
+    [
+        "true",
+        "false",
+        "null",
+        "none",
+        "string",
+        "str",
+        "number",
+        "integer",
+        "int",
+        "float",
+        "boolean",
+        "bool",
+        "object",
+        "array",
+        "list",
+        "dict",
+        "any",
+    ]
+)
 _BARE = st.text(
     alphabet=st.characters(
         whitelist_categories=("L", "Nd"), whitelist_characters="._-/*", max_codepoint=0x2FFF
     ),
     min_size=1,
     max_size=24,
-).filter(
-    lambda s: (
-        not is_placeholder(s)
-        and s.casefold() not in {"string", "str", "true", "false", "null", "none"}
-    )
-)
+).filter(lambda s: not is_placeholder(s) and s.casefold() not in _NOT_VALUES)
 #: A value of an element or a pair: any text on one line, no markup character.
 _TEXT = st.text(
     alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="<>&[]"),
