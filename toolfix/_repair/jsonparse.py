@@ -290,7 +290,7 @@ def _read_broken(stripped: str, text: str, declared: Collection[str]) -> ParsedJ
         if found:
             return ParsedJson(value, repaired=True, note=ESCAPED_NOTE)
     _refuse_placeholders(stripped, text)
-    if _OPERATORS.intersection(stripped) and any(
+    if ("+" in stripped or _OPERAND.search(stripped)) and any(
         m.group(1) or m.group(2) for m in _JOINED.finditer(stripped)
     ):
         raise MalformedToolCallError(JOINED, raw=text)
@@ -316,7 +316,8 @@ _JOINED = re.compile(
     r'"(?:[^"\\\n]|\\.)*"([ \t]*\+[ \t]*(?:"|[A-Za-z_$]))?'
     r"|[:\[,][ \t]*(-?\d+(?:\.\d+)?[ \t]*[-+*/][ \t]*[\d(A-Za-z_$])"
 )
-_OPERATORS = frozenset("+-*/")
+#: Group 2's shape anywhere (inside strings too): only a text holding one is scanned.
+_OPERAND = re.compile(r"[:\[,][ \t]*-?\d+(?:\.\d+)?[ \t]*[-+*/][ \t]*[\d(A-Za-z_$]")
 JOINED = "a value written as an expression (joined with an operator), not JSON"
 
 #: A string that opens with an ellipsis (``"..."``, ``"\u2026"``, escaped ``"\\u2026"``):
