@@ -1,8 +1,7 @@
-"""An argument element's text is read by its parameter's schema type (anchored.py):
-for a plain string parameter it is the value as written, never read as JSON, so a shell
-test (``<command>[ -f x ] && ls</command>``), a lone bracket or a JSON-looking text come
-back exactly; for an array or object parameter a bracket that closes at the element's
-end is read as JSON, and one that does not is the element's text for coercion to judge.
+"""An argument element's text is a text value, typed by its parameter's schema like any
+other (anchored.py, then coercion): for a string parameter it is the value as written, so a
+shell test (``<command>[ -f x ] && ls</command>``), a lone bracket or a JSON-looking text
+come back exactly; for an array or object parameter it is decoded as JSON.
 Found by ``tests/test_wrapper_attribute_cuts.py``'s generator (``<command>[</command>``
 gave no call).
 """

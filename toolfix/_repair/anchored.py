@@ -197,12 +197,6 @@ _TYPE_WORDS = frozenset(
 _SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
 
 
-#: A tool's parameters by their comparison form, its required ones, those whose schema
-#: takes null, and those whose schema is a plain string (an element's text is then the
-#: value as written, never read as JSON: ``<command>[ -f x ]</command>``).
-_Schema = tuple[dict[str, str], tuple[str, ...], frozenset[str], frozenset[str]]
-
-
 @dataclass(slots=True)
 class _Tools:
     """What the reader needs of one registry: its names' table, and (on first need)
@@ -210,11 +204,13 @@ class _Tools:
 
     registry: ToolRegistry
     names: NameTable
-    schemas: dict[str, _Schema] = field(default_factory=dict)
+    schemas: dict[str, tuple[dict[str, str], tuple[str, ...], frozenset[str]]] = field(
+        default_factory=dict
+    )
 
-    def schema(self, name: str) -> _Schema:
-        """The tool's parameters by their comparison form, its required ones, those
-        whose schema takes null, and those whose schema is a plain string."""
+    def schema(self, name: str) -> tuple[dict[str, str], tuple[str, ...], frozenset[str]]:
+        """The tool's parameters by their comparison form, its required ones, and those
+        whose schema takes null."""
         hit = self.schemas.get(name)
         if hit is None:
             tool = self.registry.lookup(name)
@@ -222,12 +218,7 @@ class _Tools:
             required = tuple(tool.required) if tool is not None else ()
             params = {normalise_name(p, strip_prefix=False): p for p in props}
             nullable = frozenset(p for p, sch in props.items() if _takes_null(sch))
-            texts = frozenset(
-                p
-                for p, sch in props.items()
-                if isinstance(sch, Mapping) and sch.get("type") == "string"
-            )
-            hit = self.schemas[name] = (params, required, nullable, texts)
+            hit = self.schemas[name] = (params, required, nullable)
         return hit
 
 
@@ -383,7 +374,7 @@ class AnchoredReader:
             bound = by_position(text, end, stop, name, interp.scan_context, reads)
             if bound is not None:
                 return bound[0], bound[1], (*_NOTE, *bound[2])
-        params, required, nullable, texts = tools.schema(name)
+        params, required, nullable = tools.schema(name)
         bracket = _bracket_opened(text, start)
         keyed = self._keyed_body(text, start, end)
         found = self._arguments(
@@ -394,7 +385,6 @@ class AnchoredReader:
             params,
             reads,
             nullable,
-            texts,
             spaced=bracket,
             keyed=keyed,
         )
@@ -471,7 +461,7 @@ class AnchoredReader:
             parsed = parse_lenient(text[i:body_end], self.limits, cut=False)
         except (LimitExceededError, MalformedToolCallError):
             return None
-        params, required, _, _ = tools.schema(name)
+        params, required, _ = tools.schema(name)
         value = parsed.value
         if not isinstance(value, dict) or not value:
             return None
@@ -590,7 +580,6 @@ class AnchoredReader:
         params: Mapping[str, str],
         reads: ScanReads | None,
         nullable: frozenset[str] = frozenset(),
-        texts: frozenset[str] = frozenset(),
         *,
         spaced: bool = False,
         keyed: bool = False,
@@ -608,8 +597,7 @@ class AnchoredReader:
         opened, a declared key may stand before its quoted value with only blanks
         between (``[tool_call: read_file for absolute_path 'a.txt']``). ``keyed``: a
         family's call opener stands right before the name, so ``name(key: value)`` is
-        Gemma's keyed body in round brackets, whose bare words are values. An element's
-        text for a parameter in ``texts`` (a plain string) is read as written."""
+        Gemma's keyed body in round brackets, whose bare words are values."""
         args = ReadArguments()
         last = start = pos
         open_style = False  # an element ended at the next one, not at its closer
@@ -637,8 +625,7 @@ class AnchoredReader:
                 # ``name(``: a pythonic call, where a bare word is code, not a value
                 pythonic, first = "(" in text[start:pos], False
             paren = ("keyed" if keyed and mode == ":" else "code") if pythonic else ""
-            as_text = mode == "tag" and target in texts
-            value = self._value(text, vstart, stop, mode, open_style, paren, reads, as_text)
+            value = self._value(text, vstart, stop, mode, open_style, paren, reads)
             if value is None:
                 return None
             val, end, open_style = value
@@ -758,7 +745,6 @@ class AnchoredReader:
         open_style: bool,
         paren: str,
         reads: ScanReads | None,
-        as_text: bool = False,
     ) -> tuple[Any, int, bool] | None:
         """The value that starts at ``pos``, where it ends, and whether the run writes
         its elements without closers (``open_style``: a value that reaches the end of the
@@ -778,12 +764,14 @@ class AnchoredReader:
         if ch in QUOTE_PAIRS and mode != "tag":
             q = _quoted(text, pos, stop, QUOTE_PAIRS[ch])
             return None if q is None else (q[0], q[1], open_style)
-        if ch and ch in "{[" and not as_text:
+        if ch and ch in "{[":
             bracketed = self._bracketed(text, pos, stop, reads)
             if mode != "tag":
                 return None if bracketed is None else (bracketed[0], bracketed[1], open_style)
             if bracketed is not None and _AT_TAG_END.match(text, bracketed[1]):
-                return bracketed[0], bracketed[1], open_style
+                # an element's text, its JSON read past any ``<`` inside it: the schema
+                # types it (an array's decoded, a string's kept: ``<command>[1]</command>``)
+                return text[pos : bracketed[1]], bracketed[1], open_style
             # an element's text that only opens with a bracket (``<command>[ -f x ] && ls``)
             # is read as text up to the element's closer, like any other element
         end_re = _TAG_END if mode == "tag" else _FLAG_END if mode == "flag" else _BARE_END[mode]
