@@ -236,6 +236,9 @@ class ToolResultPart(_Frozen):
     is_error: bool = False
 
 
+#: A call part: a valid call, or a call that failed with its raw text.
+CallPart = ToolCallPart | InvalidToolCallPart
+
 Part = Annotated[
     TextPart | ReasoningPart | ToolCallPart | InvalidToolCallPart | ToolResultPart,
     Field(discriminator="type"),

@@ -38,7 +38,7 @@ from typing import Any
 
 from .._config import DEFAULT_ARGUMENT_KEYS, FixConfig, Limits
 from .._errors import LimitExceededError, MalformedToolCallError
-from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart
+from .._messages import CallPart, FailureKind, InvalidToolCallPart, ToolCallPart
 from .._tools import ToolRegistry
 from .delimiters import brace_depth, glyph_led, past_closing, past_glyphs
 from .elision import is_placeholder
@@ -58,7 +58,6 @@ from .text import find_bracket_end, find_fences, remove_spans
 
 __all__ = ["AnchoredReader"]
 
-CallPart = ToolCallPart | InvalidToolCallPart
 
 FORMAT = "schema_anchored"
 _WHERE = ("call_in_content",)

@@ -30,6 +30,7 @@ from .._config import FixConfig
 from .._convert import response_with
 from .._log import log, log_repair
 from .._messages import (
+    CallPart,
     FailureKind,
     InvalidToolCallPart,
     Part,
@@ -59,7 +60,6 @@ DEFAULT_CONFIG = FixConfig()
 INTERPRETER_CACHE_BUDGET = 32 * 1024 * 1024
 
 K = FailureKind
-CallPart = ToolCallPart | InvalidToolCallPart
 
 
 def fix(

@@ -22,6 +22,7 @@ from typing import Any
 from .._config import FixConfig
 from .._errors import LimitExceededError, MalformedToolCallError
 from .._messages import (
+    CallPart,
     FailureKind,
     InvalidToolCallPart,
     RepairRecord,
@@ -61,7 +62,6 @@ __all__ = [
 _DICT_OR_LIST = (dict, list)  # ``isinstance(x, A | B)`` would build the union on every call
 
 K = FailureKind
-CallPart = ToolCallPart | InvalidToolCallPart
 
 
 @dataclass

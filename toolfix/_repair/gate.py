@@ -40,6 +40,7 @@ from typing import Any
 
 from .._config import FixConfig
 from .._messages import (
+    CallPart,
     FailureKind,
     InvalidToolCallPart,
     RepairRecord,
@@ -66,7 +67,6 @@ __all__ = [
 ]
 
 K = FailureKind
-CallPart = ToolCallPart | InvalidToolCallPart
 _ONLY_STR = frozenset({str})
 
 #: A key written twice in one call: the key, the first value, the value written after.

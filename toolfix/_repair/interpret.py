@@ -16,7 +16,7 @@ from typing import Any, TypeGuard
 
 from .._config import FixConfig
 from .._errors import LimitExceededError, MalformedToolCallError
-from .._messages import FailureKind, InvalidToolCallPart, RepairRecord, ToolCallPart
+from .._messages import CallPart, FailureKind, InvalidToolCallPart, RepairRecord
 from .._tools import ToolRegistry
 from .actionlist import listed_actions
 from .finish import (
@@ -41,7 +41,6 @@ _STR_OR_INT = (str, int)  # ``isinstance(x, A | B)`` would build the union on ev
 _MAPPING_OR_STR = (Mapping, str)
 
 K = FailureKind
-CallPart = ToolCallPart | InvalidToolCallPart
 
 
 #: How far into a span too large to repair a tool's name is looked for.

@@ -77,6 +77,7 @@ __all__ = [
     "documents_markup",
     "heading_names_calls",
     "heading_names_example",
+    "heading_names_section",
     "heading_over",
     "io_pair",
     "label_names",
@@ -179,6 +180,12 @@ def heading_names_example(line: str) -> bool:
     return _HEADING_RE.search(line.lstrip("#").lower()) is not None
 
 
+def heading_names_section(line: str) -> bool:
+    """Is ``line`` (a Markdown heading) the title of a section that shows an example, a
+    format or a model family's markup?"""
+    return heading_names_example(line) or heading_names_family(line)
+
+
 def heading_names_calls(line: str) -> bool:
     """Is ``line`` a Markdown heading whose words name tool calls as its topic ("### 4.2
     连续多个工具调用", "#### Multiple Tool Calls"): a section of documentation about calls
@@ -191,13 +198,11 @@ def heading_over(text: str, lo: int, bol: int) -> bool:
     ``lo``) a Markdown heading that names an example, a format or a model's family? The
     lead-in under it ("After parsing the special tokens, convert to:") opens that
     section's example (the module docs: a heading over the lead-in)."""
-    if bol <= lo or bol - 1 <= lo:
+    if bol - 1 <= lo:
         return False
     above = text.rfind("\n", lo, bol - 1) + 1
     line = text[above : bol - 1].strip()
-    if not line.startswith("#"):
-        return False
-    return heading_names_example(line) or heading_names_family(line)
+    return line.startswith("#") and heading_names_section(line)
 
 
 def documents_markup(paragraph: str, text: str, start: int, end: int) -> bool:

@@ -83,7 +83,7 @@ from collections.abc import Callable
 
 from .._errors import LimitExceededError
 from .catalogue import in_catalogue
-from .formatlabels import heading_names_family, label_names_family
+from .formatlabels import label_names_family
 from .history import history_spans
 from .leadins import (
     CONDITIONAL_RE,
@@ -92,6 +92,7 @@ from .leadins import (
     documents_markup,
     heading_names_calls,
     heading_names_example,
+    heading_names_section,
     heading_over,
     io_pair,
     label_names,
@@ -120,6 +121,8 @@ _HINTS = (
     "would", "nput", "uery", "rompt", "uestion", " if ", "If ", "\u7528\u6237",
     "\u8f93\u5165", "\u95ee\u9898",
 )  # fmt: skip
+#: What ends a lead-in that introduces a call: a colon (ASCII or full-width) or a dash.
+_LEAD_END = ":\u2014\uff1a"
 #: Where a sentence ends: ``.``/``!``/``?`` before a space or a line break, a blank line.
 _SENTENCE_ENDS = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n\n")
 #: A third party that emits the call: the model, the LLM, the assistant (the subject,
@@ -322,11 +325,7 @@ def _block_told(text: str, bol: int, start: int, end: int | None) -> bool:
                 or heading_over(text, lo, start)
             )
         elif line[0] == "#":
-            return (
-                heading_names_example(line)
-                or heading_names_family(line)
-                or (blank and heading_names_calls(line))
-            )
+            return heading_names_section(line) or (blank and heading_names_calls(line))
         elif blank and labels_result(line):
             blank = False  # (a step of the same trace, answered: its lead-in decides)
         elif blank and _plain_heading(text, lo, start, line):
@@ -396,7 +395,7 @@ def _told_before(text: str, start: int) -> bool:
     while glued and (lead[glued - 1].isalnum() or lead[glued - 1] == "_"):
         glued -= 1
     body = len(lead[:glued].rstrip(" \t\r\n"))
-    if body and lead[body - 1] in ":\u2014\uff1a":
+    if body and lead[body - 1] in _LEAD_END:
         glued = body  # (a lead-in ending with ``:``/``—`` introduces a call after a blank)
     cut = 0
     for end in _SENTENCE_ENDS:
@@ -405,7 +404,7 @@ def _told_before(text: str, start: int) -> bool:
             cut = at + len(end)
     lead = lead[cut:glued]
     low = lead.lower()
-    tail = low.rstrip(" \t\n:\u2014\uff1a")
+    tail = low.rstrip(" \t\n" + _LEAD_END)
     if _COUNTERFACTUAL_RE.search(tail) is not None:
         return True
     if _quoted_from(lead):
@@ -419,14 +418,14 @@ def _told_before(text: str, start: int) -> bool:
     if not lead.strip() or _FIRST_PERSON_RE.search(lead) is not None:
         return False
     low = lead.lower()
-    tail = low.rstrip(" \t\n:\u2014\uff1a")
+    tail = low.rstrip(" \t\n" + _LEAD_END)
     if _LOOKS_LIKE_RE.search(tail[-40:]) is not None:
         return True
     for marker in _EXAMPLE_ENDS:
         if tail.endswith(marker) and not tail[-len(marker) - 1 : -len(marker)].isalnum():
             return True
     last = tail[tail.rfind("\n") + 1 :].strip()
-    if low.rstrip(" \t\n").endswith((":", "\u2014", "\uff1a")) and (
+    if low.rstrip(" \t\n").endswith(tuple(_LEAD_END)) and (
         _EXAMPLE_NAMED_RE.search(tail.strip())
         or _REPORTED_RE.search(low.lstrip())
         or _FOREIGN_EXAMPLE_RE.search(last)

@@ -32,6 +32,7 @@ from typing import Any
 
 from .._errors import ToolfixError
 from .._messages import (
+    CallPart,
     FailureKind,
     InvalidToolCallPart,
     RepairRecord,
@@ -50,7 +51,6 @@ from .textscan import TextScanner
 __all__ = ["NativeCallFixer"]
 
 K = FailureKind
-CallPart = ToolCallPart | InvalidToolCallPart
 
 #: Key/value markup an engine may leave inside a value it failed to split (GLM, Ling).
 _KV_LEAK = ("</arg_value>", "<arg_key>")

@@ -32,11 +32,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._messages import FailureKind, InvalidToolCallPart, ToolCallPart, invalid_call
+from .._messages import CallPart, FailureKind, ToolCallPart, invalid_call
 
 __all__ = ["REPLACED", "may_stand_in", "replaced", "replaced_key"]
 
-CallPart = ToolCallPart | InvalidToolCallPart
 
 #: The error a call whose value a note asks to replace carries.
 REPLACED = (

@@ -19,13 +19,13 @@ from collections.abc import Callable
 from .._config import FixConfig
 from .._errors import LimitExceededError
 from .._messages import (
+    CallPart,
     FailureKind,
     InvalidToolCallPart,
     Part,
     ReasoningPart,
     RepairRecord,
     TextPart,
-    ToolCallPart,
     text_part,
 )
 from .anchored import AnchoredReader, merge_anchored
@@ -50,7 +50,6 @@ from .text import Fence, find_fences, occurrences, remove_spans
 __all__ = ["TextScanner"]
 
 K = FailureKind
-CallPart = ToolCallPart | InvalidToolCallPart
 
 
 class TextScanner:
