@@ -13,6 +13,7 @@ value (``You can replace London with any other city``) leaves the call as writte
 from __future__ import annotations
 
 import pytest
+from conftest import openai_tool
 from corpus_texts import corpus_cases
 from hostile import WRITERS, write
 from hypothesis import assume, given, settings
@@ -22,19 +23,7 @@ from toolfix import FixConfig, accumulate, repair, repair_stream
 from toolfix._repair.replacenote import REPLACED, replaced_key
 
 FAMILIES = sorted(WRITERS)
-CITY_TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "parameters": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}},
-                "required": ["city"],
-            },
-        },
-    }
-]
+CITY_TOOLS = [openai_tool("get_weather", {"city": {"type": "string"}}, ["city"])]
 
 #: How the notes of the recorded cases (and close spellings) ask for the replacement.
 NOTES = (
